@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-graph.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+uint32_t
+FabricGraph::AddNode(FabricRole role, const std::string& name, uint32_t tier)
+{
+    if (role == FabricRole::HOST)
+    {
+        if (m_nHosts != m_nodes.size())
+        {
+            throw std::invalid_argument("FabricGraph: host '" + name +
+                                        "' added after a switch; add all hosts first");
+        }
+        ++m_nHosts;
+    }
+    m_nodes.push_back(Node{role, tier, name, {}});
+    return static_cast<uint32_t>(m_nodes.size() - 1);
+}
+
+uint32_t
+FabricGraph::Connect(uint32_t a, uint32_t b, double rateBps)
+{
+    CheckNode(a);
+    CheckNode(b);
+    if (a == b)
+    {
+        throw std::invalid_argument("FabricGraph: self-loop on node " + m_nodes[a].name);
+    }
+    if (rateBps < 0)
+    {
+        throw std::invalid_argument("FabricGraph: rateBps must be >= 0");
+    }
+    const auto id = static_cast<uint32_t>(m_links.size());
+    FabricLink link{{a, b},
+                    {static_cast<uint32_t>(m_nodes[a].portLink.size()),
+                     static_cast<uint32_t>(m_nodes[b].portLink.size())},
+                    rateBps};
+    m_nodes[a].portLink.push_back(id);
+    m_nodes[b].portLink.push_back(id);
+    m_links.push_back(link);
+    return id;
+}
+
+void
+FabricGraph::CheckNode(uint32_t node) const
+{
+    if (node >= m_nodes.size())
+    {
+        throw std::out_of_range("FabricGraph: node " + std::to_string(node) + " not in [0, " +
+                                std::to_string(m_nodes.size()) + ")");
+    }
+}
+
+FabricRole
+FabricGraph::GetRole(uint32_t node) const
+{
+    CheckNode(node);
+    return m_nodes[node].role;
+}
+
+const std::string&
+FabricGraph::GetName(uint32_t node) const
+{
+    CheckNode(node);
+    return m_nodes[node].name;
+}
+
+uint32_t
+FabricGraph::GetTier(uint32_t node) const
+{
+    CheckNode(node);
+    return m_nodes[node].tier;
+}
+
+uint32_t
+FabricGraph::GetNPorts(uint32_t node) const
+{
+    CheckNode(node);
+    return static_cast<uint32_t>(m_nodes[node].portLink.size());
+}
+
+uint32_t
+FabricGraph::GetPortLink(uint32_t node, uint32_t port) const
+{
+    return m_nodes[node].portLink.at(port);
+}
+
+uint32_t
+FabricGraph::GetPeer(uint32_t node, uint32_t port) const
+{
+    const FabricLink& l = m_links[GetPortLink(node, port)];
+    return (l.node[0] == node && l.port[0] == port) ? l.node[1] : l.node[0];
+}
+
+uint32_t
+FabricGraph::GetPeerPort(uint32_t node, uint32_t port) const
+{
+    const FabricLink& l = m_links[GetPortLink(node, port)];
+    return (l.node[0] == node && l.port[0] == port) ? l.port[1] : l.port[0];
+}
+
+uint32_t
+FabricGraph::GetEgressDirLink(uint32_t node, uint32_t port) const
+{
+    const uint32_t id = GetPortLink(node, port);
+    const FabricLink& l = m_links[id];
+    return 2 * id + ((l.node[0] == node && l.port[0] == port) ? 0 : 1);
+}
+
+const FabricLink&
+FabricGraph::GetLink(uint32_t link) const
+{
+    return m_links.at(link);
+}
+
+uint32_t
+FabricGraph::GetDirLinkTail(uint32_t dirLink) const
+{
+    return m_links.at(dirLink / 2).node[dirLink % 2];
+}
+
+uint32_t
+FabricGraph::GetDirLinkHead(uint32_t dirLink) const
+{
+    return m_links.at(dirLink / 2).node[1 - dirLink % 2];
+}
+
+std::string
+FabricGraph::GetDirLinkLabel(uint32_t dirLink) const
+{
+    return GetName(GetDirLinkTail(dirLink)) + "->" + GetName(GetDirLinkHead(dirLink));
+}
+
+} // namespace ns3

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "flow-hash-ecmp.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
+
+#include <limits>
+
+namespace ns3
+{
+
+namespace
+{
+constexpr uint32_t UNREACHABLE = std::numeric_limits<uint32_t>::max();
+}
+
+FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
+                           uint64_t seed,
+                           bool mixSwitchId)
+    : FabricRouting(std::move(graph)),
+      m_seed(seed),
+      m_mixSwitchId(mixSwitchId)
+{
+    const FabricGraph& g = *m_graph;
+    const uint32_t nNodes = g.GetNNodes();
+    const uint32_t nHosts = g.GetNHosts();
+    m_nHosts = nHosts;
+    const uint32_t nSw = nNodes - nHosts;
+
+    // Switch-only graph: hosts never transit, so distances between switches ignore them.
+    using SwGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    SwGraph sw(nSw);
+    for (uint32_t l = 0; l < g.GetNLinks(); ++l)
+    {
+        const FabricLink& link = g.GetLink(l);
+        if (!g.IsHost(link.node[0]) && !g.IsHost(link.node[1]))
+        {
+            boost::add_edge(link.node[0] - nHosts, link.node[1] - nHosts, sw);
+        }
+    }
+    std::vector<std::vector<uint32_t>> swDist(nSw, std::vector<uint32_t>(nSw, UNREACHABLE));
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        auto& d = swDist[s]; // record_distances writes reached vertices only
+        d[s] = 0;
+        boost::breadth_first_search(
+            sw,
+            boost::vertex(s, sw),
+            boost::visitor(boost::make_bfs_visitor(
+                boost::record_distances(d.data(), boost::on_tree_edge()))));
+    }
+
+    // Distance from every node to every host.
+    m_dist.assign(static_cast<size_t>(nNodes) * nHosts, UNREACHABLE);
+    for (uint32_t t = 0; t < nHosts; ++t)
+    {
+        m_dist[static_cast<size_t>(t) * nHosts + t] = 0;
+        for (uint32_t p = 0; p < g.GetNPorts(t); ++p)
+        {
+            const uint32_t a = g.GetPeer(t, p);
+            if (g.IsHost(a))
+            {
+                continue;
+            }
+            for (uint32_t s = 0; s < nSw; ++s)
+            {
+                const uint32_t d = swDist[a - nHosts][s];
+                if (d != UNREACHABLE)
+                {
+                    auto& cur = m_dist[static_cast<size_t>(s + nHosts) * nHosts + t];
+                    cur = std::min(cur, d + 1);
+                }
+            }
+        }
+    }
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        for (uint32_t t = 0; t < nHosts; ++t)
+        {
+            if (h == t)
+            {
+                continue;
+            }
+            uint32_t best = UNREACHABLE;
+            for (uint32_t p = 0; p < g.GetNPorts(h); ++p)
+            {
+                const uint32_t a = g.GetPeer(h, p);
+                const uint32_t d = (a == t) ? 0 : (g.IsHost(a) ? UNREACHABLE : GetDistance(a, t));
+                if (d != UNREACHABLE)
+                {
+                    best = std::min(best, d + 1);
+                }
+            }
+            m_dist[static_cast<size_t>(h) * nHosts + t] = best;
+        }
+    }
+
+    // Equal-cost egress ports: the peer is the destination, or a switch one hop closer.
+    m_offset.assign(static_cast<size_t>(nNodes) * nHosts + 1, 0);
+    for (uint32_t v = 0; v < nNodes; ++v)
+    {
+        for (uint32_t t = 0; t < nHosts; ++t)
+        {
+            const size_t idx = static_cast<size_t>(v) * nHosts + t;
+            m_offset[idx] = static_cast<uint32_t>(m_ports.size());
+            const uint32_t dv = m_dist[idx];
+            if (v == t || dv == UNREACHABLE)
+            {
+                continue;
+            }
+            for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+            {
+                const uint32_t a = g.GetPeer(v, p);
+                const bool closer = (a == t) || (!g.IsHost(a) && GetDistance(a, t) + 1 == dv);
+                if (closer)
+                {
+                    m_ports.push_back(p);
+                }
+            }
+        }
+    }
+    m_offset.back() = static_cast<uint32_t>(m_ports.size());
+}
+
+uint32_t
+FlowHashEcmp::GetDistance(uint32_t node, uint32_t dstHost) const
+{
+    return m_dist[static_cast<size_t>(node) * m_nHosts + dstHost];
+}
+
+std::vector<uint32_t>
+FlowHashEcmp::GetCandidates(uint32_t node, uint32_t dstHost) const
+{
+    const size_t idx = static_cast<size_t>(node) * m_nHosts + dstHost;
+    return std::vector<uint32_t>(m_ports.begin() + m_offset[idx],
+                                 m_ports.begin() + m_offset[idx + 1]);
+}
+
+uint64_t
+FlowHashEcmp::NodeSeed(uint32_t node) const
+{
+    return m_mixSwitchId ? m_seed ^ FabricMix64(static_cast<uint64_t>(node) + 1) : m_seed;
+}
+
+uint32_t
+FlowHashEcmp::SelectPort(uint32_t node,
+                         uint32_t /*inPort*/,
+                         uint32_t dstHost,
+                         const FlowKey& key) const
+{
+    const size_t idx = static_cast<size_t>(node) * m_nHosts + dstHost;
+    const uint32_t begin = m_offset[idx];
+    const uint32_t n = m_offset[idx + 1] - begin;
+    if (n == 0)
+    {
+        return NO_PORT;
+    }
+    if (n == 1)
+    {
+        return m_ports[begin];
+    }
+    const FlowKey k = m_graph->IsHost(node) ? key.WithoutPorts() : key;
+    return m_ports[begin + HashToIndex(FlowHash(k, NodeSeed(node)), n)];
+}
+
+} // namespace ns3

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "flow-key.h"
+
+namespace ns3
+{
+
+uint64_t
+FabricMix64(uint64_t x)
+{
+    // Finalizer with the published SplitMix64 constants: a bijection with full avalanche.
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+uint64_t
+FlowHash(const FlowKey& key, uint64_t seed)
+{
+    const uint64_t addrs = (static_cast<uint64_t>(key.srcAddr) << 32) | key.dstAddr;
+    const uint64_t rest = (static_cast<uint64_t>(key.srcPort) << 24) |
+                          (static_cast<uint64_t>(key.dstPort) << 8) | key.protocol;
+    uint64_t h = FabricMix64(seed + 0x9e3779b97f4a7c15ULL);
+    h = FabricMix64(h ^ addrs);
+    h = FabricMix64(h ^ rest);
+    return h;
+}
+
+} // namespace ns3

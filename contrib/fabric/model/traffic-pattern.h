@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef TRAFFIC_PATTERN_H
+#define TRAFFIC_PATTERN_H
+
+#include "ns3/flow-key.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * One flow of a traffic pattern, as both the analytic and the packet-level runs use it.
+ * Hosts are 0-based (paper GPU i is host i-1).
+ */
+struct FlowSpec
+{
+    uint32_t id{0};
+    uint32_t src{0};
+    uint32_t dst{0};
+    uint64_t bytes{0};    //!< message size (application payload)
+    double startS{0};     //!< start time in seconds
+    uint16_t srcPort{0};  //!< UDP source port (the ECMP entropy)
+    uint16_t dstPort{ROCEV2_UDP_PORT};
+
+    /// The 5-tuple on the wire: primary host addresses (FabricAddressing), UDP.
+    FlowKey Key() const;
+};
+
+/// Traffic patterns of the ZCube paper (§5.4, §7.2) and common collectives.
+enum class TrafficPattern
+{
+    ALLREDUCE,   //!< every ordered pair, equal volume
+    PREFILL,     //!< the first x% of hosts send to every other host (contiguous blocks)
+    ELEPHANTS,   //!< a number of random (src, dst) pairs, distinct sources
+    ALL_TO_ONE,  //!< every host to one destination
+    PERMUTATION, //!< a random derangement: every host sends to one, receives from one
+};
+
+/// Parse "allreduce|prefill|elephants|all-to-one|permutation".
+/// \throws std::invalid_argument naming the valid values
+TrafficPattern ParseTrafficPattern(const std::string& name);
+std::string TrafficPatternName(TrafficPattern p);
+
+/**
+ * \ingroup fabric
+ * Parameters of a pattern; only those the pattern uses are read.
+ */
+struct TrafficPatternParams
+{
+    uint32_t hosts{0};
+    uint64_t bytes{1000000}; //!< per flow
+    double prefillFraction{0.25};
+    uint32_t elephants{8};
+    uint32_t allToOneDst{0};
+    uint64_t seed{1}; //!< for the random patterns
+};
+
+/**
+ * Generate a pattern's flows. Source ports are 49152 + (index of the flow among its source's
+ * flows), so every flow of a host has its own port and the same flows always get the same
+ * keys; hash seeds, not ports, vary the ECMP draw.
+ * \throws std::invalid_argument on a parameter outside its valid range (named in the message)
+ */
+std::vector<FlowSpec> MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& params);
+
+/**
+ * \ingroup fabric
+ * A small deterministic RNG (SplitMix64 sequence) whose draws are the same on every
+ * platform and standard library, for patterns that must reproduce from a seed.
+ */
+class FabricRng
+{
+  public:
+    explicit FabricRng(uint64_t seed)
+        : m_state(seed)
+    {
+    }
+
+    uint64_t Next();
+    /// Uniform in [0, n) by rejection (no modulo bias). n > 0.
+    uint64_t Below(uint64_t n);
+
+  private:
+    uint64_t m_state;
+};
+
+} // namespace ns3
+
+#endif // TRAFFIC_PATTERN_H
