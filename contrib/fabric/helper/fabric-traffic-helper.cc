@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-traffic-helper.h"
+
+#include "ns3/application-container.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/packet-sink.h"
+#include "ns3/string.h"
+#include "ns3/udp-flow-sender.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+namespace ns3
+{
+
+double
+FlowRecord::ThroughputBps() const
+{
+    if (rxBytes == 0 || lastRx <= firstTx)
+    {
+        return 0;
+    }
+    return 8.0 * rxBytes / (lastRx - firstTx).GetSeconds();
+}
+
+struct FabricTrafficHelper::State
+{
+    std::vector<FlowRecord> records;
+    // (source address, source port) -> flow index; one map per destination host.
+    std::vector<std::unordered_map<uint64_t, uint32_t>> byDst;
+    uint64_t tx{0};
+    uint64_t rx{0};
+    uint64_t refused{0};
+};
+
+FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
+    : m_net(net),
+      m_state(std::make_shared<State>())
+{
+    m_state->byDst.resize(net->GetGraph().GetNHosts());
+    std::shared_ptr<State> st = m_state;
+    for (uint32_t h = 0; h < net->GetGraph().GetNHosts(); ++h)
+    {
+        Ptr<PacketSink> sink = CreateObject<PacketSink>();
+        sink->SetAttribute("Protocol", TypeIdValue(UdpSocketFactory::GetTypeId()));
+        sink->SetAttribute("Local",
+                           AddressValue(InetSocketAddress(Ipv4Address::GetAny(), ROCEV2_UDP_PORT)));
+        net->GetNode(h)->AddApplication(sink);
+        sink->SetStartTime(Seconds(0));
+        sink->TraceConnectWithoutContext(
+            "RxWithAddresses",
+            Callback<void, Ptr<const Packet>, const Address&, const Address&>(
+                [st, h](Ptr<const Packet> p, const Address& from, const Address&) {
+                    const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
+                    const uint64_t key =
+                        (uint64_t(a.GetIpv4().Get()) << 16) | a.GetPort();
+                    ++st->rx;
+                    auto it = st->byDst[h].find(key);
+                    if (it == st->byDst[h].end())
+                    {
+                        return; // not one of ours
+                    }
+                    FlowRecord& r = st->records[it->second];
+                    r.rxBytes += p->GetSize();
+                    ++r.rxPackets;
+                    r.lastRx = Simulator::Now();
+                }));
+    }
+}
+
+void
+FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vector<double>& rateBps)
+{
+    if (rateBps.size() != flows.size())
+    {
+        throw std::invalid_argument("FabricTrafficHelper::Install: one rate per flow expected");
+    }
+    std::shared_ptr<State> st = m_state;
+    const uint32_t nHosts = m_net->GetGraph().GetNHosts();
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        const FlowSpec& fs = flows[f];
+        if (fs.src >= nHosts || fs.dst >= nHosts)
+        {
+            throw std::invalid_argument("FabricTrafficHelper: flow endpoints must be hosts");
+        }
+        if (!(rateBps[f] > 0))
+        {
+            throw std::invalid_argument("FabricTrafficHelper: flow rate must be > 0 bit/s");
+        }
+        const uint32_t idx = static_cast<uint32_t>(st->records.size());
+        st->records.emplace_back();
+        const uint64_t key =
+            (uint64_t(m_net->GetHostAddress(fs.src).Get()) << 16) | fs.srcPort;
+        st->byDst[fs.dst][key] = idx;
+
+        Ptr<UdpFlowSender> app = CreateObject<UdpFlowSender>();
+        app->SetAttribute("Remote",
+                          AddressValue(InetSocketAddress(m_net->GetHostAddress(fs.dst), fs.dstPort)));
+        app->SetAttribute("LocalPort", UintegerValue(fs.srcPort));
+        app->SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(rateBps[f]))));
+        app->SetAttribute("PacketSize", UintegerValue(m_packetSize));
+        app->SetAttribute("MaxBytes", UintegerValue(fs.bytes));
+        app->SetStartTime(Seconds(fs.startS));
+        m_net->GetNode(fs.src)->AddApplication(app);
+        app->TraceConnectWithoutContext("Tx",
+                                        Callback<void, Ptr<const Packet>>(
+                                            [st, idx](Ptr<const Packet> p) {
+                                                FlowRecord& r = st->records[idx];
+                                                if (r.txPackets == 0)
+                                                {
+                                                    r.firstTx = Simulator::Now();
+                                                }
+                                                r.txBytes += p->GetSize();
+                                                ++r.txPackets;
+                                                ++st->tx;
+                                            }));
+        app->TraceConnectWithoutContext("Refused",
+                                        Callback<void, Ptr<const Packet>>(
+                                            [st](Ptr<const Packet>) { ++st->refused; }));
+    }
+}
+
+const std::vector<FlowRecord>&
+FabricTrafficHelper::GetRecords() const
+{
+    return m_state->records;
+}
+
+uint64_t
+FabricTrafficHelper::GetTxPackets() const
+{
+    return m_state->tx;
+}
+
+uint64_t
+FabricTrafficHelper::GetRxPackets() const
+{
+    return m_state->rx;
+}
+
+uint64_t
+FabricTrafficHelper::GetRefusedPackets() const
+{
+    return m_state->refused;
+}
+
+} // namespace ns3

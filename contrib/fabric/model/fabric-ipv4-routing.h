@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FABRIC_IPV4_ROUTING_H
+#define FABRIC_IPV4_ROUTING_H
+
+#include "ns3/fabric-routing.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * Ipv4RoutingProtocol adapter of a FabricRouting function. On a host it picks the NIC for
+ * outgoing packets and delivers packets addressed to any of its addresses (hosts never
+ * forward); on a switch that runs IPv4 it forwards by calling the routing function with the
+ * packet's 5-tuple. It keeps no table of its own: the FabricRouting is the table.
+ *
+ * Interface i of the node's Ipv4 must be the device of fabric port i-1 (interface 0 is the
+ * loopback); FabricNetworkHelper sets this up.
+ */
+class FabricIpv4Routing : public Ipv4RoutingProtocol
+{
+  public:
+    static TypeId GetTypeId();
+    FabricIpv4Routing();
+    ~FabricIpv4Routing() override;
+
+    /**
+     * Bind to a fabric node.
+     * \param fabricNode the node's id in the FabricGraph
+     * \param routing the routing function shared by every node of the fabric
+     * \param primary the address flows of this host are sent from (hosts only)
+     */
+    void SetFabric(uint32_t fabricNode,
+                   std::shared_ptr<const FabricRouting> routing,
+                   Ipv4Address primary);
+
+    Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
+                               const Ipv4Header& header,
+                               Ptr<NetDevice> oif,
+                               Socket::SocketErrno& sockerr) override;
+    bool RouteInput(Ptr<const Packet> p,
+                    const Ipv4Header& header,
+                    Ptr<const NetDevice> idev,
+                    UnicastForwardCallback ucb,
+                    MulticastForwardCallback mcb,
+                    LocalDeliverCallback lcb,
+                    ErrorCallback ecb) override;
+    void NotifyInterfaceUp(uint32_t interface) override;
+    void NotifyInterfaceDown(uint32_t interface) override;
+    void NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress address) override;
+    void NotifyRemoveAddress(uint32_t interface, Ipv4InterfaceAddress address) override;
+    void SetIpv4(Ptr<Ipv4> ipv4) override;
+    void PrintRoutingTable(Ptr<OutputStreamWrapper> stream,
+                           Time::Unit unit = Time::S) const override;
+
+    /**
+     * TracedCallback signature for forwarding decisions.
+     * \param packet the packet (payload after the IPv4 header for RouteInput)
+     * \param header its IPv4 header
+     * \param inPort fabric port it arrived on (FabricRouting::NO_PORT if originated here)
+     * \param outPort fabric port chosen
+     */
+    typedef void (*ForwardTracedCallback)(Ptr<const Packet> packet,
+                                          const Ipv4Header& header,
+                                          uint32_t inPort,
+                                          uint32_t outPort);
+    /**
+     * TracedCallback signature for drops.
+     * \param reason "no-route" or "host-not-forwarding"
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
+                                       const Ipv4Header& header,
+                                       const std::string& reason);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<Ipv4Route> RouteVia(uint32_t port, Ipv4Address source);
+    void Drop(Ptr<const Packet> p, const Ipv4Header& h, const std::string& reason);
+
+    Ptr<Ipv4> m_ipv4;
+    uint32_t m_fabricNode{0};
+    bool m_isHost{false};
+    Ipv4Address m_primary;
+    std::shared_ptr<const FabricRouting> m_routing;
+    std::vector<Ptr<Ipv4Route>> m_routeByPort; //!< one immutable route per egress port
+    TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t, uint32_t> m_forwardTrace;
+    TracedCallback<Ptr<const Packet>, const Ipv4Header&, const std::string&> m_dropTrace;
+};
+
+} // namespace ns3
+
+#endif // FABRIC_IPV4_ROUTING_H

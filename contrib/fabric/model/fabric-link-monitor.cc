@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-link-monitor.h"
+
+#include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-switch-forwarder.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricLinkMonitor");
+NS_OBJECT_ENSURE_REGISTERED(FabricLinkMonitor);
+
+namespace
+{
+constexpr uint32_t PPP_HEADER = 2;
+}
+
+TypeId
+FabricLinkMonitor::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricLinkMonitor")
+                            .SetParent<Object>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<FabricLinkMonitor>();
+    return tid;
+}
+
+FabricLinkMonitor::FabricLinkMonitor()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FabricLinkMonitor::CountDrop(const std::string& reason)
+{
+    ++m_drops[reason];
+}
+
+void
+FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
+{
+    NS_LOG_FUNCTION(this << net);
+    const FabricGraph& g = net->GetGraph();
+    m_links.assign(2 * static_cast<size_t>(g.GetNLinks()), LinkCounters{});
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            const uint32_t out = g.GetEgressDirLink(v, p);
+            const uint32_t in = out ^ 1u; // the same link's other direction arrives here
+            Ptr<PointToPointNetDevice> dev = net->GetDevice(v, p);
+            dev->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>([this, out](Ptr<const Packet> pkt) {
+                    LinkCounters& c = m_links[out];
+                    c.txBytes += pkt->GetSize() - PPP_HEADER;
+                    ++c.txPackets;
+                }));
+            dev->TraceConnectWithoutContext(
+                "MacTxDrop",
+                Callback<void, Ptr<const Packet>>([this, out](Ptr<const Packet>) {
+                    ++m_links[out].queueDrops;
+                    CountDrop("queue-overflow");
+                }));
+            dev->TraceConnectWithoutContext(
+                "PhyRxDrop",
+                Callback<void, Ptr<const Packet>>([this, in](Ptr<const Packet>) {
+                    ++m_links[in].rxErrorDrops;
+                    CountDrop("phy-rx-error");
+                }));
+            dev->GetQueue()->TraceConnectWithoutContext(
+                "BytesInQueue",
+                Callback<void, uint32_t, uint32_t>([this, out](uint32_t, uint32_t now) {
+                    LinkCounters& c = m_links[out];
+                    c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
+                }));
+        }
+        Ptr<Node> node = net->GetNode(v);
+        if (auto fw = node->GetObject<FabricSwitchForwarder>())
+        {
+            fw->TraceConnectWithoutContext(
+                "Drop",
+                Callback<void, Ptr<const Packet>, const std::string&>(
+                    [this](Ptr<const Packet>, const std::string& reason) { CountDrop(reason); }));
+        }
+        if (auto ipv4 = node->GetObject<Ipv4>())
+        {
+            if (auto r = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
+            {
+                r->TraceConnectWithoutContext(
+                    "Drop",
+                    Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
+                        [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason) {
+                            CountDrop(reason);
+                        }));
+            }
+        }
+    }
+}
+
+uint64_t
+FabricLinkMonitor::GetTotalDrops() const
+{
+    uint64_t n = 0;
+    for (const auto& [reason, count] : m_drops)
+    {
+        n += count;
+    }
+    return n;
+}
+
+uint64_t
+FabricLinkMonitor::GetTotalTxPackets() const
+{
+    uint64_t n = 0;
+    for (const auto& c : m_links)
+    {
+        n += c.txPackets;
+    }
+    return n;
+}
+
+} // namespace ns3

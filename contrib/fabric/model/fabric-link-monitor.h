@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FABRIC_LINK_MONITOR_H
+#define FABRIC_LINK_MONITOR_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetwork;
+
+/**
+ * \ingroup fabric
+ * Per-directed-link counters of a FabricNetwork, fed by the devices' trace sources (not
+ * recomputed): bytes and packets that started transmission (PhyTxBegin), the egress queue's
+ * peak occupancy, and drops with a reason: "queue-overflow" (MacTxDrop), "phy-rx-error"
+ * (PhyRxDrop, e.g. an error model), plus the routing layer's drops ("no-route", ...).
+ * Byte counts are IPv4 packet bytes (the PPP header is not counted).
+ */
+class FabricLinkMonitor : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FabricLinkMonitor();
+
+    /// Connect to every device and routing element of \p net.
+    void Install(Ptr<FabricNetwork> net);
+
+    struct LinkCounters
+    {
+        uint64_t txBytes{0};
+        uint64_t txPackets{0};
+        uint64_t maxQueueBytes{0};
+        uint64_t queueDrops{0};
+        uint64_t rxErrorDrops{0};
+    };
+
+    /// Counters indexed by directed link id.
+    const std::vector<LinkCounters>& GetLinks() const { return m_links; }
+    /// Drops by reason, over the whole network.
+    const std::map<std::string, uint64_t>& GetDrops() const { return m_drops; }
+    uint64_t GetTotalDrops() const;
+    /// Hop-level packets: transmissions onto any link.
+    uint64_t GetTotalTxPackets() const;
+
+  private:
+    void CountDrop(const std::string& reason);
+
+    std::vector<LinkCounters> m_links;
+    std::map<std::string, uint64_t> m_drops;
+};
+
+} // namespace ns3
+
+#endif // FABRIC_LINK_MONITOR_H

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FABRIC_SWITCH_FORWARDER_H
+#define FABRIC_SWITCH_FORWARDER_H
+
+#include "ns3/fabric-routing.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * Switch fast path: forwards IPv4 packets at the device level, without an IPv4 stack on the
+ * switch. A protocol handler reads the 5-tuple straight from the packet bytes, asks the
+ * FabricRouting function for the egress port and sends the packet out of that device.
+ * Hosts keep the full stack (sockets, FlowMonitor). The TTL is not decremented; the routing
+ * functions' loop freedom is tested instead, and a loop would show in the per-link counters.
+ */
+class FabricSwitchForwarder : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FabricSwitchForwarder();
+    ~FabricSwitchForwarder() override;
+
+    /**
+     * Take over IPv4 reception on every device of \p node.
+     * Device i of the node must be the device of fabric port i.
+     */
+    void Install(Ptr<Node> node, uint32_t fabricNode, std::shared_ptr<const FabricRouting> routing);
+
+    uint64_t GetForwarded() const { return m_forwarded; }
+
+    typedef void (*ForwardTracedCallback)(Ptr<const Packet> packet,
+                                          uint32_t inPort,
+                                          uint32_t outPort);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType packetType);
+    void Drop(Ptr<const Packet> p, const std::string& reason);
+
+    uint32_t m_fabricNode{0};
+    std::shared_ptr<const FabricRouting> m_routing;
+    std::vector<Ptr<NetDevice>> m_ports;
+    uint64_t m_forwarded{0};
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;
+    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
+};
+
+} // namespace ns3
+
+#endif // FABRIC_SWITCH_FORWARDER_H

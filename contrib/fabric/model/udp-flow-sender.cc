@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "udp-flow-sender.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/udp-socket-factory.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("UdpFlowSender");
+NS_OBJECT_ENSURE_REGISTERED(UdpFlowSender);
+
+TypeId
+UdpFlowSender::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::UdpFlowSender")
+            .SetParent<Application>()
+            .SetGroupName("Fabric")
+            .AddConstructor<UdpFlowSender>()
+            .AddAttribute("Remote",
+                          "Destination address and UDP port.",
+                          AddressValue(),
+                          MakeAddressAccessor(&UdpFlowSender::m_remote),
+                          MakeAddressChecker())
+            .AddAttribute("LocalPort",
+                          "UDP source port (the flow's ECMP entropy).",
+                          UintegerValue(49152),
+                          MakeUintegerAccessor(&UdpFlowSender::m_localPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("DataRate",
+                          "Constant on-wire sending rate (payload plus UDP/IPv4/PPP headers).",
+                          DataRateValue(DataRate("400Gbps")),
+                          MakeDataRateAccessor(&UdpFlowSender::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("PacketSize",
+                          "UDP payload bytes per packet (the last packet may be shorter).",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&UdpFlowSender::m_payload),
+                          MakeUintegerChecker<uint32_t>(1, 65000))
+            .AddAttribute("MaxBytes",
+                          "Flow size: payload bytes to send in total.",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&UdpFlowSender::m_maxBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddTraceSource("Tx",
+                            "A packet was handed to the socket.",
+                            MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Refused",
+                            "The socket refused a packet (no route at the source): a drop.",
+                            MakeTraceSourceAccessor(&UdpFlowSender::m_refusedTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Done",
+                            "The last byte of the flow was handed to the socket.",
+                            MakeTraceSourceAccessor(&UdpFlowSender::m_doneTrace),
+                            "ns3::TracedCallback::Void");
+    return tid;
+}
+
+UdpFlowSender::UdpFlowSender()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+UdpFlowSender::~UdpFlowSender()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+UdpFlowSender::DoDispose()
+{
+    m_socket = nullptr;
+    Application::DoDispose();
+}
+
+void
+UdpFlowSender::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "UdpFlowSender: DataRate must be > 0");
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_localPort)) != 0,
+                    "UdpFlowSender: cannot bind UDP port " << m_localPort);
+    m_socket->Connect(m_remote);
+    SendNext();
+}
+
+void
+UdpFlowSender::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_sendEvent);
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+}
+
+void
+UdpFlowSender::SendNext()
+{
+    const uint64_t left = m_maxBytes - m_sentBytes;
+    const auto size = static_cast<uint32_t>(std::min<uint64_t>(left, m_payload));
+    Ptr<Packet> p = Create<Packet>(size);
+    m_txTrace(p);
+    if (m_socket->Send(p) < 0)
+    {
+        NS_LOG_WARN("UdpFlowSender: socket refused a packet (no route?)");
+        m_refusedTrace(p);
+    }
+    m_sentBytes += size;
+    ++m_sentPackets;
+    if (m_sentBytes >= m_maxBytes)
+    {
+        m_doneTrace();
+        return;
+    }
+    m_sendEvent = Simulator::Schedule(m_rate.CalculateBytesTxTime(size + WIRE_OVERHEAD),
+                                      &UdpFlowSender::SendNext,
+                                      this);
+}
+
+} // namespace ns3
