@@ -20,12 +20,29 @@ FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
                            bool mixSwitchId)
     : FabricRouting(std::move(graph)),
       m_seed(seed),
-      m_mixSwitchId(mixSwitchId)
+      m_mixSwitchId(mixSwitchId),
+      m_tables(BuildTables(*m_graph))
 {
-    const FabricGraph& g = *m_graph;
+}
+
+FlowHashEcmp
+FlowHashEcmp::Reseeded(uint64_t seed) const
+{
+    FlowHashEcmp copy(*this);
+    copy.m_seed = seed;
+    return copy;
+}
+
+std::shared_ptr<const FlowHashEcmp::Tables>
+FlowHashEcmp::BuildTables(const FabricGraph& g)
+{
+    auto tab = std::make_shared<Tables>();
     const uint32_t nNodes = g.GetNNodes();
     const uint32_t nHosts = g.GetNHosts();
-    m_nHosts = nHosts;
+    tab->nHosts = nHosts;
+    auto dist = [&tab](uint32_t node, uint32_t host) {
+        return tab->dist[static_cast<size_t>(node) * tab->nHosts + host];
+    };
     const uint32_t nSw = nNodes - nHosts;
 
     // Switch-only graph: hosts never transit, so distances between switches ignore them.
@@ -52,10 +69,10 @@ FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
     }
 
     // Distance from every node to every host.
-    m_dist.assign(static_cast<size_t>(nNodes) * nHosts, UNREACHABLE);
+    tab->dist.assign(static_cast<size_t>(nNodes) * nHosts, UNREACHABLE);
     for (uint32_t t = 0; t < nHosts; ++t)
     {
-        m_dist[static_cast<size_t>(t) * nHosts + t] = 0;
+        tab->dist[static_cast<size_t>(t) * nHosts + t] = 0;
         for (uint32_t p = 0; p < g.GetNPorts(t); ++p)
         {
             const uint32_t a = g.GetPeer(t, p);
@@ -68,7 +85,7 @@ FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
                 const uint32_t d = swDist[a - nHosts][s];
                 if (d != UNREACHABLE)
                 {
-                    auto& cur = m_dist[static_cast<size_t>(s + nHosts) * nHosts + t];
+                    auto& cur = tab->dist[static_cast<size_t>(s + nHosts) * nHosts + t];
                     cur = std::min(cur, d + 1);
                 }
             }
@@ -86,25 +103,25 @@ FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
             for (uint32_t p = 0; p < g.GetNPorts(h); ++p)
             {
                 const uint32_t a = g.GetPeer(h, p);
-                const uint32_t d = (a == t) ? 0 : (g.IsHost(a) ? UNREACHABLE : GetDistance(a, t));
+                const uint32_t d = (a == t) ? 0 : (g.IsHost(a) ? UNREACHABLE : dist(a, t));
                 if (d != UNREACHABLE)
                 {
                     best = std::min(best, d + 1);
                 }
             }
-            m_dist[static_cast<size_t>(h) * nHosts + t] = best;
+            tab->dist[static_cast<size_t>(h) * nHosts + t] = best;
         }
     }
 
     // Equal-cost egress ports: the peer is the destination, or a switch one hop closer.
-    m_offset.assign(static_cast<size_t>(nNodes) * nHosts + 1, 0);
+    tab->offset.assign(static_cast<size_t>(nNodes) * nHosts + 1, 0);
     for (uint32_t v = 0; v < nNodes; ++v)
     {
         for (uint32_t t = 0; t < nHosts; ++t)
         {
             const size_t idx = static_cast<size_t>(v) * nHosts + t;
-            m_offset[idx] = static_cast<uint32_t>(m_ports.size());
-            const uint32_t dv = m_dist[idx];
+            tab->offset[idx] = static_cast<uint32_t>(tab->ports.size());
+            const uint32_t dv = tab->dist[idx];
             if (v == t || dv == UNREACHABLE)
             {
                 continue;
@@ -112,29 +129,31 @@ FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
             for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
             {
                 const uint32_t a = g.GetPeer(v, p);
-                const bool closer = (a == t) || (!g.IsHost(a) && GetDistance(a, t) + 1 == dv);
+                const bool closer = (a == t) || (!g.IsHost(a) && dist(a, t) + 1 == dv);
                 if (closer)
                 {
-                    m_ports.push_back(p);
+                    tab->ports.push_back(p);
                 }
             }
         }
     }
-    m_offset.back() = static_cast<uint32_t>(m_ports.size());
+    tab->offset.back() = static_cast<uint32_t>(tab->ports.size());
+    return tab;
 }
 
 uint32_t
 FlowHashEcmp::GetDistance(uint32_t node, uint32_t dstHost) const
 {
-    return m_dist[static_cast<size_t>(node) * m_nHosts + dstHost];
+    return m_tables->dist[static_cast<size_t>(node) * m_tables->nHosts + dstHost];
 }
 
 std::vector<uint32_t>
 FlowHashEcmp::GetCandidates(uint32_t node, uint32_t dstHost) const
 {
-    const size_t idx = static_cast<size_t>(node) * m_nHosts + dstHost;
-    return std::vector<uint32_t>(m_ports.begin() + m_offset[idx],
-                                 m_ports.begin() + m_offset[idx + 1]);
+    const Tables& t = *m_tables;
+    const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
+    return std::vector<uint32_t>(t.ports.begin() + t.offset[idx],
+                                 t.ports.begin() + t.offset[idx + 1]);
 }
 
 uint64_t
@@ -149,19 +168,20 @@ FlowHashEcmp::SelectPort(uint32_t node,
                          uint32_t dstHost,
                          const FlowKey& key) const
 {
-    const size_t idx = static_cast<size_t>(node) * m_nHosts + dstHost;
-    const uint32_t begin = m_offset[idx];
-    const uint32_t n = m_offset[idx + 1] - begin;
+    const Tables& t = *m_tables;
+    const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
+    const uint32_t begin = t.offset[idx];
+    const uint32_t n = t.offset[idx + 1] - begin;
     if (n == 0)
     {
         return NO_PORT;
     }
     if (n == 1)
     {
-        return m_ports[begin];
+        return t.ports[begin];
     }
     const FlowKey k = m_graph->IsHost(node) ? key.WithoutPorts() : key;
-    return m_ports[begin + HashToIndex(FlowHash(k, NodeSeed(node)), n)];
+    return t.ports[begin + HashToIndex(FlowHash(k, NodeSeed(node)), n)];
 }
 
 } // namespace ns3

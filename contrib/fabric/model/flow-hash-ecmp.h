@@ -38,16 +38,25 @@ class FlowHashEcmp : public FabricRouting
 
     uint64_t GetSeed() const { return m_seed; }
 
+    /// The same routing with another seed; shares the equal-cost tables (O(1), no BFS).
+    FlowHashEcmp Reseeded(uint64_t seed) const;
+
   private:
+    struct Tables
+    {
+        uint32_t nHosts{0};
+        // Candidate lists in CSR form, indexed by node * nHosts + dstHost.
+        std::vector<uint32_t> offset;
+        std::vector<uint32_t> ports;
+        std::vector<uint32_t> dist;
+    };
+
     uint64_t NodeSeed(uint32_t node) const;
+    static std::shared_ptr<const Tables> BuildTables(const FabricGraph& g);
 
     uint64_t m_seed;
     bool m_mixSwitchId;
-    uint32_t m_nHosts;
-    // Candidate lists in CSR form, indexed by node * nHosts + dstHost.
-    std::vector<uint32_t> m_offset;
-    std::vector<uint32_t> m_ports;
-    std::vector<uint32_t> m_dist;
+    std::shared_ptr<const Tables> m_tables;
 };
 
 } // namespace ns3

@@ -25,6 +25,13 @@ class UdpFlowSender : public Application
     /// Bytes a packet carries on the wire beyond its payload.
     static constexpr uint32_t WIRE_OVERHEAD = 8 + 20 + 2;
 
+    /// IPv4 bytes (payload + UDP and IPv4 headers) a flow of \p payloadBytes puts on each
+    /// link when sent in packets of at most \p packetSize payload bytes.
+    static uint64_t Ipv4BytesOf(uint64_t payloadBytes, uint32_t packetSize)
+    {
+        return payloadBytes + 28 * ((payloadBytes + packetSize - 1) / packetSize);
+    }
+
     static TypeId GetTypeId();
     UdpFlowSender();
     ~UdpFlowSender() override;

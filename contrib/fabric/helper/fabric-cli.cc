@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-cli.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace ns3
+{
+
+FabricCli::FabricCli(const std::string& file, const std::string& usage)
+    : m_cmd(file)
+{
+    if (!usage.empty())
+    {
+        m_cmd.Usage(usage);
+    }
+}
+
+void
+FabricCli::Add(const std::string& name, const std::string& help, const std::string& defaultValue)
+{
+    m_values[name] = defaultValue;
+    m_defaults[name] = defaultValue;
+    m_cmd.AddValue(name, help + " [default: " + defaultValue + "]", m_values[name]);
+}
+
+void
+FabricCli::Parse(int argc, char* argv[])
+{
+    static const char* builtin[] = {"PrintHelp",
+                                    "help",
+                                    "PrintGlobals",
+                                    "PrintGroups",
+                                    "PrintGroup",
+                                    "PrintTypeIds",
+                                    "PrintAttributes",
+                                    "PrintVersion",
+                                    "version"};
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg(argv[i]);
+        const size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
+        if (dashes == 0)
+        {
+            throw std::invalid_argument("unexpected argument '" + arg + "' (flags are --name=value)");
+        }
+        const std::string name = arg.substr(dashes, arg.find('=') - dashes);
+        bool known = m_values.count(name) > 0 || name.rfind("ns3::", 0) == 0;
+        for (const char* b : builtin)
+        {
+            known = known || name == b;
+        }
+        if (!known)
+        {
+            std::string list;
+            for (const auto& [n, v] : m_values)
+            {
+                list += (list.empty() ? "--" : ", --") + n;
+            }
+            throw std::invalid_argument("unknown flag '--" + name + "'; valid flags: " + list);
+        }
+        if (m_values.count(name) && arg.find('=') == std::string::npos)
+        {
+            throw std::invalid_argument("flag --" + name + " needs a value: --" + name + "=...");
+        }
+    }
+    m_cmd.Parse(argc, argv);
+}
+
+std::string
+FabricCli::GetString(const std::string& name) const
+{
+    auto it = m_values.find(name);
+    if (it == m_values.end())
+    {
+        throw std::logic_error("FabricCli: flag --" + name + " was never declared");
+    }
+    return it->second;
+}
+
+bool
+FabricCli::IsSet(const std::string& name) const
+{
+    return GetString(name) != m_defaults.at(name);
+}
+
+std::string
+FabricCli::GetChoice(const std::string& name, const std::vector<std::string>& allowed) const
+{
+    const std::string v = GetString(name);
+    std::string list;
+    for (const auto& a : allowed)
+    {
+        if (v == a)
+        {
+            return v;
+        }
+        list += (list.empty() ? "" : "|") + a;
+    }
+    throw std::invalid_argument("--" + name + "='" + v + "' is not valid; valid: " + list);
+}
+
+uint64_t
+FabricCli::GetUint(const std::string& name, uint64_t lo, uint64_t hi) const
+{
+    const std::string v = GetString(name);
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    {
+        throw std::invalid_argument("--" + name + "='" + v + "' must be an integer in " + range);
+    }
+    errno = 0;
+    const unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
+    if (errno == ERANGE || x < lo || x > hi)
+    {
+        throw std::invalid_argument("--" + name + "=" + v + " is out of range " + range);
+    }
+    return x;
+}
+
+double
+FabricCli::GetDouble(const std::string& name, double lo, double hi) const
+{
+    const std::string v = GetString(name);
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (v.empty() || *end != '\0' || !std::isfinite(x))
+    {
+        throw std::invalid_argument("--" + name + "='" + v + "' must be a number in " + range);
+    }
+    if (x < lo || x > hi)
+    {
+        throw std::invalid_argument("--" + name + "=" + v + " is out of range " + range);
+    }
+    return x;
+}
+
+bool
+FabricCli::GetBool(const std::string& name) const
+{
+    const std::string v = GetString(name);
+    if (v == "1" || v == "true")
+    {
+        return true;
+    }
+    if (v == "0" || v == "false")
+    {
+        return false;
+    }
+    throw std::invalid_argument("--" + name + "='" + v + "' must be true|false");
+}
+
+std::vector<std::string>
+FabricCli::GetList(const std::string& name) const
+{
+    const std::string v = GetString(name);
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= v.size())
+    {
+        const size_t comma = std::min(v.find(',', start), v.size());
+        const std::string item = v.substr(start, comma - start);
+        if (item.empty())
+        {
+            throw std::invalid_argument("--" + name + "='" + v + "' has an empty list entry");
+        }
+        out.push_back(item);
+        start = comma + 1;
+    }
+    return out;
+}
+
+} // namespace ns3

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// ZCube vs rail-optimized fat tree: link-load imbalance (ZCube paper §7.2, Fig. 2) and what it
+// costs at packet level.
+//
+// Experiment. n GPUs, k per switch, m = n/k. ZCube routes every pair over its one Eq. 1 path;
+// ROFT (leaf-spine, GPU i on leaf floor(i/k)) hashes each flow's 5-tuple onto a spine (seeded
+// flow-hash ECMP), repeated over many hash seeds. Imbalance = max/mean link load over ZCube's
+// m^2 directed core links O->E and over all directed leaf<->spine links of ROFT; "loaded"
+// restricts the mean to links that carry the pattern's traffic.
+//
+// Levels. analytic: loads from the routing functions (and, for ZCube, Eq. 3 as a cross-check).
+// packet: the same flows as UDP in ns-3 for the first --packet-seeds seeds, loads read from
+// the devices' PhyTxBegin traces; once at an offered load that keeps the hottest link at 90%
+// of capacity (bytes must match the analytic ones), once at full line rate (what the
+// imbalance costs: drops, queues, per-flow throughput).
+//
+//   ./build/bin/zcube-vs-roft --out=results/zcube-vs-roft
+//   ./build/bin/zcube-vs-roft --pattern=prefill --prefill-fraction=0.5 --level=analytic
+#include "ns3/core-module.h"
+#include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
+#include "ns3/fabric-udp-run.h"
+#include "ns3/link-load.h"
+#include "ns3/udp-flow-sender.h"
+#include "ns3/zcube-helper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+/// One entry of --pattern: a traffic pattern with its own prefill fraction.
+struct PatternCase
+{
+    std::string key; //!< as written in --pattern, the key in summary.json
+    TrafficPattern pattern;
+    double prefillFraction;
+};
+
+std::vector<PatternCase>
+ParsePatterns(const std::vector<std::string>& items, double defaultFraction)
+{
+    std::vector<PatternCase> out;
+    for (const auto& item : items)
+    {
+        const size_t colon = item.find(':');
+        PatternCase c{item, ParseTrafficPattern(item.substr(0, colon)), defaultFraction};
+        if (colon != std::string::npos)
+        {
+            if (c.pattern != TrafficPattern::PREFILL)
+            {
+                throw std::invalid_argument("--pattern: only prefill takes a fraction "
+                                            "(prefill:0.5), got '" + item + "'");
+            }
+            char* end = nullptr;
+            const std::string f = item.substr(colon + 1);
+            c.prefillFraction = std::strtod(f.c_str(), &end);
+            if (f.empty() || *end != '\0' || !(c.prefillFraction > 0 && c.prefillFraction < 1))
+            {
+                throw std::invalid_argument("--pattern: prefill fraction in '" + item +
+                                            "' must be a number in (0, 1)");
+            }
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+/// Imbalance statistics over seeds for one fabric and pattern.
+struct SeedStats
+{
+    std::vector<double> imbalance;
+    std::vector<double> loaded;
+    uint32_t links{0};
+    uint32_t loadedLinks{0};
+
+    json ToJson() const
+    {
+        const MeanStd a = ComputeMeanStd(imbalance);
+        const MeanStd b = ComputeMeanStd(loaded);
+        return json{{"imbalance_mean", a.mean},
+                    {"imbalance_std", a.std},
+                    {"imbalance_min", *std::min_element(imbalance.begin(), imbalance.end())},
+                    {"imbalance_max", *std::max_element(imbalance.begin(), imbalance.end())},
+                    {"loaded_imbalance_mean", b.mean},
+                    {"loaded_imbalance_std", b.std},
+                    {"links", links},
+                    {"loaded_links", loadedLinks},
+                    {"seeds", imbalance.size()}};
+    }
+};
+
+/// The two fabrics of the experiment, built once.
+struct Fabrics
+{
+    ZCubeLayout zcube;
+    RoftLayout roft;
+    std::shared_ptr<const FabricGraph> zGraph;
+    std::shared_ptr<const FabricGraph> rGraph;
+    std::vector<uint32_t> zSet; //!< ZCube core O->E
+    std::vector<uint32_t> rSet; //!< ROFT leaf<->spine, both directions
+    std::shared_ptr<const FlowHashEcmp> rBase;
+    bool mixSwitchId;
+};
+
+/// Per-flow on-wire rates: each source splits load * line rate evenly over its flows.
+std::vector<double>
+SplitHostRate(const std::vector<FlowSpec>& flows, uint32_t hosts, double load, double lineBps)
+{
+    std::vector<uint32_t> perSrc(hosts, 0);
+    for (const auto& f : flows)
+    {
+        perSrc[f.src]++;
+    }
+    std::vector<double> rates;
+    for (const auto& f : flows)
+    {
+        rates.push_back(load * lineBps / perSrc[f.src]);
+    }
+    return rates;
+}
+
+/// The packet-level side of one (fabric, pattern, seed, load) combination.
+json
+PacketRun(const std::string& fabric,
+          const Fabrics& fx,
+          uint64_t seed,
+          const std::vector<FlowSpec>& flows,
+          const std::vector<double>& rates,
+          double load,
+          const std::vector<double>& analyticBytes,
+          uint32_t packetSize,
+          FabricSwitchMode mode,
+          double lineBps,
+          FabricUdpRunResult* keep)
+{
+    FabricNetworkHelper links;
+    links.SetSwitchMode(mode);
+    links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
+    Ptr<FabricNetwork> net;
+    if (fabric == "zcube")
+    {
+        net = ZCubeHelper(fx.zcube.GetN(), fx.zcube.GetK(), fx.zcube.GetParallel(), seed)
+                  .Install(links);
+    }
+    else
+    {
+        net = RoftHelper(fx.roft, seed, fx.mixSwitchId).Install(links);
+    }
+    FabricUdpRunResult r = RunFabricUdp(net, flows, rates, packetSize);
+    const std::vector<uint32_t>& set = (fabric == "zcube") ? fx.zSet : fx.rSet;
+
+    std::vector<double> measured(r.links.size());
+    for (size_t d = 0; d < r.links.size(); ++d)
+    {
+        measured[d] = double(r.links[d].txBytes);
+    }
+    const ImbalanceStats st = ComputeImbalance(measured, set);
+    double maxRelErr = 0;
+    uint64_t maxQueue = 0;
+    for (uint32_t d : set)
+    {
+        const double a = analyticBytes[d];
+        const double err = (a > 0) ? std::fabs(measured[d] - a) / a : (measured[d] > 0 ? 1 : 0);
+        maxRelErr = std::max(maxRelErr, err);
+        maxQueue = std::max(maxQueue, r.links[d].maxQueueBytes);
+    }
+    std::vector<double> tput;
+    double lastRx = 0;
+    uint64_t incomplete = 0;
+    for (size_t f = 0; f < r.flows.size(); ++f)
+    {
+        tput.push_back(r.flows[f].ThroughputBps() / 1e9);
+        lastRx = std::max(lastRx, r.flows[f].lastRx.GetSeconds());
+        incomplete += (r.flows[f].rxBytes < flows[f].bytes) ? 1 : 0;
+    }
+    std::sort(tput.begin(), tput.end());
+    const MeanStd t = ComputeMeanStd(tput);
+    json drops = json::object();
+    for (const auto& [reason, n] : r.drops)
+    {
+        drops[reason] = n;
+    }
+    if (keep)
+    {
+        *keep = r;
+    }
+    return json{{"seed", seed},
+                {"offered_load", load},
+                {"imbalance", st.imbalance},
+                {"loaded_imbalance", st.loadedImbalance},
+                {"max_rel_err_vs_analytic", maxRelErr},
+                {"max_queue_bytes", maxQueue},
+                {"sent_packets", r.sentPackets},
+                {"delivered_packets", r.deliveredPackets},
+                {"dropped_packets", r.droppedPackets},
+                {"unaccounted_packets", r.Unaccounted()},
+                {"drops", drops},
+                {"flows_incomplete", incomplete},
+                {"throughput_gbps_mean", t.mean},
+                {"throughput_gbps_min", tput.front()},
+                {"throughput_gbps_p50", tput[tput.size() / 2]},
+                {"throughput_gbps_max", tput.back()},
+                {"completion_us", lastRx * 1e6},
+                {"hop_packets", r.hopPackets},
+                {"wall_s", r.wallSeconds}};
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__,
+                  "ZCube vs rail-optimized fat tree: link-load imbalance (ZCube paper §7.2, "
+                  "Fig. 2) analytically over many ECMP hash seeds and at packet level.");
+    cli.Add("n", "number of GPUs", "128");
+    cli.Add("k", "GPUs per switch (must divide n); m = n/k", "16");
+    cli.Add("spines", "ROFT spine count, or 'm' for m = n/k as in §7.2", "m");
+    cli.Add("attachment", "ROFT host attachment: contiguous (§7.2) | rail", "contiguous");
+    cli.Add("pattern",
+            "comma list of allreduce|prefill|elephants|all-to-one|permutation; prefill:x sets "
+            "its own Prefill fraction",
+            "allreduce,prefill,prefill:0.5,elephants");
+    cli.Add("prefill-fraction", "fraction of GPUs (first, contiguous) that are Prefill", "0.25");
+    cli.Add("elephants", "number of elephant flows", "8");
+    cli.Add("pattern-seed", "seed of the random patterns (elephants, permutation)", "1");
+    cli.Add("seeds", "number of ECMP hash seeds (analytic)", "500");
+    cli.Add("seed", "first ECMP hash seed", "1");
+    cli.Add("mix-switch-id", "ECMP mixes each switch's id into the hash", "true");
+    cli.Add("level", "analytic | packet | both (analytic over all seeds, packet for the first "
+                     "--packet-seeds)",
+            "both");
+    cli.Add("packet-seeds", "hash seeds simulated at packet level", "1");
+    cli.Add("packet-bytes",
+            "bytes per flow at packet level; 0 = --packet-host-bytes split over a GPU's flows",
+            "0");
+    cli.Add("packet-host-bytes",
+            "packet level: bytes each sending GPU sends in all (whole packets per flow)",
+            "4000000");
+    cli.Add("packet-size", "UDP payload bytes per packet", "4096");
+    cli.Add("link-rate-gbps", "link rate in Gb/s", "400");
+    cli.Add("switch-mode", "packet-level switches: fast (device-level) | ipv4", "fast");
+    cli.Add("out", "results folder", "results/zcube-vs-roft");
+    cli.Parse(argc, argv);
+
+    const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
+    const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
+    if (n % k != 0)
+    {
+        throw std::invalid_argument("--k=" + std::to_string(k) + " must divide --n=" +
+                                    std::to_string(n));
+    }
+    const uint32_t m = n / k;
+    const uint32_t spines = cli.GetString("spines") == "m"
+                                ? m
+                                : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
+    const RoftAttachment attachment = ParseRoftAttachment(cli.GetString("attachment"));
+    const double prefillFraction = cli.GetDouble("prefill-fraction", 1e-9, 1 - 1e-9);
+    const auto patterns = ParsePatterns(cli.GetList("pattern"), prefillFraction);
+    const auto elephants = static_cast<uint32_t>(cli.GetUint("elephants", 1, n));
+    const uint64_t patternSeed = cli.GetUint("pattern-seed", 0, UINT64_MAX);
+    const auto seeds = static_cast<uint32_t>(cli.GetUint("seeds", 1, 1000000));
+    const uint64_t seed0 = cli.GetUint("seed", 0, UINT64_MAX - 1000000);
+    const bool mix = cli.GetBool("mix-switch-id");
+    const std::string level = cli.GetChoice("level", {"analytic", "packet", "both"});
+    const auto packetSeeds = static_cast<uint32_t>(cli.GetUint("packet-seeds", 1, 1000));
+    const uint64_t packetBytesFlag = cli.GetUint("packet-bytes", 0, uint64_t(1) << 40);
+    const uint64_t hostBytes = cli.GetUint("packet-host-bytes", 1, uint64_t(1) << 40);
+    const auto packetSize = static_cast<uint32_t>(cli.GetUint("packet-size", 64, 9000));
+    const double lineBps = cli.GetDouble("link-rate-gbps", 0.001, 100000) * 1e9;
+    const FabricSwitchMode mode = cli.GetChoice("switch-mode", {"fast", "ipv4"}) == "fast"
+                                      ? FabricSwitchMode::FAST
+                                      : FabricSwitchMode::IPV4;
+    FabricResults out(cli.GetString("out"));
+
+    Fabrics fx{ZCubeLayout(n, k), RoftLayout(n, k, spines, attachment), {}, {}, {}, {}, {}, mix};
+    fx.zGraph = fx.zcube.Build();
+    fx.rGraph = fx.roft.Build();
+    fx.zSet = fx.zcube.CoreDirLinks(*fx.zGraph);
+    fx.rSet = fx.roft.FabricDirLinks(*fx.rGraph);
+    fx.rBase = std::make_shared<FlowHashEcmp>(fx.rGraph, seed0, mix);
+    const bool doAnalytic = level != "packet";
+    const bool doPacket = level != "analytic";
+    const uint32_t analyticSeeds = doAnalytic ? seeds : std::min(seeds, packetSeeds);
+
+    std::cout << "ZCube vs ROFT: n=" << n << " k=" << k << " m=" << m << " spines=" << spines
+              << " attachment=" << cli.GetString("attachment") << ", " << analyticSeeds
+              << " hash seeds from " << seed0 << "\n";
+    json notes = json::array();
+    if (!fx.zcube.CellsUniform())
+    {
+        const std::string note = "m=" + std::to_string(m) + " does not divide k=" +
+                                 std::to_string(k) +
+                                 ": ZCube cells S_ab differ in size by one, so AllReduce core "
+                                 "loads are not exactly uniform";
+        std::cout << "note: " << note << "\n";
+        notes.push_back(note);
+    }
+
+    json summary;
+    summary["params"] = {{"n", n},
+                         {"k", k},
+                         {"m", m},
+                         {"spines", spines},
+                         {"attachment", cli.GetString("attachment")},
+                         {"patterns", cli.GetString("pattern")},
+                         {"prefill_fraction", prefillFraction},
+                         {"elephants", elephants},
+                         {"pattern_seed", patternSeed},
+                         {"seeds", analyticSeeds},
+                         {"seed", seed0},
+                         {"mix_switch_id", mix},
+                         {"level", level},
+                         {"packet_seeds", doPacket ? packetSeeds : 0},
+                         {"packet_size", packetSize},
+                         {"link_rate_gbps", lineBps / 1e9},
+                         {"switch_mode", cli.GetString("switch-mode")},
+                         {"zcube_core_links", fx.zSet.size()},
+                         {"roft_fabric_links", fx.rSet.size()}};
+    summary["notes"] = notes;
+
+    CsvWriter seedCsv(out.Path("imbalance-seeds.csv"),
+                      {"pattern", "fabric", "seed", "imbalance", "loaded_imbalance", "max_bytes",
+                       "mean_bytes"});
+    CsvWriter linkCsv(out.Path("link-loads.csv"),
+                      {"pattern", "fabric", "seed", "dir_link", "link", "analytic_bytes",
+                       "packet_bytes_unsaturated", "packet_bytes_full_load"});
+
+    // Table header.
+    std::cout << "\n"
+              << std::left << std::setw(16) << "pattern" << std::setw(7) << "fabric"
+              << std::right << std::setw(15) << "imbalance" << std::setw(9) << "loaded";
+    if (doPacket)
+    {
+        std::cout << " |" << std::setw(8) << "pkt-imb" << std::setw(10) << "max-err"
+                  << std::setw(7) << "load" << " |" << std::setw(10) << "drops@1.0"
+                  << std::setw(11) << "tput-mean" << std::setw(10) << "tput-min" << std::setw(11)
+                  << "maxQ(KB)";
+    }
+    std::cout << "\n";
+
+    Gnuplot2dDataset dsZ("ZCube");
+    Gnuplot2dDataset dsR("ROFT + ECMP");
+    dsZ.SetStyle(Gnuplot2dDataset::POINTS);
+    dsR.SetStyle(Gnuplot2dDataset::POINTS);
+    dsZ.SetErrorBars(Gnuplot2dDataset::Y);
+    dsR.SetErrorBars(Gnuplot2dDataset::Y);
+    std::string xtics;
+    bool packetOk = true;
+
+    for (size_t pi = 0; pi < patterns.size(); ++pi)
+    {
+        const PatternCase& pc = patterns[pi];
+        TrafficPatternParams tp;
+        tp.hosts = n;
+        tp.bytes = 1000000;
+        tp.prefillFraction = pc.prefillFraction;
+        tp.elephants = elephants;
+        tp.seed = patternSeed;
+        const std::vector<FlowSpec> flows = MakeTraffic(pc.pattern, tp);
+        const std::vector<double> w(flows.size(), 1.0); // equal volume per flow
+
+        SeedStats zs;
+        SeedStats rs;
+        std::vector<double> zFirst;
+        std::vector<double> rFirst;
+        std::cerr << "[" << pc.key << "] analytic over " << analyticSeeds << " seeds..."
+                  << std::flush;
+        for (uint32_t s = 0; s < analyticSeeds; ++s)
+        {
+            const uint64_t seed = seed0 + s;
+            ZCubeRouting zr(fx.zGraph, fx.zcube, seed);
+            uint32_t undelivered = 0;
+            auto zl = ComputeDirLinkLoads(zr, flows, w, &undelivered);
+            const FlowHashEcmp rr = fx.rBase->Reseeded(seed);
+            auto rl = ComputeDirLinkLoads(rr, flows, w, &undelivered);
+            if (undelivered)
+            {
+                throw std::logic_error("a flow's route did not reach its destination");
+            }
+            if (s == 0)
+            {
+                // Eq. 3 cross-check: the walked loads are the load matrix L_ab.
+                auto L = ZCubeCoreLoadMatrix(fx.zcube, flows, w);
+                for (uint32_t a = 0; a < m; ++a)
+                {
+                    for (uint32_t b = 0; b < m; ++b)
+                    {
+                        const double walked =
+                            zl[fx.zGraph->GetEgressDirLink(fx.zcube.OddNode(a),
+                                                           fx.zcube.OddCorePort(b))];
+                        if (fx.zcube.GetParallel() == 1 && walked != L[a * m + b])
+                        {
+                            throw std::logic_error("Eq. 3 disagrees with the routing walk");
+                        }
+                    }
+                }
+                zFirst = zl;
+                rFirst = rl;
+            }
+            for (auto [stats, loads, set, name] :
+                 {std::tuple{&zs, &zl, &fx.zSet, "zcube"}, std::tuple{&rs, &rl, &fx.rSet, "roft"}})
+            {
+                const ImbalanceStats st = ComputeImbalance(*loads, *set);
+                stats->imbalance.push_back(st.imbalance);
+                stats->loaded.push_back(st.loadedImbalance);
+                stats->links = st.links;
+                stats->loadedLinks = st.loadedLinks;
+                seedCsv.Row({pc.key, name, std::to_string(seed), FormatNumber(st.imbalance),
+                             FormatNumber(st.loadedImbalance), FormatNumber(st.max),
+                             FormatNumber(st.mean)});
+            }
+        }
+        std::cerr << " done\n";
+        json pj;
+        pj["flows"] = flows.size();
+        pj["prefill_fraction"] = pc.pattern == TrafficPattern::PREFILL ? json(pc.prefillFraction)
+                                                                       : json(nullptr);
+        pj["zcube"] = zs.ToJson();
+        pj["roft"] = rs.ToJson();
+
+        // Packet level: the same flows (smaller) as UDP, per fabric and packet seed.
+        std::map<std::string, std::vector<json>> packetRows;
+        std::map<std::string, std::pair<FabricUdpRunResult, FabricUdpRunResult>> firstRuns;
+        if (doPacket)
+        {
+            uint32_t maxPerSrc = 0;
+            {
+                std::vector<uint32_t> perSrc(n, 0);
+                for (const auto& f : flows)
+                {
+                    maxPerSrc = std::max(maxPerSrc, ++perSrc[f.src]);
+                }
+            }
+            uint64_t bytes = packetBytesFlag;
+            if (bytes == 0)
+            {
+                const uint64_t pkts = std::max<uint64_t>(1, (hostBytes / maxPerSrc) / packetSize);
+                bytes = pkts * packetSize;
+            }
+            std::vector<FlowSpec> pflows = flows;
+            for (auto& f : pflows)
+            {
+                f.bytes = bytes;
+            }
+            std::vector<double> wire(pflows.size());
+            for (size_t f = 0; f < pflows.size(); ++f)
+            {
+                wire[f] = double(UdpFlowSender::Ipv4BytesOf(bytes, packetSize));
+            }
+            for (uint32_t s = 0; s < std::min(packetSeeds, analyticSeeds); ++s)
+            {
+                const uint64_t seed = seed0 + s;
+                for (const std::string fabric : {"zcube", "roft"})
+                {
+                    std::unique_ptr<FabricRouting> routing;
+                    if (fabric == "zcube")
+                    {
+                        routing = std::make_unique<ZCubeRouting>(fx.zGraph, fx.zcube, seed);
+                    }
+                    else
+                    {
+                        routing = std::make_unique<FlowHashEcmp>(fx.rBase->Reseeded(seed));
+                    }
+                    const auto analytic = ComputeDirLinkLoads(*routing, pflows, wire);
+                    // Offered load that keeps the hottest link (access links included) at 90%.
+                    const auto rate1 = SplitHostRate(pflows, n, 1.0, lineBps);
+                    const auto util = ComputeDirLinkLoads(*routing, pflows, rate1);
+                    const double hottest = *std::max_element(util.begin(), util.end()) / lineBps;
+                    const double safe = std::min(1.0, 0.9 / hottest);
+                    std::cerr << "[" << pc.key << "] packet " << fabric << " seed " << seed
+                              << ": load " << FormatNumber(safe, 3) << " and 1.0..." << std::flush;
+                    FabricUdpRunResult r1;
+                    FabricUdpRunResult r2;
+                    json lowRun = PacketRun(fabric, fx, seed, pflows,
+                                            SplitHostRate(pflows, n, safe, lineBps), safe,
+                                            analytic, packetSize, mode, lineBps, &r1);
+                    json fullRun = PacketRun(fabric, fx, seed, pflows, rate1, 1.0, analytic,
+                                             packetSize, mode, lineBps, &r2);
+                    std::cerr << " done (" << FormatNumber(lowRun["wall_s"].get<double>() +
+                                                               fullRun["wall_s"].get<double>(),
+                                                           3)
+                              << " s)\n";
+                    packetOk = packetOk && lowRun["max_rel_err_vs_analytic"].get<double>() < 0.01 &&
+                               lowRun["unaccounted_packets"].get<int64_t>() == 0 &&
+                               fullRun["unaccounted_packets"].get<int64_t>() == 0;
+                    packetRows[fabric].push_back(
+                        json{{"seed", seed},
+                             {"flow_bytes", bytes},
+                             {"unsaturated", lowRun},
+                             {"full_load", fullRun}});
+                    if (s == 0)
+                    {
+                        const FabricGraph& g = fabric == "zcube" ? *fx.zGraph : *fx.rGraph;
+                        const auto& set = fabric == "zcube" ? fx.zSet : fx.rSet;
+                        for (uint32_t d : set)
+                        {
+                            linkCsv.Row({pc.key, fabric, std::to_string(seed), std::to_string(d),
+                                         g.GetDirLinkLabel(d), FormatNumber(analytic[d], 12),
+                                         std::to_string(r1.links[d].txBytes),
+                                         std::to_string(r2.links[d].txBytes)});
+                        }
+                    }
+                }
+            }
+            pj["zcube"]["packet"] = packetRows["zcube"];
+            pj["roft"]["packet"] = packetRows["roft"];
+        }
+        else
+        {
+            for (const auto& [name, loads] :
+                 {std::pair{"zcube", &zFirst}, std::pair{"roft", &rFirst}})
+            {
+                const FabricGraph& g = std::string(name) == "zcube" ? *fx.zGraph : *fx.rGraph;
+                const auto& set = std::string(name) == "zcube" ? fx.zSet : fx.rSet;
+                for (uint32_t d : set)
+                {
+                    linkCsv.Row({pc.key, name, std::to_string(seed0), std::to_string(d),
+                                 g.GetDirLinkLabel(d), FormatNumber((*loads)[d] * tp.bytes, 12),
+                                 "", ""});
+                }
+            }
+        }
+        summary["patterns"][pc.key] = pj;
+
+        // Table rows.
+        for (const std::string fabric : {"zcube", "roft"})
+        {
+            const json& fj = pj[fabric];
+            std::ostringstream imb;
+            imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>()
+                << "+-" << fj["imbalance_std"].get<double>();
+            std::cout << std::left << std::setw(16) << pc.key << std::setw(7) << fabric
+                      << std::right << std::setw(15) << imb.str() << std::setw(9) << std::fixed
+                      << std::setprecision(2) << fj["loaded_imbalance_mean"].get<double>();
+            if (doPacket)
+            {
+                const json& p0 = fj["packet"][0];
+                const json& lo = p0["unsaturated"];
+                const json& hi = p0["full_load"];
+                std::cout << " |" << std::setw(8) << lo["imbalance"].get<double>()
+                          << std::setw(9) << std::setprecision(4)
+                          << 100 * lo["max_rel_err_vs_analytic"].get<double>() << "%"
+                          << std::setw(7) << std::setprecision(2)
+                          << lo["offered_load"].get<double>() << " |" << std::setw(10)
+                          << hi["dropped_packets"].get<uint64_t>() << std::setw(11)
+                          << std::setprecision(1) << hi["throughput_gbps_mean"].get<double>()
+                          << std::setw(10) << hi["throughput_gbps_min"].get<double>()
+                          << std::setw(11) << hi["max_queue_bytes"].get<uint64_t>() / 1000;
+            }
+            std::cout << "\n";
+        }
+
+        const MeanStd z = ComputeMeanStd(zs.imbalance);
+        const MeanStd r = ComputeMeanStd(rs.imbalance);
+        dsR.Add(pi - 0.12, r.mean, r.std);
+        dsZ.Add(pi + 0.12, z.mean, z.std);
+        xtics += (xtics.empty() ? "" : ", ") + std::string("\"") + pc.key + "\" " +
+                 std::to_string(pi);
+    }
+
+    Gnuplot plot;
+    plot.SetTerminal("pngcairo size 900,500");
+    plot.SetTitle("Link load imbalance (max/mean), n=" + std::to_string(n) + ", k=" +
+                  std::to_string(k) + ", " + std::to_string(analyticSeeds) + " ECMP seeds");
+    plot.SetLegend("traffic pattern", "imbalance (max / mean link load)");
+    plot.AppendExtra("set xtics (" + xtics + ")");
+    plot.AppendExtra("set xrange [-0.5:" + std::to_string(patterns.size() - 0.5) + "]");
+    plot.AppendExtra("set yrange [0:*]");
+    plot.AppendExtra("set grid ytics");
+    plot.AppendExtra("set key top left");
+    plot.AddDataset(dsR);
+    plot.AddDataset(dsZ);
+    out.WritePng("imbalance.png", plot);
+    out.WriteJson("summary.json", summary);
+
+    std::cout << "\nimbalance: mean+-std over seeds; loaded: mean over links carrying traffic";
+    if (doPacket)
+    {
+        std::cout << "\npkt-imb, max-err: packet run at the offered load 'load' (hottest link at "
+                     "90%); max-err = max |packet - analytic| / analytic bytes over the metric's "
+                     "links\ndrops@1.0, tput (Gb/s per flow), maxQ: packet run at full line rate";
+    }
+    std::cout << "\nwrote " << out.Path("summary.json") << ", imbalance-seeds.csv, "
+              << "link-loads.csv, imbalance.png\n";
+    if (doPacket && !packetOk)
+    {
+        std::cerr << "error: packet-level loads differ from the analytic ones by >= 1%, or "
+                     "packets are unaccounted for (see summary.json)\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+}
