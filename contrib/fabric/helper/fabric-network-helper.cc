@@ -40,6 +40,17 @@ FabricNetwork::GetHostNodes() const
     return c;
 }
 
+uint32_t
+FabricNetwork::GetHostOfAddress(Ipv4Address addr) const
+{
+    if (!m_globalRouting)
+    {
+        return FabricAddressing::HostOf(addr.Get());
+    }
+    auto it = m_globalHostOf.find(addr.Get());
+    return it == m_globalHostOf.end() ? FabricAddressing::NOT_A_HOST : it->second;
+}
+
 Ptr<PointToPointNetDevice>
 FabricNetwork::GetDevice(uint32_t fabricNode, uint32_t port) const
 {
@@ -232,6 +243,10 @@ FabricNetworkHelper::InstallGlobalRouting(std::shared_ptr<const FabricGraph> gra
         if (g.IsHost(v))
         {
             net->m_hostAddress.push_back(addressOf(0));
+            for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+            {
+                net->m_globalHostOf[addressOf(p).Get()] = v;
+            }
         }
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();

@@ -11,6 +11,7 @@
 #include "ns3/point-to-point-net-device.h"
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -47,6 +48,8 @@ class FabricNetwork : public Object
     Ptr<PointToPointNetDevice> GetDirLinkDevice(uint32_t dirLink) const;
     /// The address flows of host \p host are sent from and to.
     Ipv4Address GetHostAddress(uint32_t host) const { return m_hostAddress.at(host); }
+    /// Host owning \p addr (any of its NICs), or FabricAddressing::NOT_A_HOST.
+    uint32_t GetHostOfAddress(Ipv4Address addr) const;
     FabricSwitchMode GetSwitchMode() const { return m_switchMode; }
     bool UsesGlobalRouting() const { return m_globalRouting; }
 
@@ -58,6 +61,7 @@ class FabricNetwork : public Object
     NodeContainer m_nodes;
     std::vector<std::vector<Ptr<PointToPointNetDevice>>> m_devices;
     std::vector<Ipv4Address> m_hostAddress;
+    std::unordered_map<uint32_t, uint32_t> m_globalHostOf; //!< global routing: address -> host
     FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
     bool m_globalRouting{false};
 };

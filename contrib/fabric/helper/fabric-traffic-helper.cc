@@ -28,7 +28,7 @@ FlowRecord::ThroughputBps() const
 struct FabricTrafficHelper::State
 {
     std::vector<FlowRecord> records;
-    // (source address, source port) -> flow index; one map per destination host.
+    // (source host, source port) -> flow index; one map per destination host.
     std::vector<std::unordered_map<uint64_t, uint32_t>> byDst;
     uint64_t tx{0};
     uint64_t rx{0};
@@ -41,6 +41,9 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
 {
     m_state->byDst.resize(net->GetGraph().GetNHosts());
     std::shared_ptr<State> st = m_state;
+    // A raw pointer: the network outlives its simulation, and a Ptr here would make a
+    // reference cycle (network -> nodes -> sink -> callback -> network).
+    const FabricNetwork* netp = PeekPointer(net);
     for (uint32_t h = 0; h < net->GetGraph().GetNHosts(); ++h)
     {
         Ptr<PacketSink> sink = CreateObject<PacketSink>();
@@ -52,10 +55,10 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
         sink->TraceConnectWithoutContext(
             "RxWithAddresses",
             Callback<void, Ptr<const Packet>, const Address&, const Address&>(
-                [st, h](Ptr<const Packet> p, const Address& from, const Address&) {
+                [st, h, netp](Ptr<const Packet> p, const Address& from, const Address&) {
                     const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
                     const uint64_t key =
-                        (uint64_t(a.GetIpv4().Get()) << 16) | a.GetPort();
+                        (uint64_t(netp->GetHostOfAddress(a.GetIpv4())) << 16) | a.GetPort();
                     ++st->rx;
                     auto it = st->byDst[h].find(key);
                     if (it == st->byDst[h].end())
@@ -92,8 +95,7 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
         }
         const uint32_t idx = static_cast<uint32_t>(st->records.size());
         st->records.emplace_back();
-        const uint64_t key =
-            (uint64_t(m_net->GetHostAddress(fs.src).Get()) << 16) | fs.srcPort;
+        const uint64_t key = (uint64_t(fs.src) << 16) | fs.srcPort;
         st->byDst[fs.dst][key] = idx;
 
         Ptr<UdpFlowSender> app = CreateObject<UdpFlowSender>();

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
+#include "ns3/traffic-control-layer.h"
 
 namespace ns3
 {
@@ -18,7 +19,16 @@ NS_OBJECT_ENSURE_REGISTERED(FabricLinkMonitor);
 namespace
 {
 constexpr uint32_t PPP_HEADER = 2;
+
+/// Connect a trace sink, failing loudly on a misspelt trace source name.
+template <typename CB>
+void
+Connect(ObjectBase* obj, const std::string& name, const CB& cb)
+{
+    NS_ABORT_MSG_UNLESS(obj->TraceConnectWithoutContext(name, cb),
+                        "FabricLinkMonitor: no trace source " << name);
 }
+} // namespace
 
 TypeId
 FabricLinkMonitor::GetTypeId()
@@ -54,26 +64,26 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             const uint32_t out = g.GetEgressDirLink(v, p);
             const uint32_t in = out ^ 1u; // the same link's other direction arrives here
             Ptr<PointToPointNetDevice> dev = net->GetDevice(v, p);
-            dev->TraceConnectWithoutContext(
+            Connect(PeekPointer(dev),
                 "PhyTxBegin",
                 Callback<void, Ptr<const Packet>>([this, out](Ptr<const Packet> pkt) {
                     LinkCounters& c = m_links[out];
                     c.txBytes += pkt->GetSize() - PPP_HEADER;
                     ++c.txPackets;
                 }));
-            dev->TraceConnectWithoutContext(
+            Connect(PeekPointer(dev),
                 "MacTxDrop",
                 Callback<void, Ptr<const Packet>>([this, out](Ptr<const Packet>) {
                     ++m_links[out].queueDrops;
                     CountDrop("queue-overflow");
                 }));
-            dev->TraceConnectWithoutContext(
+            Connect(PeekPointer(dev),
                 "PhyRxDrop",
                 Callback<void, Ptr<const Packet>>([this, in](Ptr<const Packet>) {
                     ++m_links[in].rxErrorDrops;
                     CountDrop("phy-rx-error");
                 }));
-            dev->GetQueue()->TraceConnectWithoutContext(
+            Connect(PeekPointer(dev->GetQueue()),
                 "BytesInQueue",
                 Callback<void, uint32_t, uint32_t>([this, out](uint32_t, uint32_t now) {
                     LinkCounters& c = m_links[out];
@@ -83,16 +93,25 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
         Ptr<Node> node = net->GetNode(v);
         if (auto fw = node->GetObject<FabricSwitchForwarder>())
         {
-            fw->TraceConnectWithoutContext(
+            Connect(PeekPointer(fw),
                 "Drop",
                 Callback<void, Ptr<const Packet>, const std::string&>(
                     [this](Ptr<const Packet>, const std::string& reason) { CountDrop(reason); }));
+        }
+        if (auto tc = node->GetObject<TrafficControlLayer>())
+        {
+            // With no queue disc, a packet that meets a stopped (full) device queue is dropped
+            // by the traffic-control layer, before the device sees it.
+            Connect(PeekPointer(tc),
+                "TcDrop",
+                Callback<void, Ptr<const Packet>>(
+                    [this](Ptr<const Packet>) { CountDrop("host-queue-full"); }));
         }
         if (auto ipv4 = node->GetObject<Ipv4>())
         {
             if (auto r = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
             {
-                r->TraceConnectWithoutContext(
+                Connect(PeekPointer(r),
                     "Drop",
                     Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
                         [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason) {

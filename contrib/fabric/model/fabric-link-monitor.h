@@ -20,7 +20,9 @@ class FabricNetwork;
  * Per-directed-link counters of a FabricNetwork, fed by the devices' trace sources (not
  * recomputed): bytes and packets that started transmission (PhyTxBegin), the egress queue's
  * peak occupancy, and drops with a reason: "queue-overflow" (MacTxDrop), "phy-rx-error"
- * (PhyRxDrop, e.g. an error model), plus the routing layer's drops ("no-route", ...).
+ * (PhyRxDrop, e.g. an error model), "host-queue-full" (the traffic-control layer of a node
+ * with IPv4 found its device queue stopped; not attributed to a link), plus the routing
+ * layer's drops ("no-route", "host-not-forwarding", "not-ipv4").
  * Byte counts are IPv4 packet bytes (the PPP header is not counted).
  */
 class FabricLinkMonitor : public Object

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Packet-rate benchmark: the same ZCube AllReduce (UDP, every GPU at line rate split over its
+// n-1 flows) simulated for a fixed time three ways in one process, so the ratios are measured
+// side by side on the same machine state:
+//   fast    - our routing, switches forward at the device level (FabricSwitchForwarder)
+//   ipv4    - our routing as an Ipv4RoutingProtocol on switches with the full IPv4 stack
+//   global  - stock ns-3: IPv4 everywhere and Ipv4GlobalRouting
+// and reports hop-level packets (transmissions onto a link) per wall-second, events per
+// second and the ratio to global routing. It also times building a large ZCube (graph, ns-3
+// nodes, devices and stacks) and reports the process's peak memory after it.
+//
+//   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
+//   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
+#include "ns3/core-module.h"
+#include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
+#include "ns3/fabric-udp-run.h"
+#include "ns3/zcube-helper.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+double
+PeakRssMiB()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0; // Linux reports KiB
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__, "Hop-level packet rate of our routing vs ns-3 global routing.");
+    cli.Add("n", "GPUs of the benchmarked ZCube", "128");
+    cli.Add("k", "GPUs per switch", "16");
+    cli.Add("sim-us", "simulated time per variant in microseconds", "100");
+    cli.Add("variants", "comma list of fast|ipv4|global", "fast,ipv4,global");
+    cli.Add("build-n", "GPUs of the large ZCube whose build is timed (0: skip)", "1024");
+    cli.Add("build-k", "GPUs per switch of that ZCube", "32");
+    cli.Add("scheduler", "ns-3 scheduler TypeId", "ns3::MapScheduler");
+    cli.Add("out", "results folder", "results/bench-packet-rate");
+    cli.Parse(argc, argv);
+    const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
+    const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
+    const double simUs = cli.GetDouble("sim-us", 1, 1e7);
+    const auto buildN = static_cast<uint32_t>(cli.GetUint("build-n", 0, 65536));
+    const auto buildK = static_cast<uint32_t>(cli.GetUint("build-k", 1, 65536));
+    const auto variants = cli.GetList("variants");
+    for (const auto& v : variants)
+    {
+        if (v != "fast" && v != "ipv4" && v != "global")
+        {
+            throw std::invalid_argument("--variants: '" + v + "' is not fast|ipv4|global");
+        }
+    }
+    const std::string scheduler = cli.GetString("scheduler");
+    TypeId schedulerTid;
+    if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid))
+    {
+        throw std::invalid_argument("--scheduler='" + scheduler + "' is not a known TypeId");
+    }
+    FabricResults out(cli.GetString("out"));
+    json summary;
+    summary["params"] = {{"n", n}, {"k", k}, {"sim_us", simUs}, {"scheduler", scheduler}};
+
+    // Build time and memory of a large ZCube first, so the peak RSS is the build's.
+    if (buildN > 0)
+    {
+        const double rss0 = PeakRssMiB();
+        const auto t0 = std::chrono::steady_clock::now();
+        ZCubeHelper big(buildN, buildK);
+        const auto t1 = std::chrono::steady_clock::now();
+        FabricNetworkHelper links;
+        Ptr<FabricNetwork> net = big.Install(links);
+        const auto t2 = std::chrono::steady_clock::now();
+        const double graphS = std::chrono::duration<double>(t1 - t0).count();
+        const double netS = std::chrono::duration<double>(t2 - t1).count();
+        const double rss = PeakRssMiB();
+        std::cout << "build ZCube n=" << buildN << " k=" << buildK << ": graph+routing "
+                  << std::fixed << std::setprecision(3) << graphS << " s, ns-3 network " << netS
+                  << " s, total " << graphS + netS << " s; peak RSS " << std::setprecision(1)
+                  << rss << " MiB (" << rss - rss0 << " MiB above the process at start)\n";
+        summary["build"] = {{"n", buildN},
+                            {"k", buildK},
+                            {"graph_s", graphS},
+                            {"network_s", netS},
+                            {"total_s", graphS + netS},
+                            {"peak_rss_mib", rss},
+                            {"nodes", net->GetNodes().GetN()}};
+        net = nullptr;
+        Simulator::Destroy();
+    }
+
+    ZCubeHelper zcube(n, k);
+    TrafficPatternParams tp;
+    tp.hosts = n;
+    tp.bytes = uint64_t(1) << 40; // never finishes within the simulated time
+    const auto flows = MakeTraffic(TrafficPattern::ALLREDUCE, tp);
+    const std::vector<double> rates(flows.size(), 400e9 / (n - 1));
+
+    std::cout << "\nZCube n=" << n << " k=" << k << " AllReduce, " << flows.size()
+              << " UDP flows at line rate per GPU, " << simUs << " us simulated, scheduler "
+              << scheduler << "\n";
+    std::cout << std::left << std::setw(8) << "variant" << std::right << std::setw(12)
+              << "hop-pkts" << std::setw(9) << "wall-s" << std::setw(14) << "hop-pkts/s"
+              << std::setw(13) << "events/s" << std::setw(12) << "vs-global" << "\n";
+    std::map<std::string, double> rate;
+    for (const auto& v : variants)
+    {
+        ObjectFactory sched;
+        sched.SetTypeId(scheduler);
+        Simulator::SetScheduler(sched);
+        FabricNetworkHelper links;
+        Ptr<FabricNetwork> net;
+        if (v == "global")
+        {
+            net = links.InstallGlobalRouting(zcube.GetGraph());
+        }
+        else
+        {
+            links.SetSwitchMode(v == "fast" ? FabricSwitchMode::FAST : FabricSwitchMode::IPV4);
+            net = zcube.Install(links);
+        }
+        const FabricUdpRunResult r = RunFabricUdp(net, flows, rates, 4096, MicroSeconds(simUs));
+        rate[v] = r.hopPackets / r.wallSeconds;
+        summary["variants"][v] = {{"hop_packets", r.hopPackets},
+                                  {"wall_s", r.wallSeconds},
+                                  {"hop_packets_per_s", rate[v]},
+                                  {"events", r.events},
+                                  {"events_per_s", r.events / r.wallSeconds},
+                                  {"delivered_packets", r.deliveredPackets},
+                                  {"dropped_packets", r.droppedPackets}};
+        std::cout << std::left << std::setw(8) << v << std::right << std::setw(12)
+                  << r.hopPackets << std::setw(9) << std::fixed << std::setprecision(2)
+                  << r.wallSeconds << std::setw(14) << std::setprecision(0) << rate[v]
+                  << std::setw(13) << r.events / r.wallSeconds;
+        if (rate.count("global"))
+        {
+            std::cout << std::setw(11) << std::setprecision(2) << rate[v] / rate["global"] << "x";
+        }
+        std::cout << "\n";
+    }
+    if (rate.count("global"))
+    {
+        for (auto& [v, x] : rate)
+        {
+            summary["variants"][v]["ratio_vs_global"] = x / rate["global"];
+        }
+        // Ratios of the variants measured before 'global' are printed here.
+        for (const auto& v : variants)
+        {
+            if (v != "global")
+            {
+                std::cout << v << " / global = " << std::setprecision(2) << rate[v] / rate["global"]
+                          << "x\n";
+            }
+        }
+    }
+    out.WriteJson("summary.json", summary);
+    std::cout << "wrote " << out.Path("summary.json") << "\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+}
