@@ -3,6 +3,7 @@
 //
 //   ./build/bin/zcube-one-flow --n=32 --k=8 --src=0 --dst=31
 #include "ns3/core-module.h"
+#include "ns3/fabric-cli.h"
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-traffic-helper.h"
 #include "ns3/zcube-helper.h"
@@ -14,20 +15,20 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    uint32_t n = 32;
-    uint32_t k = 8;
-    uint32_t src = 0;
-    uint32_t dst = 31;
-    uint64_t bytes = 1000000;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("n", "GPUs", n);
-    cmd.AddValue("k", "GPUs per switch (must divide n)", k);
-    cmd.AddValue("src", "source GPU (0-based)", src);
-    cmd.AddValue("dst", "destination GPU (0-based)", dst);
-    cmd.AddValue("bytes", "flow size in bytes", bytes);
-    cmd.Parse(argc, argv);
     try
     {
+        FabricCli cli(__FILE__, "One flow across a ZCube: its Eq. 1 path and bytes per link.");
+        cli.Add("n", "GPUs", "32");
+        cli.Add("k", "GPUs per switch (must divide n)", "8");
+        cli.Add("src", "source GPU (0-based)", "0");
+        cli.Add("dst", "destination GPU (0-based)", "31");
+        cli.Add("bytes", "flow size in bytes", "1000000");
+        cli.Parse(argc, argv);
+        const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
+        const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
+        const auto src = static_cast<uint32_t>(cli.GetUint("src", 0, UINT32_MAX));
+        const auto dst = static_cast<uint32_t>(cli.GetUint("dst", 0, UINT32_MAX));
+        const uint64_t bytes = cli.GetUint("bytes", 1, uint64_t(1) << 40);
         ZCubeHelper zcube(n, k);
         if (src >= n || dst >= n || src == dst)
         {

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Runs the scenario programs as a user would and checks what they write: the Fig. 2 shape of
+// the ZCube paper §7.2 at n=128, k=16, 500 seeds (analytic), packet-level agreement with the
+// analytic loads, and "error: ..." with exit code 2 on bad input.
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+using json = nlohmann::json;
+
+namespace
+{
+
+const std::string BIN = AIFABRIC_BIN_DIR;
+
+struct Outcome
+{
+    int exitCode;
+    std::string stderrText;
+};
+
+Outcome
+RunProgram(const std::string& args)
+{
+    const std::string errFile =
+        (std::filesystem::temp_directory_path() / ("aifabric-stderr-" + std::to_string(::getpid())))
+            .string();
+    const std::string cmd = args + " > /dev/null 2> " + errFile;
+    const int status = std::system(cmd.c_str());
+    std::ifstream in(errFile);
+    std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(errFile);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, err};
+}
+
+json
+ReadJson(const std::string& path)
+{
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << path;
+    return json::parse(in);
+}
+
+std::string
+TempDir(const std::string& name)
+{
+    auto d = std::filesystem::temp_directory_path() / ("aifabric-" + name + "-" +
+                                                       std::to_string(::getpid()));
+    std::filesystem::remove_all(d);
+    return d.string();
+}
+
+} // namespace
+
+TEST(ZCubeVsRoftScenario, Figure2ShapeAnalytic)
+{
+    const std::string dir = TempDir("fig2");
+    Outcome o = RunProgram(BIN + "/zcube-vs-roft --level=analytic --out=" + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    EXPECT_EQ(s["params"]["n"], 128);
+    EXPECT_EQ(s["params"]["seeds"], 500);
+    const json& p = s["patterns"];
+    // AllReduce: ZCube exactly uniform; ROFT pays a small hash imbalance (paper: 1.14).
+    EXPECT_DOUBLE_EQ(p["allreduce"]["zcube"]["imbalance_mean"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(p["allreduce"]["zcube"]["imbalance_std"].get<double>(), 0.0);
+    EXPECT_GT(p["allreduce"]["roft"]["imbalance_mean"].get<double>(), 1.1);
+    EXPECT_LT(p["allreduce"]["roft"]["imbalance_mean"].get<double>(), 1.2);
+    // Prefill 25%: ZCube 4/3 overall and 1.00 on loaded links; ROFT about 4.5.
+    EXPECT_NEAR(p["prefill"]["zcube"]["imbalance_mean"].get<double>(), 4.0 / 3.0, 1e-12);
+    EXPECT_DOUBLE_EQ(p["prefill"]["zcube"]["loaded_imbalance_mean"].get<double>(), 1.0);
+    EXPECT_GT(p["prefill"]["roft"]["imbalance_mean"].get<double>(), 4.0);
+    EXPECT_LT(p["prefill"]["roft"]["imbalance_mean"].get<double>(), 5.0);
+    // Prefill 50%: ZCube still exactly 1.00 on loaded links.
+    EXPECT_DOUBLE_EQ(p["prefill:0.5"]["zcube"]["loaded_imbalance_mean"].get<double>(), 1.0);
+    // Elephants: both far above 1; only ROFT varies with the hash seed.
+    EXPECT_GT(p["elephants"]["zcube"]["imbalance_mean"].get<double>(), 4.0);
+    EXPECT_GT(p["elephants"]["roft"]["imbalance_mean"].get<double>(), 4.0);
+    EXPECT_DOUBLE_EQ(p["elephants"]["zcube"]["imbalance_std"].get<double>(), 0.0);
+    EXPECT_GT(p["elephants"]["roft"]["imbalance_std"].get<double>(), 0.5);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/imbalance-seeds.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/link-loads.csv"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ZCubeVsRoftScenario, PacketLevelMatchesAnalytic)
+{
+    const std::string dir = TempDir("packet");
+    Outcome o = RunProgram(BIN + "/zcube-vs-roft --n=32 --k=8 --seeds=20 --level=both "
+                                 "--pattern=allreduce,prefill,permutation,all-to-one "
+                                 "--packet-host-bytes=400000 --out=" + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    for (const auto& [name, pj] : s["patterns"].items())
+    {
+        for (const std::string fabric : {"zcube", "roft"})
+        {
+            const json& run = pj[fabric]["packet"][0];
+            const json& low = run["unsaturated"];
+            EXPECT_LT(low["max_rel_err_vs_analytic"].get<double>(), 0.01) << name << fabric;
+            EXPECT_EQ(low["dropped_packets"], 0) << name << fabric;
+            EXPECT_EQ(low["flows_incomplete"], 0) << name << fabric;
+            EXPECT_EQ(low["unaccounted_packets"], 0) << name << fabric;
+            EXPECT_EQ(run["full_load"]["unaccounted_packets"], 0) << name << fabric;
+            EXPECT_GT(low["sent_packets"].get<uint64_t>(), 0u);
+        }
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
+{
+    const std::string out = " --out=" + TempDir("cli");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"/zcube-vs-roft --n=32 --k=7", "--k=7 must divide --n=32"},
+        {"/zcube-vs-roft --k=0", "--k=0 is out of range"},
+        {"/zcube-vs-roft --n=abc", "--n='abc' must be an integer"},
+        {"/zcube-vs-roft --spines=0", "--spines=0 is out of range [1, 1024]"},
+        {"/zcube-vs-roft --pattern=alltoall", "allreduce|prefill"},
+        {"/zcube-vs-roft --prefill-fraction=1.5", "--prefill-fraction=1.5 is out of range"},
+        {"/zcube-vs-roft --level=flow", "analytic|packet|both"},
+        {"/zcube-vs-roft --bogus=1", "unknown flag '--bogus'"},
+        {"/zcube-vs-roft --attachment=zigzag", "contiguous|rail"},
+        {"/bench-packet-rate --variants=fast,warp", "fast|ipv4|global"},
+        {"/bench-packet-rate --sim-us=0", "--sim-us=0 is out of range"},
+        {"/zcube-one-flow --src=40", "src and dst must be distinct GPUs in [0, 31]"},
+    };
+    for (const auto& [args, needle] : cases)
+    {
+        const bool takesOut = args.rfind("/zcube-one-flow", 0) != 0;
+        Outcome o = RunProgram(BIN + args + (takesOut ? out : ""));
+        EXPECT_EQ(o.exitCode, 2) << args << ": " << o.stderrText;
+        EXPECT_EQ(o.stderrText.rfind("error: ", 0), 0u) << args << ": " << o.stderrText;
+        EXPECT_NE(o.stderrText.find(needle), std::string::npos) << args << ": " << o.stderrText;
+    }
+}
+
+TEST(BenchPacketRate, SmokeRunWritesRatios)
+{
+    const std::string dir = TempDir("bench");
+    Outcome o = RunProgram(BIN + "/bench-packet-rate --n=32 --k=8 --sim-us=5 --build-n=64 "
+                                 "--build-k=8 --out=" + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    for (const std::string v : {"fast", "ipv4", "global"})
+    {
+        EXPECT_GT(s["variants"][v]["hop_packets"].get<uint64_t>(), 0u) << v;
+        EXPECT_GT(s["variants"][v]["ratio_vs_global"].get<double>(), 0.0) << v;
+    }
+    EXPECT_GT(s["build"]["nodes"].get<uint64_t>(), 64u);
+    std::filesystem::remove_all(dir);
+}
