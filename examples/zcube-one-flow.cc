@@ -32,8 +32,8 @@ main(int argc, char* argv[])
         ZCubeHelper zcube(n, k);
         if (src >= n || dst >= n || src == dst)
         {
-            throw std::invalid_argument("src and dst must be distinct GPUs in [0, " +
-                                        std::to_string(n - 1) + "]");
+            throw std::invalid_argument("src and dst must be distinct GPUs in [0, "
+                                        + std::to_string(n - 1) + "]");
         }
         FabricNetworkHelper links;
         Ptr<FabricNetwork> net = zcube.Install(links);

@@ -89,8 +89,8 @@ Run(int argc, char* argv[])
         const double rss = PeakRssMiB();
         std::cout << "build ZCube n=" << buildN << " k=" << buildK << ": graph+routing "
                   << std::fixed << std::setprecision(3) << graphS << " s, ns-3 network " << netS
-                  << " s, total " << graphS + netS << " s; peak RSS " << std::setprecision(1)
-                  << rss << " MiB (" << rss - rss0 << " MiB above the process at start)\n";
+                  << " s, total " << graphS + netS << " s; peak RSS " << std::setprecision(1) << rss
+                  << " MiB (" << rss - rss0 << " MiB above the process at start)\n";
         summary["build"] = {{"n", buildN},
                             {"k", buildK},
                             {"graph_s", graphS},
@@ -112,9 +112,10 @@ Run(int argc, char* argv[])
     std::cout << "\nZCube n=" << n << " k=" << k << " AllReduce, " << flows.size()
               << " UDP flows at line rate per GPU, " << simUs << " us simulated, scheduler "
               << scheduler << "\n";
-    std::cout << std::left << std::setw(8) << "variant" << std::right << std::setw(12)
-              << "hop-pkts" << std::setw(9) << "wall-s" << std::setw(14) << "hop-pkts/s"
-              << std::setw(13) << "events/s" << std::setw(12) << "vs-global" << "\n";
+    std::cout << std::left << std::setw(8) << "variant" << std::right << std::setw(12) << "hop-pkts"
+              << std::setw(9) << "wall-s" << std::setw(14) << "hop-pkts/s" << std::setw(13)
+              << "events/s" << std::setw(12) << "vs-global"
+              << "\n";
     std::map<std::string, double> rate;
     for (const auto& v : variants)
     {
@@ -141,10 +142,10 @@ Run(int argc, char* argv[])
                                   {"events_per_s", r.events / r.wallSeconds},
                                   {"delivered_packets", r.deliveredPackets},
                                   {"dropped_packets", r.droppedPackets}};
-        std::cout << std::left << std::setw(8) << v << std::right << std::setw(12)
-                  << r.hopPackets << std::setw(9) << std::fixed << std::setprecision(2)
-                  << r.wallSeconds << std::setw(14) << std::setprecision(0) << rate[v]
-                  << std::setw(13) << r.events / r.wallSeconds;
+        std::cout << std::left << std::setw(8) << v << std::right << std::setw(12) << r.hopPackets
+                  << std::setw(9) << std::fixed << std::setprecision(2) << r.wallSeconds
+                  << std::setw(14) << std::setprecision(0) << rate[v] << std::setw(13)
+                  << r.events / r.wallSeconds;
         if (rate.count("global"))
         {
             std::cout << std::setw(11) << std::setprecision(2) << rate[v] / rate["global"] << "x";

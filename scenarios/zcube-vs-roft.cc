@@ -57,15 +57,16 @@ ParsePatterns(const std::vector<std::string>& items, double defaultFraction)
             if (c.pattern != TrafficPattern::PREFILL)
             {
                 throw std::invalid_argument("--pattern: only prefill takes a fraction "
-                                            "(prefill:0.5), got '" + item + "'");
+                                            "(prefill:0.5), got '"
+                                            + item + "'");
             }
             char* end = nullptr;
             const std::string f = item.substr(colon + 1);
             c.prefillFraction = std::strtod(f.c_str(), &end);
             if (f.empty() || *end != '\0' || !(c.prefillFraction > 0 && c.prefillFraction < 1))
             {
-                throw std::invalid_argument("--pattern: prefill fraction in '" + item +
-                                            "' must be a number in (0, 1)");
+                throw std::invalid_argument("--pattern: prefill fraction in '" + item
+                                            + "' must be a number in (0, 1)");
             }
         }
         out.push_back(c);
@@ -233,8 +234,9 @@ Run(int argc, char* argv[])
     cli.Add("seeds", "number of ECMP hash seeds (analytic)", "500");
     cli.Add("seed", "first ECMP hash seed", "1");
     cli.Add("mix-switch-id", "ECMP mixes each switch's id into the hash", "true");
-    cli.Add("level", "analytic | packet | both (analytic over all seeds, packet for the first "
-                     "--packet-seeds)",
+    cli.Add("level",
+            "analytic | packet | both (analytic over all seeds, packet for the first "
+            "--packet-seeds)",
             "both");
     cli.Add("packet-seeds", "hash seeds simulated at packet level", "1");
     cli.Add("packet-bytes",
@@ -253,13 +255,13 @@ Run(int argc, char* argv[])
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
     if (n % k != 0)
     {
-        throw std::invalid_argument("--k=" + std::to_string(k) + " must divide --n=" +
-                                    std::to_string(n));
+        throw std::invalid_argument("--k=" + std::to_string(k)
+                                    + " must divide --n=" + std::to_string(n));
     }
     const uint32_t m = n / k;
     const uint32_t spines = cli.GetString("spines") == "m"
-                                ? m
-                                : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
+                              ? m
+                              : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
     const RoftAttachment attachment = ParseRoftAttachment(cli.GetString("attachment"));
     const double prefillFraction = cli.GetDouble("prefill-fraction", 1e-9, 1 - 1e-9);
     const auto patterns = ParsePatterns(cli.GetList("pattern"), prefillFraction);
@@ -275,8 +277,8 @@ Run(int argc, char* argv[])
     const auto packetSize = static_cast<uint32_t>(cli.GetUint("packet-size", 64, 9000));
     const double lineBps = cli.GetDouble("link-rate-gbps", 0.001, 100000) * 1e9;
     const FabricSwitchMode mode = cli.GetChoice("switch-mode", {"fast", "ipv4"}) == "fast"
-                                      ? FabricSwitchMode::FAST
-                                      : FabricSwitchMode::IPV4;
+                                    ? FabricSwitchMode::FAST
+                                    : FabricSwitchMode::IPV4;
     FabricResults out(cli.GetString("out"));
 
     Fabrics fx{ZCubeLayout(n, k), RoftLayout(n, k, spines, attachment), {}, {}, {}, {}, {}, mix};
@@ -295,9 +297,9 @@ Run(int argc, char* argv[])
     json notes = json::array();
     if (!fx.zcube.CellsUniform())
     {
-        const std::string note = "m=" + std::to_string(m) + " does not divide k=" +
-                                 std::to_string(k) +
-                                 ": ZCube cells S_ab differ in size by one, so AllReduce core "
+        const std::string note = "m=" + std::to_string(m)
+                               + " does not divide k=" + std::to_string(k)
+                               + ": ZCube cells S_ab differ in size by one, so AllReduce core "
                                  "loads are not exactly uniform";
         std::cout << "note: " << note << "\n";
         notes.push_back(note);
@@ -325,23 +327,29 @@ Run(int argc, char* argv[])
                          {"roft_fabric_links", fx.rSet.size()}};
     summary["notes"] = notes;
 
-    CsvWriter seedCsv(out.Path("imbalance-seeds.csv"),
-                      {"pattern", "fabric", "seed", "imbalance", "loaded_imbalance", "max_bytes",
-                       "mean_bytes"});
+    CsvWriter seedCsv(
+        out.Path("imbalance-seeds.csv"),
+        {"pattern", "fabric", "seed", "imbalance", "loaded_imbalance", "max_bytes", "mean_bytes"});
     CsvWriter linkCsv(out.Path("link-loads.csv"),
-                      {"pattern", "fabric", "seed", "dir_link", "link", "analytic_bytes",
-                       "packet_bytes_unsaturated", "packet_bytes_full_load"});
+                      {"pattern",
+                       "fabric",
+                       "seed",
+                       "dir_link",
+                       "link",
+                       "analytic_bytes",
+                       "packet_bytes_unsaturated",
+                       "packet_bytes_full_load"});
 
     // Table header.
     std::cout << "\n"
-              << std::left << std::setw(16) << "pattern" << std::setw(7) << "fabric"
-              << std::right << std::setw(15) << "imbalance" << std::setw(9) << "loaded";
+              << std::left << std::setw(16) << "pattern" << std::setw(7) << "fabric" << std::right
+              << std::setw(15) << "imbalance" << std::setw(9) << "loaded";
     if (doPacket)
     {
-        std::cout << " |" << std::setw(8) << "pkt-imb" << std::setw(10) << "max-err"
-                  << std::setw(7) << "load" << " |" << std::setw(10) << "drops@1.0"
-                  << std::setw(11) << "tput-mean" << std::setw(10) << "tput-min" << std::setw(11)
-                  << "maxQ(KB)";
+        std::cout << " |" << std::setw(8) << "pkt-imb" << std::setw(10) << "max-err" << std::setw(7)
+                  << "load"
+                  << " |" << std::setw(10) << "drops@1.0" << std::setw(11) << "tput-mean"
+                  << std::setw(10) << "tput-min" << std::setw(11) << "maxQ(KB)";
     }
     std::cout << "\n";
 
@@ -392,9 +400,8 @@ Run(int argc, char* argv[])
                 {
                     for (uint32_t b = 0; b < m; ++b)
                     {
-                        const double walked =
-                            zl[fx.zGraph->GetEgressDirLink(fx.zcube.OddNode(a),
-                                                           fx.zcube.OddCorePort(b))];
+                        const double walked = zl[fx.zGraph->GetEgressDirLink(
+                            fx.zcube.OddNode(a), fx.zcube.OddCorePort(b))];
                         if (fx.zcube.GetParallel() == 1 && walked != L[a * m + b])
                         {
                             throw std::logic_error("Eq. 3 disagrees with the routing walk");
@@ -412,16 +419,20 @@ Run(int argc, char* argv[])
                 stats->loaded.push_back(st.loadedImbalance);
                 stats->links = st.links;
                 stats->loadedLinks = st.loadedLinks;
-                seedCsv.Row({pc.key, name, std::to_string(seed), FormatNumber(st.imbalance),
-                             FormatNumber(st.loadedImbalance), FormatNumber(st.max),
+                seedCsv.Row({pc.key,
+                             name,
+                             std::to_string(seed),
+                             FormatNumber(st.imbalance),
+                             FormatNumber(st.loadedImbalance),
+                             FormatNumber(st.max),
                              FormatNumber(st.mean)});
             }
         }
         std::cerr << " done\n";
         json pj;
         pj["flows"] = flows.size();
-        pj["prefill_fraction"] = pc.pattern == TrafficPattern::PREFILL ? json(pc.prefillFraction)
-                                                                       : json(nullptr);
+        pj["prefill_fraction"]
+            = pc.pattern == TrafficPattern::PREFILL ? json(pc.prefillFraction) : json(nullptr);
         pj["zcube"] = zs.ToJson();
         pj["roft"] = rs.ToJson();
 
@@ -478,31 +489,52 @@ Run(int argc, char* argv[])
                               << ": load " << FormatNumber(safe, 3) << " and 1.0..." << std::flush;
                     FabricUdpRunResult r1;
                     FabricUdpRunResult r2;
-                    json lowRun = PacketRun(fabric, fx, seed, pflows,
-                                            SplitHostRate(pflows, n, safe, lineBps), safe,
-                                            analytic, packetSize, mode, lineBps, &r1);
-                    json fullRun = PacketRun(fabric, fx, seed, pflows, rate1, 1.0, analytic,
-                                             packetSize, mode, lineBps, &r2);
-                    std::cerr << " done (" << FormatNumber(lowRun["wall_s"].get<double>() +
-                                                               fullRun["wall_s"].get<double>(),
-                                                           3)
+                    json lowRun = PacketRun(fabric,
+                                            fx,
+                                            seed,
+                                            pflows,
+                                            SplitHostRate(pflows, n, safe, lineBps),
+                                            safe,
+                                            analytic,
+                                            packetSize,
+                                            mode,
+                                            lineBps,
+                                            &r1);
+                    json fullRun = PacketRun(fabric,
+                                             fx,
+                                             seed,
+                                             pflows,
+                                             rate1,
+                                             1.0,
+                                             analytic,
+                                             packetSize,
+                                             mode,
+                                             lineBps,
+                                             &r2);
+                    std::cerr << " done ("
+                              << FormatNumber(lowRun["wall_s"].get<double>()
+                                                  + fullRun["wall_s"].get<double>(),
+                                              3)
                               << " s)\n";
-                    packetOk = packetOk && lowRun["max_rel_err_vs_analytic"].get<double>() < 0.01 &&
-                               lowRun["unaccounted_packets"].get<int64_t>() == 0 &&
-                               fullRun["unaccounted_packets"].get<int64_t>() == 0;
-                    packetRows[fabric].push_back(
-                        json{{"seed", seed},
-                             {"flow_bytes", bytes},
-                             {"unsaturated", lowRun},
-                             {"full_load", fullRun}});
+                    packetOk = packetOk && lowRun["max_rel_err_vs_analytic"].get<double>() < 0.01
+                            && lowRun["unaccounted_packets"].get<int64_t>() == 0
+                            && fullRun["unaccounted_packets"].get<int64_t>() == 0;
+                    packetRows[fabric].push_back(json{{"seed", seed},
+                                                      {"flow_bytes", bytes},
+                                                      {"unsaturated", lowRun},
+                                                      {"full_load", fullRun}});
                     if (s == 0)
                     {
                         const FabricGraph& g = fabric == "zcube" ? *fx.zGraph : *fx.rGraph;
                         const auto& set = fabric == "zcube" ? fx.zSet : fx.rSet;
                         for (uint32_t d : set)
                         {
-                            linkCsv.Row({pc.key, fabric, std::to_string(seed), std::to_string(d),
-                                         g.GetDirLinkLabel(d), FormatNumber(analytic[d], 12),
+                            linkCsv.Row({pc.key,
+                                         fabric,
+                                         std::to_string(seed),
+                                         std::to_string(d),
+                                         g.GetDirLinkLabel(d),
+                                         FormatNumber(analytic[d], 12),
                                          std::to_string(r1.links[d].txBytes),
                                          std::to_string(r2.links[d].txBytes)});
                         }
@@ -521,9 +553,14 @@ Run(int argc, char* argv[])
                 const auto& set = std::string(name) == "zcube" ? fx.zSet : fx.rSet;
                 for (uint32_t d : set)
                 {
-                    linkCsv.Row({pc.key, name, std::to_string(seed0), std::to_string(d),
-                                 g.GetDirLinkLabel(d), FormatNumber((*loads)[d] * tp.bytes, 12),
-                                 "", ""});
+                    linkCsv.Row({pc.key,
+                                 name,
+                                 std::to_string(seed0),
+                                 std::to_string(d),
+                                 g.GetDirLinkLabel(d),
+                                 FormatNumber((*loads)[d] * tp.bytes, 12),
+                                 "",
+                                 ""});
                 }
             }
         }
@@ -534,8 +571,8 @@ Run(int argc, char* argv[])
         {
             const json& fj = pj[fabric];
             std::ostringstream imb;
-            imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>()
-                << "+-" << fj["imbalance_std"].get<double>();
+            imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>() << "+-"
+                << fj["imbalance_std"].get<double>();
             std::cout << std::left << std::setw(16) << pc.key << std::setw(7) << fabric
                       << std::right << std::setw(15) << imb.str() << std::setw(9) << std::fixed
                       << std::setprecision(2) << fj["loaded_imbalance_mean"].get<double>();
@@ -544,8 +581,8 @@ Run(int argc, char* argv[])
                 const json& p0 = fj["packet"][0];
                 const json& lo = p0["unsaturated"];
                 const json& hi = p0["full_load"];
-                std::cout << " |" << std::setw(8) << lo["imbalance"].get<double>()
-                          << std::setw(9) << std::setprecision(4)
+                std::cout << " |" << std::setw(8) << lo["imbalance"].get<double>() << std::setw(9)
+                          << std::setprecision(4)
                           << 100 * lo["max_rel_err_vs_analytic"].get<double>() << "%"
                           << std::setw(7) << std::setprecision(2)
                           << lo["offered_load"].get<double>() << " |" << std::setw(10)
@@ -561,14 +598,14 @@ Run(int argc, char* argv[])
         const MeanStd r = ComputeMeanStd(rs.imbalance);
         dsR.Add(pi - 0.12, r.mean, r.std);
         dsZ.Add(pi + 0.12, z.mean, z.std);
-        xtics += (xtics.empty() ? "" : ", ") + std::string("\"") + pc.key + "\" " +
-                 std::to_string(pi);
+        xtics += (xtics.empty() ? "" : ", ") + std::string("\"") + pc.key + "\" "
+               + std::to_string(pi);
     }
 
     Gnuplot plot;
     plot.SetTerminal("pngcairo size 900,500");
-    plot.SetTitle("Link load imbalance (max/mean), n=" + std::to_string(n) + ", k=" +
-                  std::to_string(k) + ", " + std::to_string(analyticSeeds) + " ECMP seeds");
+    plot.SetTitle("Link load imbalance (max/mean), n=" + std::to_string(n) + ", k="
+                  + std::to_string(k) + ", " + std::to_string(analyticSeeds) + " ECMP seeds");
     plot.SetLegend("traffic pattern", "imbalance (max / mean link load)");
     plot.AppendExtra("set xtics (" + xtics + ")");
     plot.AppendExtra("set xrange [-0.5:" + std::to_string(patterns.size() - 0.5) + "]");

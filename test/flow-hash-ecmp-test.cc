@@ -53,7 +53,8 @@ TEST(FlowHashEcmp, SameSeedReproducesOtherSeedRehashes)
     RoftLayout rl(128, 16, 8);
     auto g = rl.Build();
     auto flows = AllReduce(128);
-    auto spineOf = [&](const FlowHashEcmp& e) {
+    auto spineOf = [&](const FlowHashEcmp& e)
+    {
         std::vector<uint32_t> s;
         for (const auto& f : flows)
         {
@@ -89,7 +90,8 @@ TEST(FlowHashEcmp, PolarizationWithoutSwitchIdMixing)
     RoftLayout rl(128, 16, 8, RoftAttachment::CONTIGUOUS, 2);
     auto g = rl.Build();
     auto flows = AllReduce(128);
-    auto usedDownlinks = [&](bool mix) {
+    auto usedDownlinks = [&](bool mix)
+    {
         FlowHashEcmp e(g, 5, mix);
         std::set<uint32_t> used;
         for (const auto& f : flows)
@@ -138,8 +140,7 @@ TEST(FlowHashEcmp, MultiNicHostsAndParallelLinks)
     std::set<uint32_t> used;
     for (uint16_t sp = 49152; sp < 49152 + 200; ++sp)
     {
-        FlowKey k{FabricAddressing::HostAddress(1), FabricAddressing::HostAddress(3), sp, 4791,
-                  17};
+        FlowKey k{FabricAddressing::HostAddress(1), FabricAddressing::HostAddress(3), sp, 4791, 17};
         FabricPath p = TracePath(e, 1, 3, k);
         ASSERT_TRUE(p.delivered);
         used.insert(p.dirLinks[1]);

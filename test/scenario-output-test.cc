@@ -2,15 +2,14 @@
 // Runs the scenario programs as a user would and checks what they write: the Fig. 2 shape of
 // the ZCube paper §7.2 at n=128, k=16, 500 seeds (analytic), packet-level agreement with the
 // analytic loads, and "error: ..." with exit code 2 on bad input.
-#include <nlohmann/json.hpp>
-
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 using json = nlohmann::json;
 
@@ -28,9 +27,9 @@ struct Outcome
 Outcome
 RunProgram(const std::string& args)
 {
-    const std::string errFile =
-        (std::filesystem::temp_directory_path() / ("aifabric-stderr-" + std::to_string(::getpid())))
-            .string();
+    const std::string errFile = (std::filesystem::temp_directory_path()
+                                 / ("aifabric-stderr-" + std::to_string(::getpid())))
+                                    .string();
     const std::string cmd = args + " > /dev/null 2> " + errFile;
     const int status = std::system(cmd.c_str());
     std::ifstream in(errFile);
@@ -50,8 +49,8 @@ ReadJson(const std::string& path)
 std::string
 TempDir(const std::string& name)
 {
-    auto d = std::filesystem::temp_directory_path() / ("aifabric-" + name + "-" +
-                                                       std::to_string(::getpid()));
+    auto d = std::filesystem::temp_directory_path()
+           / ("aifabric-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(d);
     return d.string();
 }
@@ -92,9 +91,11 @@ TEST(ZCubeVsRoftScenario, Figure2ShapeAnalytic)
 TEST(ZCubeVsRoftScenario, PacketLevelMatchesAnalytic)
 {
     const std::string dir = TempDir("packet");
-    Outcome o = RunProgram(BIN + "/zcube-vs-roft --n=32 --k=8 --seeds=20 --level=both "
-                                 "--pattern=allreduce,prefill,permutation,all-to-one "
-                                 "--packet-host-bytes=400000 --out=" + dir);
+    Outcome o = RunProgram(BIN
+                           + "/zcube-vs-roft --n=32 --k=8 --seeds=20 --level=both "
+                             "--pattern=allreduce,prefill,permutation,all-to-one "
+                             "--packet-host-bytes=400000 --out="
+                           + dir);
     ASSERT_EQ(o.exitCode, 0) << o.stderrText;
     json s = ReadJson(dir + "/summary.json");
     for (const auto& [name, pj] : s["patterns"].items())
@@ -144,8 +145,10 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
 TEST(BenchPacketRate, SmokeRunWritesRatios)
 {
     const std::string dir = TempDir("bench");
-    Outcome o = RunProgram(BIN + "/bench-packet-rate --n=32 --k=8 --sim-us=5 --build-n=64 "
-                                 "--build-k=8 --out=" + dir);
+    Outcome o = RunProgram(BIN
+                           + "/bench-packet-rate --n=32 --k=8 --sim-us=5 --build-n=64 "
+                             "--build-k=8 --out="
+                           + dir);
     ASSERT_EQ(o.exitCode, 0) << o.stderrText;
     json s = ReadJson(dir + "/summary.json");
     for (const std::string v : {"fast", "ipv4", "global"})

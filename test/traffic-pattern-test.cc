@@ -63,7 +63,8 @@ TEST(TrafficPattern, PortsUniquePerSourceAndSeedReproduces)
     auto b = MakeTraffic(TrafficPattern::PERMUTATION, p);
     p.seed = 10;
     auto c = MakeTraffic(TrafficPattern::PERMUTATION, p);
-    auto dsts = [](const std::vector<FlowSpec>& fs) {
+    auto dsts = [](const std::vector<FlowSpec>& fs)
+    {
         std::vector<uint32_t> d;
         for (const auto& f : fs)
         {

@@ -12,8 +12,8 @@ using namespace ns3;
 
 TEST(ZCubeRouting, UniquePathEveryPairSeveralSizes)
 {
-    for (auto [n, k] : std::vector<std::pair<uint32_t, uint32_t>>{
-             {32, 8}, {128, 16}, {30, 5}, {12, 12}, {16, 1}})
+    for (auto [n, k] :
+         std::vector<std::pair<uint32_t, uint32_t>>{{32, 8}, {128, 16}, {30, 5}, {12, 12}, {16, 1}})
     {
         ZCubeLayout zl(n, k);
         auto g = zl.Build();
@@ -40,12 +40,10 @@ TEST(ZCubeRouting, UniquePathEveryPairSeveralSizes)
                     paths.insert(p.nodes);
                 }
                 ASSERT_EQ(paths.size(), 1u);
-                const std::vector<uint32_t> expect{i,
-                                                   zl.OddNode(zl.OddGroup(i)),
-                                                   zl.EvenNode(zl.EvenGroup(j)),
-                                                   j};
-                ASSERT_EQ(*paths.begin(), expect) << "n=" << n << " k=" << k << " " << i
-                                                  << "->" << j;
+                const std::vector<uint32_t> expect{
+                    i, zl.OddNode(zl.OddGroup(i)), zl.EvenNode(zl.EvenGroup(j)), j};
+                ASSERT_EQ(*paths.begin(), expect)
+                    << "n=" << n << " k=" << k << " " << i << "->" << j;
             }
         }
     }
@@ -73,8 +71,11 @@ TEST(ZCubeRouting, ParallelCoreLinksSpreadByHash)
     std::set<uint32_t> used;
     for (uint16_t sport = 49152; sport < 49152 + 64; ++sport)
     {
-        FlowKey key{FabricAddressing::HostAddress(0), FabricAddressing::HostAddress(31), sport,
-                    ROCEV2_UDP_PORT, 17};
+        FlowKey key{FabricAddressing::HostAddress(0),
+                    FabricAddressing::HostAddress(31),
+                    sport,
+                    ROCEV2_UDP_PORT,
+                    17};
         FabricPath p = TracePath(r, 0, 31, key);
         ASSERT_TRUE(p.delivered);
         ASSERT_EQ(p.nodes[1], zl.OddNode(0));

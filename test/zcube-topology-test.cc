@@ -108,8 +108,8 @@ TEST(ZCubeTopology, RulesAndCoreForManySizes)
 TEST(ZCubeTopology, Theorem3ClusterDispersion)
 {
     // Any h consecutive GPUs meet every odd group floor(h/m) or ceil(h/m) times.
-    for (auto [n, k] : std::vector<std::pair<uint32_t, uint32_t>>{
-             {128, 16}, {96, 8}, {60, 12}, {100, 10}})
+    for (auto [n, k] :
+         std::vector<std::pair<uint32_t, uint32_t>>{{128, 16}, {96, 8}, {60, 12}, {100, 10}})
     {
         ZCubeLayout zl(n, k);
         auto g = zl.Build();
@@ -178,7 +178,8 @@ TEST(ZCubeTopology, UniformLoadCorollary)
 
 TEST(ZCubeTopology, InvalidSizesNamed)
 {
-    auto expectMsg = [](auto fn, const std::string& needle) {
+    auto expectMsg = [](auto fn, const std::string& needle)
+    {
         try
         {
             fn();

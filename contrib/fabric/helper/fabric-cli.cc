@@ -44,7 +44,8 @@ FabricCli::Parse(int argc, char* argv[])
         const size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
         if (dashes == 0)
         {
-            throw std::invalid_argument("unexpected argument '" + arg + "' (flags are --name=value)");
+            throw std::invalid_argument("unexpected argument '" + arg
+                                        + "' (flags are --name=value)");
         }
         const std::string name = arg.substr(dashes, arg.find('=') - dashes);
         bool known = m_values.count(name) > 0 || name.rfind("ns3::", 0) == 0;

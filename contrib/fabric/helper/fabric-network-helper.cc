@@ -80,8 +80,10 @@ class FabricIpv4RoutingHelper : public Ipv4RoutingHelper
 };
 
 void
-AddInterfaces(Ptr<Node> node, const std::vector<Ptr<PointToPointNetDevice>>& devs,
-              const std::function<Ipv4Address(uint32_t)>& addressOf, Ipv4Mask mask)
+AddInterfaces(Ptr<Node> node,
+              const std::vector<Ptr<PointToPointNetDevice>>& devs,
+              const std::function<Ipv4Address(uint32_t)>& addressOf,
+              Ipv4Mask mask)
 {
     Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
     for (uint32_t p = 0; p < devs.size(); ++p)
@@ -138,8 +140,8 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
             p2p.SetDeviceAttribute("DataRate",
                                    DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
         }
-        NetDeviceContainer devs =
-            p2p.Install(net->m_nodes.Get(link.node[0]), net->m_nodes.Get(link.node[1]));
+        NetDeviceContainer devs
+            = p2p.Install(net->m_nodes.Get(link.node[0]), net->m_nodes.Get(link.node[1]));
         for (uint32_t e = 0; e < 2; ++e)
         {
             auto& ports = net->m_devices[link.node[e]];
@@ -161,22 +163,22 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
                                     "the same graph");
     }
     const FabricGraph& g = *graph;
-    if (g.GetNHosts() > FabricAddressing::MAX_HOSTS ||
-        g.GetNNodes() - g.GetNHosts() > FabricAddressing::MAX_SWITCHES)
+    if (g.GetNHosts() > FabricAddressing::MAX_HOSTS
+        || g.GetNNodes() - g.GetNHosts() > FabricAddressing::MAX_SWITCHES)
     {
-        throw std::invalid_argument("FabricNetworkHelper: at most " +
-                                    std::to_string(FabricAddressing::MAX_HOSTS) + " hosts and " +
-                                    std::to_string(FabricAddressing::MAX_SWITCHES) + " switches");
+        throw std::invalid_argument("FabricNetworkHelper: at most "
+                                    + std::to_string(FabricAddressing::MAX_HOSTS) + " hosts and "
+                                    + std::to_string(FabricAddressing::MAX_SWITCHES) + " switches");
     }
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
-        const uint32_t limit = g.IsHost(v) ? FabricAddressing::MAX_HOST_PORTS
-                                           : FabricAddressing::MAX_SWITCH_PORTS;
+        const uint32_t limit
+            = g.IsHost(v) ? FabricAddressing::MAX_HOST_PORTS : FabricAddressing::MAX_SWITCH_PORTS;
         if (g.GetNPorts(v) > limit)
         {
-            throw std::invalid_argument("FabricNetworkHelper: node " + g.GetName(v) + " has " +
-                                        std::to_string(g.GetNPorts(v)) + " ports, at most " +
-                                        std::to_string(limit) + " supported");
+            throw std::invalid_argument("FabricNetworkHelper: node " + g.GetName(v) + " has "
+                                        + std::to_string(g.GetNPorts(v)) + " ports, at most "
+                                        + std::to_string(limit) + " supported");
         }
     }
     Ptr<FabricNetwork> net = BuildLinks(graph);
@@ -193,13 +195,14 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
         {
             stack.Install(node);
             const uint32_t sw = v - g.GetNHosts();
-            auto addressOf = [&](uint32_t p) {
+            auto addressOf = [&](uint32_t p)
+            {
                 return Ipv4Address(g.IsHost(v) ? FabricAddressing::HostAddress(v, p)
                                                : FabricAddressing::SwitchAddress(sw, p));
             };
             AddInterfaces(node, net->m_devices[v], addressOf, Ipv4Mask("255.255.255.248"));
-            auto proto = DynamicCast<FabricIpv4Routing>(
-                node->GetObject<Ipv4>()->GetRoutingProtocol());
+            auto proto
+                = DynamicCast<FabricIpv4Routing>(node->GetObject<Ipv4>()->GetRoutingProtocol());
             proto->SetFabric(v, routing, Ipv4Address(FabricAddressing::HostAddress(v)));
         }
         else
@@ -233,13 +236,14 @@ FabricNetworkHelper::InstallGlobalRouting(std::shared_ptr<const FabricGraph> gra
     const uint32_t base = 0x0C000000;
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
-        auto addressOf = [&](uint32_t p) {
+        auto addressOf = [&](uint32_t p)
+        {
             const FabricLink& l = g.GetLink(g.GetPortLink(v, p));
             const uint32_t end = (l.node[0] == v && l.port[0] == p) ? 1 : 2;
             return Ipv4Address(base + 4 * g.GetPortLink(v, p) + end);
         };
-        AddInterfaces(net->m_nodes.Get(v), net->m_devices[v], addressOf,
-                      Ipv4Mask("255.255.255.252"));
+        AddInterfaces(
+            net->m_nodes.Get(v), net->m_devices[v], addressOf, Ipv4Mask("255.255.255.252"));
         if (g.IsHost(v))
         {
             net->m_hostAddress.push_back(addressOf(0));

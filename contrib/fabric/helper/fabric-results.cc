@@ -72,8 +72,8 @@ CsvWriter::Row(const std::vector<std::string>& values)
 {
     if (values.size() != m_columns)
     {
-        throw std::logic_error("CsvWriter: row has " + std::to_string(values.size()) +
-                               " values, header has " + std::to_string(m_columns));
+        throw std::logic_error("CsvWriter: row has " + std::to_string(values.size())
+                               + " values, header has " + std::to_string(m_columns));
     }
     for (size_t i = 0; i < values.size(); ++i)
     {

@@ -55,10 +55,11 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
         sink->TraceConnectWithoutContext(
             "RxWithAddresses",
             Callback<void, Ptr<const Packet>, const Address&, const Address&>(
-                [st, h, netp](Ptr<const Packet> p, const Address& from, const Address&) {
+                [st, h, netp](Ptr<const Packet> p, const Address& from, const Address&)
+                {
                     const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
-                    const uint64_t key =
-                        (uint64_t(netp->GetHostOfAddress(a.GetIpv4())) << 16) | a.GetPort();
+                    const uint64_t key
+                        = (uint64_t(netp->GetHostOfAddress(a.GetIpv4())) << 16) | a.GetPort();
                     ++st->rx;
                     auto it = st->byDst[h].find(key);
                     if (it == st->byDst[h].end())
@@ -99,8 +100,8 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
         st->byDst[fs.dst][key] = idx;
 
         Ptr<UdpFlowSender> app = CreateObject<UdpFlowSender>();
-        app->SetAttribute("Remote",
-                          AddressValue(InetSocketAddress(m_net->GetHostAddress(fs.dst), fs.dstPort)));
+        app->SetAttribute(
+            "Remote", AddressValue(InetSocketAddress(m_net->GetHostAddress(fs.dst), fs.dstPort)));
         app->SetAttribute("LocalPort", UintegerValue(fs.srcPort));
         app->SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(rateBps[f]))));
         app->SetAttribute("PacketSize", UintegerValue(m_packetSize));
@@ -109,7 +110,8 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
         m_net->GetNode(fs.src)->AddApplication(app);
         app->TraceConnectWithoutContext("Tx",
                                         Callback<void, Ptr<const Packet>>(
-                                            [st, idx](Ptr<const Packet> p) {
+                                            [st, idx](Ptr<const Packet> p)
+                                            {
                                                 FlowRecord& r = st->records[idx];
                                                 if (r.txPackets == 0)
                                                 {
@@ -119,9 +121,9 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
                                                 ++r.txPackets;
                                                 ++st->tx;
                                             }));
-        app->TraceConnectWithoutContext("Refused",
-                                        Callback<void, Ptr<const Packet>>(
-                                            [st](Ptr<const Packet>) { ++st->refused; }));
+        app->TraceConnectWithoutContext(
+            "Refused",
+            Callback<void, Ptr<const Packet>>([st](Ptr<const Packet>) { ++st->refused; }));
     }
 }
 

@@ -21,11 +21,11 @@ struct FabricUdpRunResult
     std::vector<FabricLinkMonitor::LinkCounters> links; //!< per directed link
     std::vector<FlowRecord> flows;                      //!< per flow, in input order
     std::map<std::string, uint64_t> drops;              //!< by reason
-    uint64_t sentPackets{0};      //!< packets the senders produced
-    uint64_t deliveredPackets{0}; //!< packets the sinks received
-    uint64_t droppedPackets{0};   //!< sum of drops (network and refused at the source)
-    uint64_t hopPackets{0};       //!< transmissions onto links
-    uint64_t events{0};           //!< simulator events executed
+    uint64_t sentPackets{0};                            //!< packets the senders produced
+    uint64_t deliveredPackets{0};                       //!< packets the sinks received
+    uint64_t droppedPackets{0}; //!< sum of drops (network and refused at the source)
+    uint64_t hopPackets{0};     //!< transmissions onto links
+    uint64_t events{0};         //!< simulator events executed
     double simSeconds{0};
     double wallSeconds{0};
 

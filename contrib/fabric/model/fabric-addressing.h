@@ -18,7 +18,7 @@ namespace ns3
 class FabricAddressing
 {
   public:
-    static constexpr uint32_t HOST_BASE = 0x0A000000; //!< 10.0.0.0
+    static constexpr uint32_t HOST_BASE = 0x0A000000;   //!< 10.0.0.0
     static constexpr uint32_t SWITCH_BASE = 0x0B000000; //!< 11.0.0.0
     static constexpr uint32_t HOST_STRIDE = 8;
     static constexpr uint32_t MAX_HOST_PORTS = 7;

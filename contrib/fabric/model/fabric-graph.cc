@@ -13,8 +13,8 @@ FabricGraph::AddNode(FabricRole role, const std::string& name, uint32_t tier)
     {
         if (m_nHosts != m_nodes.size())
         {
-            throw std::invalid_argument("FabricGraph: host '" + name +
-                                        "' added after a switch; add all hosts first");
+            throw std::invalid_argument("FabricGraph: host '" + name
+                                        + "' added after a switch; add all hosts first");
         }
         ++m_nHosts;
     }
@@ -51,8 +51,8 @@ FabricGraph::CheckNode(uint32_t node) const
 {
     if (node >= m_nodes.size())
     {
-        throw std::out_of_range("FabricGraph: node " + std::to_string(node) + " not in [0, " +
-                                std::to_string(m_nodes.size()) + ")");
+        throw std::out_of_range("FabricGraph: node " + std::to_string(node) + " not in [0, "
+                                + std::to_string(m_nodes.size()) + ")");
     }
 }
 

@@ -17,19 +17,19 @@ NS_OBJECT_ENSURE_REGISTERED(FabricIpv4Routing);
 TypeId
 FabricIpv4Routing::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::FabricIpv4Routing")
-            .SetParent<Ipv4RoutingProtocol>()
-            .SetGroupName("Fabric")
-            .AddConstructor<FabricIpv4Routing>()
-            .AddTraceSource("Forward",
-                            "A packet was given an egress port (originated or forwarded).",
-                            MakeTraceSourceAccessor(&FabricIpv4Routing::m_forwardTrace),
-                            "ns3::FabricIpv4Routing::ForwardTracedCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped by routing, with the reason.",
-                            MakeTraceSourceAccessor(&FabricIpv4Routing::m_dropTrace),
-                            "ns3::FabricIpv4Routing::DropTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::FabricIpv4Routing")
+              .SetParent<Ipv4RoutingProtocol>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FabricIpv4Routing>()
+              .AddTraceSource("Forward",
+                              "A packet was given an egress port (originated or forwarded).",
+                              MakeTraceSourceAccessor(&FabricIpv4Routing::m_forwardTrace),
+                              "ns3::FabricIpv4Routing::ForwardTracedCallback")
+              .AddTraceSource("Drop",
+                              "A packet was dropped by routing, with the reason.",
+                              MakeTraceSourceAccessor(&FabricIpv4Routing::m_dropTrace),
+                              "ns3::FabricIpv4Routing::DropTracedCallback");
     return tid;
 }
 
@@ -65,8 +65,7 @@ FabricIpv4Routing::SetFabric(uint32_t fabricNode,
     m_primary = primary;
     const uint32_t nPorts = m_routing->GetGraph().GetNPorts(fabricNode);
     NS_ABORT_MSG_IF(m_ipv4->GetNInterfaces() != nPorts + 1,
-                    "FabricIpv4Routing: node " << fabricNode << " has "
-                                               << m_ipv4->GetNInterfaces()
+                    "FabricIpv4Routing: node " << fabricNode << " has " << m_ipv4->GetNInterfaces()
                                                << " interfaces, expected loopback + " << nPorts);
     m_routeByPort.assign(nPorts, nullptr);
 }
@@ -104,8 +103,7 @@ FabricIpv4Routing::RouteOutput(Ptr<Packet> p,
         sockerr = Socket::ERROR_NOROUTETOHOST;
         return nullptr;
     }
-    const Ipv4Address src = m_isHost ? m_primary
-                                     : m_ipv4->GetAddress(1, 0).GetLocal();
+    const Ipv4Address src = m_isHost ? m_primary : m_ipv4->GetAddress(1, 0).GetLocal();
     if (dstHost == m_fabricNode)
     {
         auto r = Create<Ipv4Route>();
@@ -153,8 +151,9 @@ FabricIpv4Routing::RouteInput(Ptr<const Packet> p,
     const uint32_t iif = m_ipv4->GetInterfaceForDevice(idev);
     const uint32_t dst = header.GetDestination().Get();
     const uint32_t dstHost = FabricAddressing::HostOf(dst);
-    if (dstHost == m_fabricNode || (dstHost == FabricAddressing::NOT_A_HOST &&
-                                    m_ipv4->IsDestinationAddress(header.GetDestination(), iif)))
+    if (dstHost == m_fabricNode
+        || (dstHost == FabricAddressing::NOT_A_HOST
+            && m_ipv4->IsDestinationAddress(header.GetDestination(), iif)))
     {
         lcb(p, header, iif);
         return true;
@@ -166,8 +165,8 @@ FabricIpv4Routing::RouteInput(Ptr<const Packet> p,
         return true;
     }
     const uint32_t inPort = idev->GetIfIndex();
-    const uint32_t port =
-        (dstHost == FabricAddressing::NOT_A_HOST)
+    const uint32_t port
+        = (dstHost == FabricAddressing::NOT_A_HOST)
             ? FabricRouting::NO_PORT
             : m_routing->SelectPort(m_fabricNode, inPort, dstHost, ReadFlowKey(p, header));
     if (port == FabricRouting::NO_PORT)

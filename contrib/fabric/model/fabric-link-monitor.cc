@@ -21,7 +21,7 @@ namespace
 constexpr uint32_t PPP_HEADER = 2;
 
 /// Connect a trace sink, failing loudly on a misspelt trace source name.
-template <typename CB>
+template<typename CB>
 void
 Connect(ObjectBase* obj, const std::string& name, const CB& cb)
 {
@@ -65,58 +65,66 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             const uint32_t in = out ^ 1u; // the same link's other direction arrives here
             Ptr<PointToPointNetDevice> dev = net->GetDevice(v, p);
             Connect(PeekPointer(dev),
-                "PhyTxBegin",
-                Callback<void, Ptr<const Packet>>([this, out](Ptr<const Packet> pkt) {
-                    LinkCounters& c = m_links[out];
-                    c.txBytes += pkt->GetSize() - PPP_HEADER;
-                    ++c.txPackets;
-                }));
+                    "PhyTxBegin",
+                    Callback<void, Ptr<const Packet>>(
+                        [this, out](Ptr<const Packet> pkt)
+                        {
+                            LinkCounters& c = m_links[out];
+                            c.txBytes += pkt->GetSize() - PPP_HEADER;
+                            ++c.txPackets;
+                        }));
             Connect(PeekPointer(dev),
-                "MacTxDrop",
-                Callback<void, Ptr<const Packet>>([this, out](Ptr<const Packet>) {
-                    ++m_links[out].queueDrops;
-                    CountDrop("queue-overflow");
-                }));
+                    "MacTxDrop",
+                    Callback<void, Ptr<const Packet>>(
+                        [this, out](Ptr<const Packet>)
+                        {
+                            ++m_links[out].queueDrops;
+                            CountDrop("queue-overflow");
+                        }));
             Connect(PeekPointer(dev),
-                "PhyRxDrop",
-                Callback<void, Ptr<const Packet>>([this, in](Ptr<const Packet>) {
-                    ++m_links[in].rxErrorDrops;
-                    CountDrop("phy-rx-error");
-                }));
+                    "PhyRxDrop",
+                    Callback<void, Ptr<const Packet>>(
+                        [this, in](Ptr<const Packet>)
+                        {
+                            ++m_links[in].rxErrorDrops;
+                            CountDrop("phy-rx-error");
+                        }));
             Connect(PeekPointer(dev->GetQueue()),
-                "BytesInQueue",
-                Callback<void, uint32_t, uint32_t>([this, out](uint32_t, uint32_t now) {
-                    LinkCounters& c = m_links[out];
-                    c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
-                }));
+                    "BytesInQueue",
+                    Callback<void, uint32_t, uint32_t>(
+                        [this, out](uint32_t, uint32_t now)
+                        {
+                            LinkCounters& c = m_links[out];
+                            c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
+                        }));
         }
         Ptr<Node> node = net->GetNode(v);
         if (auto fw = node->GetObject<FabricSwitchForwarder>())
         {
             Connect(PeekPointer(fw),
-                "Drop",
-                Callback<void, Ptr<const Packet>, const std::string&>(
-                    [this](Ptr<const Packet>, const std::string& reason) { CountDrop(reason); }));
+                    "Drop",
+                    Callback<void, Ptr<const Packet>, const std::string&>(
+                        [this](Ptr<const Packet>, const std::string& reason)
+                        { CountDrop(reason); }));
         }
         if (auto tc = node->GetObject<TrafficControlLayer>())
         {
             // With no queue disc, a packet that meets a stopped (full) device queue is dropped
             // by the traffic-control layer, before the device sees it.
             Connect(PeekPointer(tc),
-                "TcDrop",
-                Callback<void, Ptr<const Packet>>(
-                    [this](Ptr<const Packet>) { CountDrop("host-queue-full"); }));
+                    "TcDrop",
+                    Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
+                                                      { CountDrop("host-queue-full"); }));
         }
         if (auto ipv4 = node->GetObject<Ipv4>())
         {
             if (auto r = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
             {
                 Connect(PeekPointer(r),
-                    "Drop",
-                    Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
-                        [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason) {
-                            CountDrop(reason);
-                        }));
+                        "Drop",
+                        Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
+                            [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
+                            { CountDrop(reason); }));
             }
         }
     }

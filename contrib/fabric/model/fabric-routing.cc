@@ -25,8 +25,8 @@ TracePath(const FabricRouting& routing,
     const FabricGraph& g = routing.GetGraph();
     if (!g.IsHost(srcHost) || !g.IsHost(dstHost))
     {
-        throw std::invalid_argument("TracePath: srcHost and dstHost must be hosts in [0, " +
-                                    std::to_string(g.GetNHosts()) + ")");
+        throw std::invalid_argument("TracePath: srcHost and dstHost must be hosts in [0, "
+                                    + std::to_string(g.GetNHosts()) + ")");
     }
     FabricPath path;
     path.nodes.push_back(srcHost);

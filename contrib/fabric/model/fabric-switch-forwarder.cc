@@ -20,20 +20,20 @@ constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 TypeId
 FabricSwitchForwarder::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::FabricSwitchForwarder")
-            .SetParent<Object>()
-            .SetGroupName("Fabric")
-            .AddConstructor<FabricSwitchForwarder>()
-            .AddTraceSource("Forward",
-                            "A packet was sent out of an egress port.",
-                            MakeTraceSourceAccessor(&FabricSwitchForwarder::m_forwardTrace),
-                            "ns3::FabricSwitchForwarder::ForwardTracedCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped by the switch, with the reason "
-                            "(no-route, not-ipv4).",
-                            MakeTraceSourceAccessor(&FabricSwitchForwarder::m_dropTrace),
-                            "ns3::FabricSwitchForwarder::DropTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::FabricSwitchForwarder")
+              .SetParent<Object>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FabricSwitchForwarder>()
+              .AddTraceSource("Forward",
+                              "A packet was sent out of an egress port.",
+                              MakeTraceSourceAccessor(&FabricSwitchForwarder::m_forwardTrace),
+                              "ns3::FabricSwitchForwarder::ForwardTracedCallback")
+              .AddTraceSource("Drop",
+                              "A packet was dropped by the switch, with the reason "
+                              "(no-route, not-ipv4).",
+                              MakeTraceSourceAccessor(&FabricSwitchForwarder::m_dropTrace),
+                              "ns3::FabricSwitchForwarder::DropTracedCallback");
     return tid;
 }
 
@@ -102,8 +102,8 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     const uint32_t dstHost = FabricAddressing::HostOf(key.dstAddr);
     const uint32_t inPort = device->GetIfIndex();
     const uint32_t port = (dstHost == FabricAddressing::NOT_A_HOST)
-                              ? FabricRouting::NO_PORT
-                              : m_routing->SelectPort(m_fabricNode, inPort, dstHost, key);
+                            ? FabricRouting::NO_PORT
+                            : m_routing->SelectPort(m_fabricNode, inPort, dstHost, key);
     if (port == FabricRouting::NO_PORT)
     {
         Drop(packet, "no-route");

@@ -40,7 +40,8 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
     const uint32_t nNodes = g.GetNNodes();
     const uint32_t nHosts = g.GetNHosts();
     tab->nHosts = nHosts;
-    auto dist = [&tab](uint32_t node, uint32_t host) {
+    auto dist = [&tab](uint32_t node, uint32_t host)
+    {
         return tab->dist[static_cast<size_t>(node) * tab->nHosts + host];
     };
     const uint32_t nSw = nNodes - nHosts;
@@ -61,11 +62,10 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
     {
         auto& d = swDist[s]; // record_distances writes reached vertices only
         d[s] = 0;
-        boost::breadth_first_search(
-            sw,
-            boost::vertex(s, sw),
-            boost::visitor(boost::make_bfs_visitor(
-                boost::record_distances(d.data(), boost::on_tree_edge()))));
+        boost::breadth_first_search(sw,
+                                    boost::vertex(s, sw),
+                                    boost::visitor(boost::make_bfs_visitor(
+                                        boost::record_distances(d.data(), boost::on_tree_edge()))));
     }
 
     // Distance from every node to every host.

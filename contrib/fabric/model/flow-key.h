@@ -31,8 +31,8 @@ struct FlowKey
 
     bool operator==(const FlowKey& o) const
     {
-        return srcAddr == o.srcAddr && dstAddr == o.dstAddr && srcPort == o.srcPort &&
-               dstPort == o.dstPort && protocol == o.protocol;
+        return srcAddr == o.srcAddr && dstAddr == o.dstAddr && srcPort == o.srcPort
+            && dstPort == o.dstPort && protocol == o.protocol;
     }
 };
 

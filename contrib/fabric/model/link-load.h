@@ -38,8 +38,7 @@ struct ImbalanceStats
 };
 
 /// Imbalance over the directed links \p set of \p loads.
-ImbalanceStats ComputeImbalance(const std::vector<double>& loads,
-                                const std::vector<uint32_t>& set);
+ImbalanceStats ComputeImbalance(const std::vector<double>& loads, const std::vector<uint32_t>& set);
 
 /// Mean and (population) standard deviation.
 struct MeanStd

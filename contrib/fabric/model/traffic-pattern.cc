@@ -59,9 +59,9 @@ ParseTrafficPattern(const std::string& name)
             return p;
         }
     }
-    throw std::invalid_argument("pattern '" + name +
-                                "' unknown; valid: allreduce|prefill|elephants|all-to-one|"
-                                "permutation");
+    throw std::invalid_argument("pattern '" + name
+                                + "' unknown; valid: allreduce|prefill|elephants|all-to-one|"
+                                  "permutation");
 }
 
 std::string
@@ -137,11 +137,12 @@ MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& p)
             }
         }
         break;
-    case TrafficPattern::PREFILL: {
+    case TrafficPattern::PREFILL:
+    {
         if (!(p.prefillFraction > 0 && p.prefillFraction < 1))
         {
-            throw std::invalid_argument("prefill-fraction must be in (0, 1) (got " +
-                                        std::to_string(p.prefillFraction) + ")");
+            throw std::invalid_argument("prefill-fraction must be in (0, 1) (got "
+                                        + std::to_string(p.prefillFraction) + ")");
         }
         const auto senders = static_cast<uint32_t>(std::llround(p.prefillFraction * n));
         if (senders < 1 || senders >= n)
@@ -157,11 +158,12 @@ MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& p)
         }
         break;
     }
-    case TrafficPattern::ELEPHANTS: {
+    case TrafficPattern::ELEPHANTS:
+    {
         if (p.elephants < 1 || p.elephants > n)
         {
-            throw std::invalid_argument("elephants must be in [1, hosts=" + std::to_string(n) +
-                                        "] (got " + std::to_string(p.elephants) + ")");
+            throw std::invalid_argument("elephants must be in [1, hosts=" + std::to_string(n)
+                                        + "] (got " + std::to_string(p.elephants) + ")");
         }
         // Distinct sources (a GPU pushes one elephant); destinations any other host.
         std::vector<uint32_t> src(n);
@@ -178,8 +180,8 @@ MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& p)
     case TrafficPattern::ALL_TO_ONE:
         if (p.allToOneDst >= n)
         {
-            throw std::invalid_argument("all-to-one destination must be in [0, " +
-                                        std::to_string(n - 1) + "]");
+            throw std::invalid_argument("all-to-one destination must be in [0, "
+                                        + std::to_string(n - 1) + "]");
         }
         for (uint32_t i = 0; i < n; ++i)
         {
@@ -189,7 +191,8 @@ MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& p)
             }
         }
         break;
-    case TrafficPattern::PERMUTATION: {
+    case TrafficPattern::PERMUTATION:
+    {
         // Random derangement by Sattolo's algorithm: a single n-cycle, no fixed point.
         std::vector<uint32_t> perm(n);
         std::iota(perm.begin(), perm.end(), 0);

@@ -21,9 +21,9 @@ struct FlowSpec
     uint32_t id{0};
     uint32_t src{0};
     uint32_t dst{0};
-    uint64_t bytes{0};    //!< message size (application payload)
-    double startS{0};     //!< start time in seconds
-    uint16_t srcPort{0};  //!< UDP source port (the ECMP entropy)
+    uint64_t bytes{0};   //!< message size (application payload)
+    double startS{0};    //!< start time in seconds
+    uint16_t srcPort{0}; //!< UDP source port (the ECMP entropy)
     uint16_t dstPort{ROCEV2_UDP_PORT};
 
     /// The 5-tuple on the wire: primary host addresses (FabricAddressing), UDP.

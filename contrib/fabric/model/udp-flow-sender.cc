@@ -5,8 +5,8 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -17,48 +17,48 @@ NS_OBJECT_ENSURE_REGISTERED(UdpFlowSender);
 TypeId
 UdpFlowSender::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::UdpFlowSender")
-            .SetParent<Application>()
-            .SetGroupName("Fabric")
-            .AddConstructor<UdpFlowSender>()
-            .AddAttribute("Remote",
-                          "Destination address and UDP port.",
-                          AddressValue(),
-                          MakeAddressAccessor(&UdpFlowSender::m_remote),
-                          MakeAddressChecker())
-            .AddAttribute("LocalPort",
-                          "UDP source port (the flow's ECMP entropy).",
-                          UintegerValue(49152),
-                          MakeUintegerAccessor(&UdpFlowSender::m_localPort),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("DataRate",
-                          "Constant on-wire sending rate (payload plus UDP/IPv4/PPP headers).",
-                          DataRateValue(DataRate("400Gbps")),
-                          MakeDataRateAccessor(&UdpFlowSender::m_rate),
-                          MakeDataRateChecker())
-            .AddAttribute("PacketSize",
-                          "UDP payload bytes per packet (the last packet may be shorter).",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&UdpFlowSender::m_payload),
-                          MakeUintegerChecker<uint32_t>(1, 65000))
-            .AddAttribute("MaxBytes",
-                          "Flow size: payload bytes to send in total.",
-                          UintegerValue(1000000),
-                          MakeUintegerAccessor(&UdpFlowSender::m_maxBytes),
-                          MakeUintegerChecker<uint64_t>(1))
-            .AddTraceSource("Tx",
-                            "A packet was handed to the socket.",
-                            MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("Refused",
-                            "The socket refused a packet (no route at the source): a drop.",
-                            MakeTraceSourceAccessor(&UdpFlowSender::m_refusedTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("Done",
-                            "The last byte of the flow was handed to the socket.",
-                            MakeTraceSourceAccessor(&UdpFlowSender::m_doneTrace),
-                            "ns3::TracedCallback::Void");
+    static TypeId tid
+        = TypeId("ns3::UdpFlowSender")
+              .SetParent<Application>()
+              .SetGroupName("Fabric")
+              .AddConstructor<UdpFlowSender>()
+              .AddAttribute("Remote",
+                            "Destination address and UDP port.",
+                            AddressValue(),
+                            MakeAddressAccessor(&UdpFlowSender::m_remote),
+                            MakeAddressChecker())
+              .AddAttribute("LocalPort",
+                            "UDP source port (the flow's ECMP entropy).",
+                            UintegerValue(49152),
+                            MakeUintegerAccessor(&UdpFlowSender::m_localPort),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("DataRate",
+                            "Constant on-wire sending rate (payload plus UDP/IPv4/PPP headers).",
+                            DataRateValue(DataRate("400Gbps")),
+                            MakeDataRateAccessor(&UdpFlowSender::m_rate),
+                            MakeDataRateChecker())
+              .AddAttribute("PacketSize",
+                            "UDP payload bytes per packet (the last packet may be shorter).",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&UdpFlowSender::m_payload),
+                            MakeUintegerChecker<uint32_t>(1, 65000))
+              .AddAttribute("MaxBytes",
+                            "Flow size: payload bytes to send in total.",
+                            UintegerValue(1000000),
+                            MakeUintegerAccessor(&UdpFlowSender::m_maxBytes),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddTraceSource("Tx",
+                              "A packet was handed to the socket.",
+                              MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Refused",
+                              "The socket refused a packet (no route at the source): a drop.",
+                              MakeTraceSourceAccessor(&UdpFlowSender::m_refusedTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Done",
+                              "The last byte of the flow was handed to the socket.",
+                              MakeTraceSourceAccessor(&UdpFlowSender::m_doneTrace),
+                              "ns3::TracedCallback::Void");
     return tid;
 }
 
@@ -121,9 +121,8 @@ UdpFlowSender::SendNext()
         m_doneTrace();
         return;
     }
-    m_sendEvent = Simulator::Schedule(m_rate.CalculateBytesTxTime(size + WIRE_OVERHEAD),
-                                      &UdpFlowSender::SendNext,
-                                      this);
+    m_sendEvent = Simulator::Schedule(
+        m_rate.CalculateBytesTxTime(size + WIRE_OVERHEAD), &UdpFlowSender::SendNext, this);
 }
 
 } // namespace ns3

@@ -18,24 +18,24 @@ CheckSizes(const char* what, uint32_t n, uint32_t k, uint32_t parallel)
     const std::string w(what);
     if (n < 2 || n > FabricAddressing::MAX_HOSTS)
     {
-        throw std::invalid_argument(w + ": n (GPUs) must be in [2, " +
-                                    std::to_string(FabricAddressing::MAX_HOSTS) + "] (got " +
-                                    std::to_string(n) + ")");
+        throw std::invalid_argument(w + ": n (GPUs) must be in [2, "
+                                    + std::to_string(FabricAddressing::MAX_HOSTS) + "] (got "
+                                    + std::to_string(n) + ")");
     }
     if (k < 1 || k > n)
     {
-        throw std::invalid_argument(w + ": k (GPUs per switch) must be in [1, n=" +
-                                    std::to_string(n) + "] (got " + std::to_string(k) + ")");
+        throw std::invalid_argument(w + ": k (GPUs per switch) must be in [1, n="
+                                    + std::to_string(n) + "] (got " + std::to_string(k) + ")");
     }
     if (n % k != 0)
     {
-        throw std::invalid_argument(w + ": k (GPUs per switch) must divide n (GPUs): n=" +
-                                    std::to_string(n) + ", k=" + std::to_string(k));
+        throw std::invalid_argument(w + ": k (GPUs per switch) must divide n (GPUs): n="
+                                    + std::to_string(n) + ", k=" + std::to_string(k));
     }
     if (parallel < 1 || parallel > 64)
     {
-        throw std::invalid_argument(w + ": parallel links per switch pair must be in [1, 64] (got " +
-                                    std::to_string(parallel) + ")");
+        throw std::invalid_argument(w + ": parallel links per switch pair must be in [1, 64] (got "
+                                    + std::to_string(parallel) + ")");
     }
 }
 
@@ -51,8 +51,8 @@ ZCubeLayout::ZCubeLayout(uint32_t n, uint32_t k, uint32_t parallel)
     m_m = n / k;
     if (m_k + m_m * m_parallel > FabricAddressing::MAX_SWITCH_PORTS)
     {
-        throw std::invalid_argument("ZCube: switch radix k + m*parallel must be <= " +
-                                    std::to_string(FabricAddressing::MAX_SWITCH_PORTS));
+        throw std::invalid_argument("ZCube: switch radix k + m*parallel must be <= "
+                                    + std::to_string(FabricAddressing::MAX_SWITCH_PORTS));
     }
 }
 
@@ -100,7 +100,7 @@ ZCubeLayout::Build() const
         {
             for (uint32_t r = 0; r < m_parallel; ++r)
             {
-                (void)r;
+                (void) r;
                 g->Connect(OddNode(a), EvenNode(b));
             }
         }
@@ -125,11 +125,8 @@ ZCubeLayout::CoreDirLinks(const FabricGraph& g) const
     return set;
 }
 
-RoftLayout::RoftLayout(uint32_t n,
-                       uint32_t k,
-                       uint32_t spines,
-                       RoftAttachment attachment,
-                       uint32_t parallel)
+RoftLayout::RoftLayout(
+    uint32_t n, uint32_t k, uint32_t spines, RoftAttachment attachment, uint32_t parallel)
     : m_n(n),
       m_k(k),
       m_leaves(0),
@@ -141,15 +138,15 @@ RoftLayout::RoftLayout(uint32_t n,
     m_leaves = n / k;
     if (m_spines < 1 || m_spines > 1024)
     {
-        throw std::invalid_argument("ROFT: spines must be in [1, 1024] (got " +
-                                    std::to_string(m_spines) + ")");
+        throw std::invalid_argument("ROFT: spines must be in [1, 1024] (got "
+                                    + std::to_string(m_spines) + ")");
     }
-    if (m_k + m_spines * m_parallel > FabricAddressing::MAX_SWITCH_PORTS ||
-        m_leaves * m_parallel > FabricAddressing::MAX_SWITCH_PORTS)
+    if (m_k + m_spines * m_parallel > FabricAddressing::MAX_SWITCH_PORTS
+        || m_leaves * m_parallel > FabricAddressing::MAX_SWITCH_PORTS)
     {
         throw std::invalid_argument("ROFT: switch radix (k + spines*parallel, leaves*parallel) "
-                                    "must be <= " +
-                                    std::to_string(FabricAddressing::MAX_SWITCH_PORTS));
+                                    "must be <= "
+                                    + std::to_string(FabricAddressing::MAX_SWITCH_PORTS));
     }
 }
 
@@ -185,7 +182,7 @@ RoftLayout::Build() const
         {
             for (uint32_t r = 0; r < m_parallel; ++r)
             {
-                (void)r;
+                (void) r;
                 g->Connect(LeafNode(l), SpineNode(s));
             }
         }

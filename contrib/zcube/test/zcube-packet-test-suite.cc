@@ -4,8 +4,8 @@
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-traffic-helper.h"
 #include "ns3/fabric-udp-run.h"
-#include "ns3/queue-size.h"
 #include "ns3/link-load.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/udp-flow-sender.h"
@@ -21,7 +21,7 @@ class ZCubePacketLinkTestCase : public TestCase
   public:
     explicit ZCubePacketLinkTestCase(FabricSwitchMode mode)
         : TestCase(mode == FabricSwitchMode::FAST ? "bytes on Eq. 1 links, switch fast path"
-                                                   : "bytes on Eq. 1 links, switches with IPv4"),
+                                                  : "bytes on Eq. 1 links, switches with IPv4"),
           m_mode(mode)
     {
     }
@@ -66,8 +66,7 @@ class ZCubePacketLinkTestCase : public TestCase
         const ZCubeLayout& zl = zcube.GetLayout();
         for (uint32_t b = 0; b < zl.GetM(); ++b)
         {
-            const uint32_t eToO =
-                net->GetGraph().GetEgressDirLink(zl.EvenNode(b), zl.GetK() + 0);
+            const uint32_t eToO = net->GetGraph().GetEgressDirLink(zl.EvenNode(b), zl.GetK() + 0);
             NS_TEST_EXPECT_MSG_EQ(got[eToO].txBytes, 0u, "E->O link carried traffic");
         }
         NS_TEST_EXPECT_MSG_EQ(monitor->GetTotalDrops(), 0u, "no drops expected");
@@ -126,10 +125,8 @@ class RoftPacketAccountingTestCase : public TestCase
         {
             FabricNetworkHelper links;
             links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize("8p")));
-            auto r = RunFabricUdp(roft.Install(links),
-                                  flows,
-                                  std::vector<double>(flows.size(), 400e9 / 24),
-                                  4096);
+            auto r = RunFabricUdp(
+                roft.Install(links), flows, std::vector<double>(flows.size(), 400e9 / 24), 4096);
             NS_TEST_EXPECT_MSG_GT(r.droppedPackets, 0u, "a 2:1 oversubscribed uplink drops");
             NS_TEST_EXPECT_MSG_EQ(r.drops.count("queue-overflow"), 1u, "drops carry a reason");
             NS_TEST_EXPECT_MSG_EQ(r.Unaccounted(), 0, "sent = delivered + dropped");
@@ -151,7 +148,7 @@ class NoRouteTestCase : public TestCase
   public:
     explicit NoRouteTestCase(FabricSwitchMode mode)
         : TestCase(mode == FabricSwitchMode::FAST ? "no-route drops, fast path"
-                                                   : "no-route drops, IPv4 switches"),
+                                                  : "no-route drops, IPv4 switches"),
           m_mode(mode)
     {
     }
@@ -167,8 +164,8 @@ class NoRouteTestCase : public TestCase
                             const FlowKey& key) const override
         {
             // O switches refuse everything for GPU 15.
-            if (!GetGraph().IsHost(node) && node < GetLayout().GetN() + GetLayout().GetM() &&
-                dst == 15)
+            if (!GetGraph().IsHost(node) && node < GetLayout().GetN() + GetLayout().GetM()
+                && dst == 15)
             {
                 return NO_PORT;
             }
