@@ -2,6 +2,7 @@
 #include "fabric-network-helper.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-switch-forwarder.h"
@@ -49,6 +50,20 @@ FabricNetwork::GetHostOfAddress(Ipv4Address addr) const
     }
     auto it = m_globalHostOf.find(addr.Get());
     return it == m_globalHostOf.end() ? FabricAddressing::NOT_A_HOST : it->second;
+}
+
+int64_t
+FabricNetwork::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t v = m_graph->GetNHosts(); v < m_graph->GetNNodes(); ++v)
+    {
+        if (auto ecn = m_nodes.Get(v)->GetObject<EcnMarker>())
+        {
+            used += ecn->AssignStreams(stream + used);
+        }
+    }
+    return used;
 }
 
 Ptr<PointToPointNetDevice>
@@ -191,6 +206,10 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
         Ptr<Node> node = net->m_nodes.Get(v);
+        if (!g.IsHost(v))
+        {
+            node->AggregateObject(CreateObject<EcnMarker>());
+        }
         if (g.IsHost(v) || m_switchMode == FabricSwitchMode::IPV4)
         {
             stack.Install(node);

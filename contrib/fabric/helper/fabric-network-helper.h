@@ -51,6 +51,12 @@ class FabricNetwork : public Object
     /// Host owning \p addr (any of its NICs), or FabricAddressing::NOT_A_HOST.
     uint32_t GetHostOfAddress(Ipv4Address addr) const;
     FabricSwitchMode GetSwitchMode() const { return m_switchMode; }
+
+    /**
+     * Fix the random streams of the network's random elements (the switches' EcnMarkers).
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
     bool UsesGlobalRouting() const { return m_globalRouting; }
 
   private:
@@ -71,7 +77,8 @@ class FabricNetwork : public Object
  * Builds a FabricNetwork from a FabricGraph and a FabricRouting: nodes, point-to-point links,
  * IPv4 on hosts (FabricAddressing plan, FabricIpv4Routing), and on switches either the
  * device-level fast path or IPv4 with FabricIpv4Routing. No queue disc is installed: each
- * port has one drop-tail device queue.
+ * port has one drop-tail device queue. Every switch gets an EcnMarker (attributes settable
+ * with Config::SetDefault("ns3::EcnMarker::...")); it only acts on ECN-capable packets.
  *
  * Link defaults (datacenter): 400 Gbps, 1 us propagation, MTU 4200 bytes (RoCE 4096-byte
  * payload plus headers), 2 MB egress queue per port. They are the attributes of

@@ -4,9 +4,11 @@
 #include "fabric-addressing.h"
 #include "fabric-packet-key.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/log.h"
 #include "ns3/output-stream-wrapper.h"
+#include "ns3/point-to-point-net-device.h"
 
 namespace ns3
 {
@@ -29,7 +31,11 @@ FabricIpv4Routing::GetTypeId()
               .AddTraceSource("Drop",
                               "A packet was dropped by routing, with the reason.",
                               MakeTraceSourceAccessor(&FabricIpv4Routing::m_dropTrace),
-                              "ns3::FabricIpv4Routing::DropTracedCallback");
+                              "ns3::FabricIpv4Routing::DropTracedCallback")
+              .AddTraceSource("EcnMark",
+                              "A forwarded ECN-capable packet was marked CE (switches only).",
+                              MakeTraceSourceAccessor(&FabricIpv4Routing::m_ecnTrace),
+                              "ns3::FabricSwitchForwarder::EcnMarkTracedCallback");
     return tid;
 }
 
@@ -48,6 +54,8 @@ FabricIpv4Routing::DoDispose()
 {
     m_ipv4 = nullptr;
     m_routeByPort.clear();
+    m_portQueue.clear();
+    m_ecn = nullptr;
     m_routing.reset();
     Ipv4RoutingProtocol::DoDispose();
 }
@@ -68,6 +76,27 @@ FabricIpv4Routing::SetFabric(uint32_t fabricNode,
                     "FabricIpv4Routing: node " << fabricNode << " has " << m_ipv4->GetNInterfaces()
                                                << " interfaces, expected loopback + " << nPorts);
     m_routeByPort.assign(nPorts, nullptr);
+    m_ecn = m_isHost ? nullptr : m_ipv4->GetObject<EcnMarker>();
+    m_portQueue.clear();
+    for (uint32_t p = 0; p < nPorts; ++p)
+    {
+        auto dev = DynamicCast<PointToPointNetDevice>(m_ipv4->GetNetDevice(p + 1));
+        DataRateValue rate;
+        if (dev)
+        {
+            dev->GetAttribute("DataRate", rate);
+        }
+        m_portQueue.emplace_back(dev ? dev->GetQueue() : nullptr, rate.Get().GetBitRate());
+    }
+}
+
+bool
+FabricIpv4Routing::ShouldMark(const Ipv4Header& h, uint32_t port)
+{
+    const auto ecn = h.GetEcn();
+    const auto& [queue, rate] = m_portQueue[port];
+    return m_ecn && queue && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
+        && m_ecn->ShouldMark(queue->GetNBytes(), rate);
 }
 
 Ptr<Ipv4Route>
@@ -176,7 +205,16 @@ FabricIpv4Routing::RouteInput(Ptr<const Packet> p,
         return true;
     }
     m_forwardTrace(p, header, inPort, port);
-    ucb(RouteVia(port, m_ipv4->GetAddress(port + 1, 0).GetLocal()), p, header);
+    const Ptr<Ipv4Route> route = RouteVia(port, m_ipv4->GetAddress(port + 1, 0).GetLocal());
+    if (ShouldMark(header, port))
+    {
+        Ipv4Header marked = header;
+        marked.SetEcn(Ipv4Header::ECN_CE);
+        m_ecnTrace(p, port);
+        ucb(route, p, marked);
+        return true;
+    }
+    ucb(route, p, header);
     return true;
 }
 

@@ -2,9 +2,11 @@
 #ifndef FABRIC_IPV4_ROUTING_H
 #define FABRIC_IPV4_ROUTING_H
 
+#include "ns3/ecn-marker.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv4.h"
+#include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 
 #include <memory>
@@ -83,6 +85,8 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
 
   private:
     Ptr<Ipv4Route> RouteVia(uint32_t port, Ipv4Address source);
+    /// Whether a forwarded ECN-capable packet joining \p port's queue should be marked CE.
+    bool ShouldMark(const Ipv4Header& h, uint32_t port);
     void Drop(Ptr<const Packet> p, const Ipv4Header& h, const std::string& reason);
 
     Ptr<Ipv4> m_ipv4;
@@ -91,8 +95,11 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
     Ipv4Address m_primary;
     std::shared_ptr<const FabricRouting> m_routing;
     std::vector<Ptr<Ipv4Route>> m_routeByPort; //!< one immutable route per egress port
+    Ptr<EcnMarker> m_ecn;
+    std::vector<std::pair<Ptr<Queue<Packet>>, uint64_t>> m_portQueue; //!< queue, rate (bit/s)
     TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t, uint32_t> m_forwardTrace;
     TracedCallback<Ptr<const Packet>, const Ipv4Header&, const std::string&> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
 };
 
 } // namespace ns3

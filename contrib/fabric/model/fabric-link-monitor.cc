@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
+#include "ns3/simulator.h"
 #include "ns3/traffic-control-layer.h"
 
 namespace ns3
@@ -99,8 +100,17 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         }));
         }
         Ptr<Node> node = net->GetNode(v);
+        const FabricGraph* gp = &g; // the network, and so its graph, outlives the run
+        auto markOn = [this, v, gp](uint32_t port)
+        {
+            ++m_links[gp->GetEgressDirLink(v, port)].ecnMarks;
+        };
         if (auto fw = node->GetObject<FabricSwitchForwarder>())
         {
+            Connect(PeekPointer(fw),
+                    "EcnMark",
+                    Callback<void, Ptr<const Packet>, uint32_t>(
+                        [markOn](Ptr<const Packet>, uint32_t port) { markOn(port); }));
             Connect(PeekPointer(fw),
                     "Drop",
                     Callback<void, Ptr<const Packet>, const std::string&>(
@@ -121,6 +131,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             if (auto r = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
             {
                 Connect(PeekPointer(r),
+                        "EcnMark",
+                        Callback<void, Ptr<const Packet>, uint32_t>(
+                            [markOn](Ptr<const Packet>, uint32_t port) { markOn(port); }));
+                Connect(PeekPointer(r),
                         "Drop",
                         Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
                             [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
@@ -128,6 +142,24 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             }
         }
     }
+}
+
+void
+FabricLinkMonitor::EnableQueueSampling(Time interval, const std::vector<uint32_t>& dirLinks)
+{
+    m_sampleInterval = interval;
+    for (uint32_t d : dirLinks)
+    {
+        m_samples[d];
+    }
+}
+
+const std::vector<FabricLinkMonitor::QueueSample>&
+FabricLinkMonitor::GetQueueSamples(uint32_t dirLink) const
+{
+    static const std::vector<QueueSample> none;
+    auto it = m_samples.find(dirLink);
+    return it == m_samples.end() ? none : it->second;
 }
 
 uint64_t

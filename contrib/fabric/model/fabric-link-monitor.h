@@ -19,7 +19,7 @@ class FabricNetwork;
  * \ingroup fabric
  * Per-directed-link counters of a FabricNetwork, fed by the devices' trace sources (not
  * recomputed): bytes and packets that started transmission (PhyTxBegin), the egress queue's
- * peak occupancy, and drops with a reason: "queue-overflow" (MacTxDrop), "phy-rx-error"
+ * peak occupancy, ECN marks, and drops with a reason: "queue-overflow" (MacTxDrop), "phy-rx-error"
  * (PhyRxDrop, e.g. an error model), "host-queue-full" (the traffic-control layer of a node
  * with IPv4 found its device queue stopped; not attributed to a link), plus the routing
  * layer's drops ("no-route", "host-not-forwarding", "not-ipv4").
@@ -41,7 +41,24 @@ class FabricLinkMonitor : public Object
         uint64_t maxQueueBytes{0};
         uint64_t queueDrops{0};
         uint64_t rxErrorDrops{0};
+        uint64_t ecnMarks{0}; //!< packets marked CE on their way onto this link
     };
+
+    /// A queue occupancy sample: time (s) and bytes.
+    struct QueueSample
+    {
+        double t;
+        uint32_t bytes;
+    };
+
+    /**
+     * Record the egress queue of \p dirLinks over time: a sample whenever the occupancy
+     * changes and at least \p interval has passed since the link's previous sample (no
+     * periodic events, so the simulation still ends on its own). Call before Install.
+     */
+    void EnableQueueSampling(Time interval, const std::vector<uint32_t>& dirLinks);
+    /// Samples of a directed link (empty if not sampled).
+    const std::vector<QueueSample>& GetQueueSamples(uint32_t dirLink) const;
 
     /// Counters indexed by directed link id.
     const std::vector<LinkCounters>& GetLinks() const { return m_links; }
@@ -56,6 +73,8 @@ class FabricLinkMonitor : public Object
 
     std::vector<LinkCounters> m_links;
     std::map<std::string, uint64_t> m_drops;
+    Time m_sampleInterval;
+    std::map<uint32_t, std::vector<QueueSample>> m_samples;
 };
 
 } // namespace ns3

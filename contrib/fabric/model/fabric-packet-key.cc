@@ -28,7 +28,7 @@ HasPorts(uint8_t protocol)
 } // namespace
 
 bool
-ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key)
+ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn)
 {
     uint8_t b[64];
     const uint32_t size = p->GetSize();
@@ -41,6 +41,10 @@ ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key)
     if ((b[0] >> 4) != 4 || ihl < 20)
     {
         return false;
+    }
+    if (ecn)
+    {
+        *ecn = b[1] & 0x03;
     }
     key.protocol = b[9];
     key.srcAddr = Be32(b + 12);

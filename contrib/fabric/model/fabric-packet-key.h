@@ -13,9 +13,10 @@ namespace ns3
  * \ingroup fabric
  * Read the 5-tuple of a packet that still starts with its IPv4 header (as a switch's
  * device-level handler sees it), without deserializing headers.
+ * \param ecn if not null, receives the packet's two ECN bits
  * \return false if the packet is too short to be IPv4
  */
-bool ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key);
+bool ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn = nullptr);
 
 /**
  * \ingroup fabric

@@ -4,7 +4,10 @@
 #include "fabric-addressing.h"
 #include "fabric-packet-key.h"
 
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/point-to-point-net-device.h"
 
 namespace ns3
 {
@@ -33,7 +36,11 @@ FabricSwitchForwarder::GetTypeId()
                               "A packet was dropped by the switch, with the reason "
                               "(no-route, not-ipv4).",
                               MakeTraceSourceAccessor(&FabricSwitchForwarder::m_dropTrace),
-                              "ns3::FabricSwitchForwarder::DropTracedCallback");
+                              "ns3::FabricSwitchForwarder::DropTracedCallback")
+              .AddTraceSource("EcnMark",
+                              "An ECN-capable packet was marked CE on its way out of a port.",
+                              MakeTraceSourceAccessor(&FabricSwitchForwarder::m_ecnTrace),
+                              "ns3::FabricSwitchForwarder::EcnMarkTracedCallback");
     return tid;
 }
 
@@ -51,6 +58,8 @@ void
 FabricSwitchForwarder::DoDispose()
 {
     m_ports.clear();
+    m_queues.clear();
+    m_ecn = nullptr;
     m_routing.reset();
     Object::DoDispose();
 }
@@ -69,9 +78,18 @@ FabricSwitchForwarder::Install(Ptr<Node> node,
                                                        << " devices, fabric node has " << nPorts
                                                        << " ports");
     m_ports.clear();
+    m_ecn = node->GetObject<EcnMarker>();
     for (uint32_t p = 0; p < nPorts; ++p)
     {
         m_ports.push_back(node->GetDevice(p));
+        auto p2p = DynamicCast<PointToPointNetDevice>(node->GetDevice(p));
+        m_queues.push_back(p2p ? p2p->GetQueue() : nullptr);
+        DataRateValue rate;
+        if (p2p)
+        {
+            p2p->GetAttribute("DataRate", rate);
+        }
+        m_rates.push_back(rate.Get().GetBitRate());
         node->RegisterProtocolHandler(MakeCallback(&FabricSwitchForwarder::Receive, this),
                                       IPV4_ETHERTYPE,
                                       node->GetDevice(p));
@@ -94,7 +112,8 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
                                NetDevice::PacketType /*packetType*/)
 {
     FlowKey key;
-    if (!ReadFlowKeyFromIpv4Packet(packet, key))
+    uint8_t ecn = 0;
+    if (!ReadFlowKeyFromIpv4Packet(packet, key, &ecn))
     {
         Drop(packet, "not-ipv4");
         return;
@@ -111,9 +130,19 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     }
     ++m_forwarded;
     m_forwardTrace(packet, inPort, port);
+    Ptr<Packet> copy = packet->Copy();
+    if (m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) && m_queues[port]
+        && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]))
+    {
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        ip.SetEcn(Ipv4Header::ECN_CE);
+        copy->AddHeader(ip);
+        m_ecnTrace(copy, port);
+    }
     // A full egress queue drops inside Send(); the link monitor counts it there.
     const Ptr<NetDevice>& out = m_ports[port];
-    out->Send(packet->Copy(), out->GetBroadcast(), IPV4_ETHERTYPE);
+    out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE);
 }
 
 } // namespace ns3

@@ -2,10 +2,12 @@
 #ifndef FABRIC_SWITCH_FORWARDER_H
 #define FABRIC_SWITCH_FORWARDER_H
 
+#include "ns3/ecn-marker.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
+#include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 
 #include <memory>
@@ -21,6 +23,8 @@ namespace ns3
  * FabricRouting function for the egress port and sends the packet out of that device.
  * Hosts keep the full stack (sockets, FlowMonitor). The TTL is not decremented; the routing
  * functions' loop freedom is tested instead, and a loop would show in the per-link counters.
+ * If an EcnMarker is aggregated to the node, ECN-capable packets are marked CE according to
+ * the egress queue they join (the only case where the packet's bytes are rewritten).
  */
 class FabricSwitchForwarder : public Object
 {
@@ -41,6 +45,7 @@ class FabricSwitchForwarder : public Object
                                           uint32_t inPort,
                                           uint32_t outPort);
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+    typedef void (*EcnMarkTracedCallback)(Ptr<const Packet> packet, uint32_t outPort);
 
   protected:
     void DoDispose() override;
@@ -57,9 +62,13 @@ class FabricSwitchForwarder : public Object
     uint32_t m_fabricNode{0};
     std::shared_ptr<const FabricRouting> m_routing;
     std::vector<Ptr<NetDevice>> m_ports;
+    std::vector<Ptr<Queue<Packet>>> m_queues; //!< egress queue per port (for ECN)
+    std::vector<uint64_t> m_rates;            //!< line rate per port in bit/s
+    Ptr<EcnMarker> m_ecn;
     uint64_t m_forwarded{0};
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
 };
 
 } // namespace ns3

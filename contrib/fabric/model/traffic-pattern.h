@@ -25,6 +25,11 @@ struct FlowSpec
     double startS{0};    //!< start time in seconds
     uint16_t srcPort{0}; //!< UDP source port (the ECMP entropy)
     uint16_t dstPort{ROCEV2_UDP_PORT};
+    /// Start only after flow \p after (an id) completed; startS is then a delay after that.
+    int64_t after{-1};
+    /// Collective step: a flow of phase p > 0 starts when every flow of phase p-1 completed
+    /// (startS is then a delay after that). Phases are numbered from 0 without gaps.
+    uint32_t phase{0};
 
     /// The 5-tuple on the wire: primary host addresses (FabricAddressing), UDP.
     FlowKey Key() const;

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_TRAFFIC_HELPER_H
+#define ROCE_TRAFFIC_HELPER_H
+
+#include "ns3/fabric-link-monitor.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/traffic-pattern.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceSender;
+
+/**
+ * \ingroup fabric
+ * What one RoCE flow did.
+ */
+struct RoceFlowRecord
+{
+    FlowSpec spec;
+    bool started{false};
+    bool complete{false};    //!< every packet acknowledged at the sender
+    bool delivered{false};   //!< the last byte arrived in order at the receiver
+    Time start;              //!< when the queue pair started
+    Time finish;             //!< when the sender had every ACK (the flow completion time's end)
+    Time rxComplete;         //!< when the receiver had every byte
+    uint64_t rxBytes{0};     //!< payload delivered in order
+    uint64_t txPackets{0};   //!< data packets sent, retransmissions included
+    uint64_t retxPackets{0}; //!< of which retransmissions
+    uint32_t cnps{0};        //!< CNPs received by the sender
+    uint32_t nacks{0};
+    uint32_t timeouts{0};
+    uint32_t stalls{0};         //!< watchdog reports
+    std::vector<uint32_t> path; //!< node ids from the routing function
+    double idealSeconds{0};     //!< wire bytes / line rate + base RTT of the path
+    double baseRttSeconds{0};
+    double lineBps{0};
+    std::vector<uint64_t> rxBins; //!< bytes delivered per throughput-series bin (if enabled)
+
+    double FctSeconds() const { return complete ? (finish - start).GetSeconds() : -1; }
+    double Slowdown() const { return complete ? FctSeconds() / idealSeconds : -1; }
+    /// Message bits over FCT.
+    double ThroughputBps() const;
+};
+
+/**
+ * \ingroup fabric
+ * Installs RoCE-like flows (RoceSender per flow, one RoceReceiver per host on UDP 4791) on a
+ * FabricNetwork, starts them at their time, after another flow, or in phases, and records
+ * each flow's RoceFlowRecord.
+ */
+class RoceTrafficHelper
+{
+  public:
+    explicit RoceTrafficHelper(Ptr<FabricNetwork> net);
+
+    void SetSenderAttribute(const std::string& name, const AttributeValue& value);
+    void SetReceiverAttribute(const std::string& name, const AttributeValue& value);
+    /// Record each flow's delivered bytes in bins of \p bin (RoceFlowRecord::rxBins).
+    void EnableThroughputSeries(Time bin);
+
+    /**
+     * \throws std::invalid_argument on an endpoint that is not a host, a dependency on an
+     *         unknown flow id or a dependency cycle, or phases with a gap
+     */
+    void Install(const std::vector<FlowSpec>& flows);
+
+    const std::vector<RoceFlowRecord>& GetRecords() const;
+    Time GetThroughputBin() const { return m_bin; }
+    /// Packets the transport put on the wire (data and control) and took off it.
+    uint64_t GetSentPackets() const;
+    uint64_t GetReceivedPackets() const;
+
+  private:
+    struct State;
+    Ptr<FabricNetwork> m_net;
+    ObjectFactory m_sender;
+    ObjectFactory m_receiver;
+    Time m_bin;
+    std::shared_ptr<State> m_state;
+};
+
+/**
+ * \ingroup fabric
+ * Everything a RoCE run reports, with its packet accounting.
+ */
+struct FabricRoceRunResult
+{
+    std::vector<RoceFlowRecord> flows;
+    std::vector<FabricLinkMonitor::LinkCounters> links;
+    std::map<uint32_t, std::vector<FabricLinkMonitor::QueueSample>> queueSamples;
+    std::map<std::string, uint64_t> drops;
+    uint64_t sentPackets{0};      //!< data + control packets sent by the transport
+    uint64_t deliveredPackets{0}; //!< data + control packets received by the transport
+    uint64_t droppedPackets{0};
+    uint64_t hopPackets{0};
+    uint64_t events{0};
+    double simSeconds{0};
+    double wallSeconds{0};
+    Time throughputBin;
+
+    int64_t Unaccounted() const
+    {
+        return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets);
+    }
+};
+
+/// Options of RunFabricRoce.
+struct FabricRoceRunOptions
+{
+    Time stopAt{Seconds(1)};     //!< safety horizon: the run ends here even if flows did not
+    Time throughputBin{0};       //!< > 0: per-flow throughput series
+    Time queueSampleInterval{0}; //!< > 0: sample the queues of queueSampleLinks
+    std::vector<uint32_t> queueSampleLinks;
+    std::map<std::string, std::shared_ptr<AttributeValue>> senderAttributes;
+    std::map<std::string, std::shared_ptr<AttributeValue>> receiverAttributes;
+};
+
+/**
+ * Run \p flows over \p net with the RoCE transport until all complete (or stopAt), then
+ * destroy the simulator.
+ */
+FabricRoceRunResult RunFabricRoce(Ptr<FabricNetwork> net,
+                                  const std::vector<FlowSpec>& flows,
+                                  const FabricRoceRunOptions& options = {});
+
+/// Per-flow results as JSON objects (src, dst, bytes, start_us, fct_us, slowdown,
+/// throughput_gbps, retx, cnps, ..., path).
+nlohmann::json RoceFlowsToJson(const std::vector<RoceFlowRecord>& flows);
+
+} // namespace ns3
+
+#endif // ROCE_TRAFFIC_HELPER_H

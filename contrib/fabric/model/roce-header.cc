@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "roce-header.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RoceHeader);
+
+TypeId
+RoceHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RoceHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<RoceHeader>();
+    return tid;
+}
+
+TypeId
+RoceHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+uint32_t
+RoceHeader::GetSerializedSize() const
+{
+    return SIZE;
+}
+
+void
+RoceHeader::Serialize(Buffer::Iterator i) const
+{
+    i.WriteU8(m_type);
+    i.WriteU8(m_flags);
+    i.WriteHtonU16(0xffff); // partition key, unused
+    i.WriteHtonU32(m_qp);
+    i.WriteHtonU32(m_psn);
+}
+
+uint32_t
+RoceHeader::Deserialize(Buffer::Iterator i)
+{
+    m_type = static_cast<Type>(i.ReadU8());
+    m_flags = i.ReadU8();
+    i.ReadNtohU16();
+    m_qp = i.ReadNtohU32();
+    m_psn = i.ReadNtohU32();
+    return SIZE;
+}
+
+void
+RoceHeader::Print(std::ostream& os) const
+{
+    static const char* names[] = {"DATA", "ACK", "NACK", "CNP"};
+    os << (m_type <= CNP ? names[m_type] : "?") << " qp=" << m_qp << " psn=" << m_psn
+       << ((m_flags & FLAG_LAST) ? " last" : "");
+}
+
+} // namespace ns3

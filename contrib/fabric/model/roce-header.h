@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_HEADER_H
+#define ROCE_HEADER_H
+
+#include "ns3/header.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * A 12-byte transport header after UDP, sized like RoCEv2's Base Transport Header: packet type,
+ * flags, queue pair (flow) number and packet sequence number. Data packets carry their PSN;
+ * ACKs carry the highest PSN received in order; NACKs the PSN the receiver expects; CNPs only
+ * the flow.
+ */
+class RoceHeader : public Header
+{
+  public:
+    enum Type : uint8_t
+    {
+        DATA = 0,
+        ACK = 1,
+        NACK = 2,
+        CNP = 3,
+    };
+
+    static constexpr uint8_t FLAG_LAST = 0x01; //!< last packet of the message
+    static constexpr uint32_t SIZE = 12;
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    Type GetType() const { return m_type; }
+    void SetType(Type t) { m_type = t; }
+    uint8_t GetFlags() const { return m_flags; }
+    void SetFlags(uint8_t f) { m_flags = f; }
+    uint32_t GetQp() const { return m_qp; }
+    void SetQp(uint32_t qp) { m_qp = qp; }
+    uint32_t GetPsn() const { return m_psn; }
+    void SetPsn(uint32_t psn) { m_psn = psn; }
+
+  private:
+    Type m_type{DATA};
+    uint8_t m_flags{0};
+    uint32_t m_qp{0};
+    uint32_t m_psn{0};
+};
+
+} // namespace ns3
+
+#endif // ROCE_HEADER_H

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_RATE_CONTROL_H
+#define ROCE_RATE_CONTROL_H
+
+#include "ns3/data-rate.h"
+#include "ns3/dcqcn.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-value.h"
+
+#include <memory>
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * Rate control of a RoCE queue pair, chosen by TypeId (RoceSender's "RateControl"
+ * attribute), as TCP congestion control is in ns-3.
+ */
+class RoceRateControl : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    /// The flow starts at \p lineBps.
+    virtual void Start(double lineBps) = 0;
+    /// The flow is over: cancel timers.
+    virtual void Stop() = 0;
+    virtual double GetRateBps() const = 0;
+    /// A congestion notification packet arrived.
+    virtual void OnCnp() = 0;
+    /// \p bytes went on the wire.
+    virtual void OnSent(uint32_t bytes) = 0;
+
+  protected:
+    TracedValue<double> m_rate{0}; //!< current sending rate (bit/s)
+};
+
+/**
+ * \ingroup fabric
+ * No congestion control: always line rate.
+ */
+class NoRateControl : public RoceRateControl
+{
+  public:
+    static TypeId GetTypeId();
+
+    void Start(double lineBps) override { m_rate = lineBps; }
+    void Stop() override {}
+    double GetRateBps() const override { return m_rate; }
+    void OnCnp() override {}
+    void OnSent(uint32_t) override {}
+};
+
+/**
+ * \ingroup fabric
+ * DCQCN reaction point (see Dcqcn) with its timers. Defaults are the DCQCN paper's
+ * (Zhu et al., SIGCOMM'15; as listed in REFERENCE-NUMBERS, recalled values): alpha timer 55 us,
+ * rate-increase timer 55 us, byte counter 10 MB, F = 5, g = 1/256, additive increase 40 Mb/s;
+ * hyper increase 200 Mb/s and minimum rate 100 Mb/s as in public DCQCN ns-3 configurations.
+ * The increase steps are stated at 40 Gb/s (the paper's link rate) and, with
+ * ScaleIncreaseWithLineRate, multiplied by line rate / 40 Gb/s so that the recovery time
+ * does not change with the link speed.
+ */
+class DcqcnRateControl : public RoceRateControl
+{
+  public:
+    static TypeId GetTypeId();
+    DcqcnRateControl();
+
+    void Start(double lineBps) override;
+    void Stop() override;
+    double GetRateBps() const override;
+    void OnCnp() override;
+    void OnSent(uint32_t bytes) override;
+
+    double GetAlpha() const { return m_dcqcn ? m_dcqcn->GetAlpha() : 1.0; }
+    uint32_t GetCnps() const { return m_dcqcn ? m_dcqcn->GetCnps() : 0; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void AlphaTimer();
+    void IncreaseTimer();
+    void Update();
+
+    DataRate m_minRate;
+    double m_g;
+    uint32_t m_fastRecovery;
+    DataRate m_ai;
+    DataRate m_hai;
+    uint64_t m_byteCounter;
+    Time m_alphaInterval;
+    Time m_increaseInterval;
+    bool m_scale;
+
+    std::unique_ptr<Dcqcn> m_dcqcn;
+    bool m_cnpInPeriod{false};
+    EventId m_alphaEvent;
+    EventId m_increaseEvent;
+};
+
+} // namespace ns3
+
+#endif // ROCE_RATE_CONTROL_H

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "roce-receiver.h"
+
+#include "roce-header.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceReceiver");
+NS_OBJECT_ENSURE_REGISTERED(RoceReceiver);
+
+TypeId
+RoceReceiver::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RoceReceiver")
+              .SetParent<Application>()
+              .SetGroupName("Fabric")
+              .AddConstructor<RoceReceiver>()
+              .AddAttribute("AckEveryPackets",
+                            "Coalesce ACKs: one per this many packets.",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&RoceReceiver::m_ackEvery),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("AckMaxDelay",
+                            "An arriving packet is ACKed if the last ACK is at least this old.",
+                            TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&RoceReceiver::m_ackMaxDelay),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("CnpInterval",
+                            "At most one CNP per flow per interval (DCQCN paper: 50 us).",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&RoceReceiver::m_cnpInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("NackRetryInterval",
+                            "A NACK for the same expected PSN is repeated only after this long.",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&RoceReceiver::m_nackRetry),
+                            MakeTimeChecker(Time(0)))
+              .AddTraceSource("Deliver",
+                              "In-order payload delivered (flow id, bytes).",
+                              MakeTraceSourceAccessor(&RoceReceiver::m_deliverTrace),
+                              "ns3::RoceReceiver::DeliverTracedCallback")
+              .AddTraceSource("Complete",
+                              "The last packet of a message arrived in order (flow id, bytes).",
+                              MakeTraceSourceAccessor(&RoceReceiver::m_completeTrace),
+                              "ns3::RoceReceiver::CompleteTracedCallback")
+              .AddTraceSource("CnpSent",
+                              "A CNP was sent (flow id).",
+                              MakeTraceSourceAccessor(&RoceReceiver::m_cnpTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("NackSent",
+                              "A NACK was sent (flow id, expected PSN).",
+                              MakeTraceSourceAccessor(&RoceReceiver::m_nackTrace),
+                              "ns3::RoceReceiver::DeliverTracedCallback");
+    return tid;
+}
+
+RoceReceiver::RoceReceiver()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RoceReceiver::~RoceReceiver()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RoceReceiver::DoDispose()
+{
+    m_socket = nullptr;
+    Application::DoDispose();
+}
+
+void
+RoceReceiver::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT)) != 0,
+                    "RoceReceiver: cannot bind UDP port " << PORT);
+    m_socket->SetIpRecvTos(true);
+    m_socket->SetRecvCallback(MakeCallback(&RoceReceiver::Receive, this));
+}
+
+void
+RoceReceiver::StopApplication()
+{
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+}
+
+void
+RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
+{
+    Ptr<Packet> p = Create<Packet>();
+    RoceHeader rh;
+    rh.SetType(static_cast<RoceHeader::Type>(type));
+    rh.SetQp(f.qp);
+    rh.SetPsn(psn);
+    p->AddHeader(rh);
+    ++m_txControl;
+    m_socket->SendTo(p, 0, f.from);
+}
+
+void
+RoceReceiver::Receive(Ptr<Socket> socket)
+{
+    Address from;
+    Ptr<Packet> p;
+    while ((p = socket->RecvFrom(from)))
+    {
+        RoceHeader rh;
+        if (p->RemoveHeader(rh) != RoceHeader::SIZE || rh.GetType() != RoceHeader::DATA)
+        {
+            continue;
+        }
+        ++m_rxData;
+        const Time now = Simulator::Now();
+        const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
+        const uint64_t key = (uint64_t(a.GetIpv4().Get()) << 16) | a.GetPort();
+        FlowState& f = m_flows[key];
+        f.from = from;
+        f.qp = rh.GetQp();
+
+        SocketIpTosTag tos;
+        if (p->PeekPacketTag(tos) && (tos.GetTos() & 0x03) == Ipv4Header::ECN_CE)
+        {
+            ++f.marked;
+            if (f.lastCnp.IsNegative() || now - f.lastCnp >= m_cnpInterval)
+            {
+                f.lastCnp = now;
+                ++f.cnpsSent;
+                m_cnpTrace(f.qp);
+                SendControl(f, RoceHeader::CNP, 0);
+            }
+        }
+
+        const uint32_t psn = rh.GetPsn();
+        const bool last = rh.GetFlags() & RoceHeader::FLAG_LAST;
+        if (psn == f.expected)
+        {
+            ++f.expected;
+            f.deliveredBytes += p->GetSize();
+            m_deliverTrace(f.qp, p->GetSize());
+            if (last && !f.complete)
+            {
+                f.complete = true;
+                m_completeTrace(f.qp, f.deliveredBytes);
+            }
+        }
+        else if (psn > f.expected)
+        {
+            ++f.discarded;
+            if (f.lastNackPsn != f.expected || now - f.lastNack >= m_nackRetry)
+            {
+                f.lastNackPsn = f.expected;
+                f.lastNack = now;
+                m_nackTrace(f.qp, f.expected);
+                SendControl(f, RoceHeader::NACK, f.expected);
+                f.sinceAck = 0;
+                f.lastAck = now;
+            }
+            continue;
+        }
+        else
+        {
+            ++f.discarded; // duplicate of delivered data; re-ACK below
+        }
+        ++f.sinceAck;
+        if (f.expected > 0
+            && (last || f.sinceAck >= m_ackEvery || f.lastAck.IsNegative()
+                || now - f.lastAck >= m_ackMaxDelay))
+        {
+            f.sinceAck = 0;
+            f.lastAck = now;
+            SendControl(f, RoceHeader::ACK, f.expected - 1);
+        }
+    }
+}
+
+} // namespace ns3

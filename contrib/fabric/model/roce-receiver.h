@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_RECEIVER_H
+#define ROCE_RECEIVER_H
+
+#include "ns3/application.h"
+#include "ns3/nstime.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <unordered_map>
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * The receiving side of RoCE-like queue pairs on a host: one UDP socket on port 4791 serves
+ * every flow that arrives (flows are told apart by source address and port).
+ *
+ * - Go-back-N receiver: in-order packets are delivered; a packet beyond the expected PSN is
+ *   discarded and answered by a NACK carrying the expected PSN (once per expected PSN, again
+ *   only after NackRetryInterval); duplicates are discarded.
+ * - ACKs are coalesced: one after AckEveryPackets in-order or duplicate packets, or when
+ *   AckMaxDelay has passed since the last ACK, and always for the last packet.
+ * - DCQCN notification point: a CE-marked packet triggers a CNP, at most one per
+ *   CnpInterval per flow (DCQCN paper: 50 us).
+ */
+class RoceReceiver : public Application
+{
+  public:
+    static constexpr uint16_t PORT = 4791;
+
+    static TypeId GetTypeId();
+    RoceReceiver();
+    ~RoceReceiver() override;
+
+    struct FlowState
+    {
+        uint32_t qp{0};
+        uint32_t expected{0};
+        uint32_t sinceAck{0};
+        uint32_t lastNackPsn{UINT32_MAX};
+        Time lastAck{Seconds(-1)};
+        Time lastNack{Seconds(-1)};
+        Time lastCnp{Seconds(-1)};
+        uint64_t deliveredBytes{0};
+        uint64_t discarded{0};
+        uint32_t cnpsSent{0};
+        uint32_t marked{0};
+        bool complete{false};
+        Address from;
+    };
+
+    uint64_t GetRxDataPackets() const { return m_rxData; }
+    uint64_t GetTxControlPackets() const { return m_txControl; }
+    const std::unordered_map<uint64_t, FlowState>& GetFlows() const { return m_flows; }
+
+    /// (flow id, message bytes delivered in order)
+    typedef void (*CompleteTracedCallback)(uint32_t flowId, uint64_t bytes);
+    /// (flow id, payload bytes delivered in order by this packet)
+    typedef void (*DeliverTracedCallback)(uint32_t flowId, uint32_t bytes);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+    void Receive(Ptr<Socket> socket);
+    void SendControl(FlowState& f, uint8_t type, uint32_t psn);
+
+    uint32_t m_ackEvery{4};
+    Time m_ackMaxDelay;
+    Time m_cnpInterval;
+    Time m_nackRetry;
+    Ptr<Socket> m_socket;
+    std::unordered_map<uint64_t, FlowState> m_flows;
+    uint64_t m_rxData{0};
+    uint64_t m_txControl{0};
+    TracedCallback<uint32_t, uint32_t> m_deliverTrace;
+    TracedCallback<uint32_t, uint64_t> m_completeTrace;
+    TracedCallback<uint32_t> m_cnpTrace;
+    TracedCallback<uint32_t, uint32_t> m_nackTrace;
+};
+
+} // namespace ns3
+
+#endif // ROCE_RECEIVER_H

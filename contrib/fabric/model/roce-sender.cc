@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "roce-sender.h"
+
+#include "roce-header.h"
+#include "roce-nic.h"
+
+#include "ns3/fabric-ipv4-routing.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceSender");
+NS_OBJECT_ENSURE_REGISTERED(RoceSender);
+
+TypeId
+RoceSender::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RoceSender")
+              .SetParent<Application>()
+              .SetGroupName("Fabric")
+              .AddConstructor<RoceSender>()
+              .AddAttribute("Remote",
+                            "Receiver address and UDP port (RoCEv2: 4791).",
+                            AddressValue(),
+                            MakeAddressAccessor(&RoceSender::m_remote),
+                            MakeAddressChecker())
+              .AddAttribute("LocalPort",
+                            "UDP source port: the flow's ECMP entropy.",
+                            UintegerValue(49152),
+                            MakeUintegerAccessor(&RoceSender::m_localPort),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("FlowId",
+                            "Queue pair number carried in every packet and reported in traces.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RoceSender::m_flowId),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("MessageBytes",
+                            "Message (flow) size in bytes.",
+                            UintegerValue(1000000),
+                            MakeUintegerAccessor(&RoceSender::m_bytes),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("PacketSize",
+                            "Payload bytes per packet (RoCE path MTU 4096).",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&RoceSender::m_payload),
+                            MakeUintegerChecker<uint32_t>(1, 9000))
+              .AddAttribute("RateControl",
+                            "TypeId of the rate control (a RoceRateControl subclass).",
+                            TypeIdValue(DcqcnRateControl::GetTypeId()),
+                            MakeTypeIdAccessor(&RoceSender::m_rateControlType),
+                            MakeTypeIdChecker())
+              .AddAttribute("RtoHigh",
+                            "Retransmission timeout (IRN, SIGCOMM'18: 320 us).",
+                            TimeValue(MicroSeconds(320)),
+                            MakeTimeAccessor(&RoceSender::m_rtoHigh),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("RtoLow",
+                            "Retransmission timeout with few packets outstanding (IRN: 100 us).",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&RoceSender::m_rtoLow),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("RtoLowThreshold",
+                            "Outstanding packets below which RtoLow applies (IRN: 3).",
+                            UintegerValue(3),
+                            MakeUintegerAccessor(&RoceSender::m_rtoLowThreshold),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("WatchdogTimeout",
+                            "Report the flow (Stall trace) after this long without progress.",
+                            TimeValue(MilliSeconds(10)),
+                            MakeTimeAccessor(&RoceSender::m_watchdog),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddTraceSource("Tx",
+                              "A data packet was sent (PSN, whether it is a retransmission).",
+                              MakeTraceSourceAccessor(&RoceSender::m_txTrace),
+                              "ns3::RoceSender::TxTracedCallback")
+              .AddTraceSource("Cnp",
+                              "A CNP arrived (flow id).",
+                              MakeTraceSourceAccessor(&RoceSender::m_cnpTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("Timeout",
+                              "The retransmission timer fired (flow id).",
+                              MakeTraceSourceAccessor(&RoceSender::m_timeoutTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("Complete",
+                              "Every PSN of the message was acknowledged (flow id).",
+                              MakeTraceSourceAccessor(&RoceSender::m_completeTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("Stall",
+                              "No progress for WatchdogTimeout (flow id, state).",
+                              MakeTraceSourceAccessor(&RoceSender::m_stallTrace),
+                              "ns3::RoceSender::StallTracedCallback");
+    return tid;
+}
+
+RoceSender::RoceSender()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RoceSender::~RoceSender()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RoceSender::DoDispose()
+{
+    m_rtoEvent.Cancel();
+    m_watchdogEvent.Cancel();
+    if (m_cc)
+    {
+        m_cc->Stop();
+    }
+    m_cc = nullptr;
+    m_socket = nullptr;
+    m_nic = nullptr;
+    Application::DoDispose();
+}
+
+double
+RoceSender::GetRateBps() const
+{
+    return m_cc ? m_cc->GetRateBps() : 0;
+}
+
+void
+RoceSender::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    Ptr<Node> node = GetNode();
+    m_socket = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_localPort)) != 0,
+                    "RoceSender: cannot bind UDP port " << m_localPort);
+    m_socket->Connect(m_remote);
+    m_socket->SetIpTos(Ipv4Header::ECN_ECT0); // ECN-capable transport, best-effort DSCP
+    m_socket->SetRecvCallback(MakeCallback(&RoceSender::Receive, this));
+
+    // The NIC port this queue pair leaves on: the one the host's routing picks for it.
+    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+    Ipv4Header h;
+    h.SetDestination(InetSocketAddress::ConvertFrom(m_remote).GetIpv4());
+    h.SetProtocol(17);
+    Socket::SocketErrno err;
+    Ptr<Ipv4Route> route
+        = ipv4->GetRoutingProtocol()->RouteOutput(Create<Packet>(), h, nullptr, err);
+    NS_ABORT_MSG_IF(!route, "RoceSender: no route from node " << node->GetId());
+    m_port = route->GetOutputDevice()->GetIfIndex();
+    m_nic = RoceNic::Get(node);
+    m_lineBps = double(m_nic->GetPortRate(m_port));
+
+    ObjectFactory factory(m_rateControlType.GetName());
+    m_cc = factory.Create<RoceRateControl>();
+    NS_ABORT_MSG_IF(!m_cc, "RoceSender: RateControl must name a RoceRateControl subclass");
+    m_cc->Start(m_lineBps);
+    m_nPkts = static_cast<uint32_t>((m_bytes + m_payload - 1) / m_payload);
+    m_sndNxt = m_sndUna = m_highSent = 0;
+    m_startedAt = Simulator::Now();
+    m_nextTx = m_startedAt;
+    m_lastProgress = m_startedAt;
+    m_started = true;
+    m_nic->Register(this, m_port);
+    m_watchdogEvent = Simulator::Schedule(m_watchdog, &RoceSender::CheckWatchdog, this);
+}
+
+void
+RoceSender::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_started && !m_done)
+    {
+        m_nic->Unregister(this, m_port);
+    }
+    m_rtoEvent.Cancel();
+    m_watchdogEvent.Cancel();
+    if (m_cc)
+    {
+        m_cc->Stop();
+    }
+}
+
+void
+RoceSender::SendOne()
+{
+    const uint32_t psn = m_sndNxt;
+    const uint64_t offset = uint64_t(psn) * m_payload;
+    const auto size = static_cast<uint32_t>(std::min<uint64_t>(m_payload, m_bytes - offset));
+    Ptr<Packet> p = Create<Packet>(size);
+    RoceHeader rh;
+    rh.SetType(RoceHeader::DATA);
+    rh.SetQp(m_flowId);
+    rh.SetPsn(psn);
+    rh.SetFlags(psn + 1 == m_nPkts ? RoceHeader::FLAG_LAST : 0);
+    p->AddHeader(rh);
+    const bool retx = psn < m_highSent;
+    if (m_sndUna == m_highSent)
+    {
+        m_lastProgress = Simulator::Now(); // the timeout counts from the oldest outstanding
+    }
+    ++m_sndNxt;
+    m_highSent = std::max(m_highSent, m_sndNxt);
+    ++m_txPackets;
+    m_retxPackets += retx ? 1 : 0;
+    m_txTrace(p, psn, retx);
+    m_socket->Send(p);
+    const uint32_t wire = size + WIRE_OVERHEAD;
+    m_cc->OnSent(wire);
+    m_nextTx = Simulator::Now() + Seconds(wire * 8.0 / m_cc->GetRateBps());
+    ArmTimeout();
+}
+
+void
+RoceSender::Receive(Ptr<Socket> socket)
+{
+    Ptr<Packet> p;
+    while ((p = socket->Recv()))
+    {
+        RoceHeader rh;
+        if (p->RemoveHeader(rh) != RoceHeader::SIZE)
+        {
+            continue;
+        }
+        ++m_rxControl;
+        if (m_done)
+        {
+            continue;
+        }
+        switch (rh.GetType())
+        {
+        case RoceHeader::ACK:
+            OnAck(rh.GetPsn());
+            break;
+        case RoceHeader::NACK:
+            OnNack(rh.GetPsn());
+            break;
+        case RoceHeader::CNP:
+            ++m_cnps;
+            m_cc->OnCnp();
+            m_cnpTrace(m_flowId);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+void
+RoceSender::Progress()
+{
+    m_lastProgress = Simulator::Now();
+    if (m_sndNxt < m_sndUna)
+    {
+        m_sndNxt = m_sndUna; // never resend what is acknowledged
+    }
+    if (m_sndUna >= m_nPkts)
+    {
+        Finish();
+    }
+}
+
+void
+RoceSender::OnAck(uint32_t psn)
+{
+    if (psn + 1 > m_sndUna && psn < m_highSent)
+    {
+        m_sndUna = psn + 1;
+        Progress();
+    }
+}
+
+void
+RoceSender::OnNack(uint32_t psn)
+{
+    ++m_nacks;
+    if (psn > m_sndUna && psn <= m_highSent)
+    {
+        m_sndUna = psn; // a NACK acknowledges everything before the expected PSN
+        Progress();
+    }
+    if (!m_done && psn >= m_sndUna && psn < m_sndNxt)
+    {
+        NS_LOG_LOGIC("flow " << m_flowId << " go-back-N to " << psn);
+        m_sndNxt = psn;
+        m_nic->Kick(m_port);
+    }
+}
+
+Time
+RoceSender::CurrentRto() const
+{
+    return (m_highSent - m_sndUna < m_rtoLowThreshold) ? m_rtoLow : m_rtoHigh;
+}
+
+void
+RoceSender::ArmTimeout()
+{
+    if (!m_rtoEvent.IsRunning())
+    {
+        m_rtoEvent = Simulator::Schedule(CurrentRto(), &RoceSender::CheckTimeout, this);
+    }
+}
+
+void
+RoceSender::CheckTimeout()
+{
+    if (m_done || m_sndUna >= m_highSent)
+    {
+        return; // nothing outstanding; the next send re-arms
+    }
+    const Time due = m_lastProgress + CurrentRto();
+    if (Simulator::Now() < due)
+    {
+        m_rtoEvent = Simulator::Schedule(due - Simulator::Now(), &RoceSender::CheckTimeout, this);
+        return;
+    }
+    ++m_timeouts;
+    NS_LOG_LOGIC("flow " << m_flowId << " timeout, back to " << m_sndUna);
+    m_timeoutTrace(m_flowId);
+    m_sndNxt = m_sndUna;
+    m_lastProgress = Simulator::Now();
+    m_nic->Kick(m_port);
+    m_rtoEvent = Simulator::Schedule(CurrentRto(), &RoceSender::CheckTimeout, this);
+}
+
+void
+RoceSender::CheckWatchdog()
+{
+    if (m_done)
+    {
+        return;
+    }
+    const Time idle = Simulator::Now() - m_lastProgress;
+    if (idle >= m_watchdog)
+    {
+        const std::string state = DescribeState();
+        NS_LOG_WARN("RoceSender stall: " << state);
+        m_stallTrace(m_flowId, state);
+        m_watchdogEvent = Simulator::Schedule(m_watchdog, &RoceSender::CheckWatchdog, this);
+        return;
+    }
+    m_watchdogEvent = Simulator::Schedule(m_watchdog - idle, &RoceSender::CheckWatchdog, this);
+}
+
+void
+RoceSender::Finish()
+{
+    m_done = true;
+    m_completedAt = Simulator::Now();
+    m_rtoEvent.Cancel();
+    m_watchdogEvent.Cancel();
+    m_cc->Stop();
+    m_nic->Unregister(this, m_port);
+    m_completeTrace(m_flowId);
+}
+
+std::string
+RoceSender::DescribeState() const
+{
+    std::ostringstream s;
+    s << "flow " << m_flowId << " on node " << GetNode()->GetId() << ": acked " << m_sndUna << "/"
+      << m_nPkts << " packets, next psn " << m_sndNxt << ", highest sent " << m_highSent
+      << ", rate " << GetRateBps() / 1e9 << " Gb/s, last progress at "
+      << m_lastProgress.As(Time::US) << ", " << m_timeouts << " timeouts, " << m_nacks << " NACKs, "
+      << m_cnps << " CNPs";
+    return s.str();
+}
+
+} // namespace ns3

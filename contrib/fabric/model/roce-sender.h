@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_SENDER_H
+#define ROCE_SENDER_H
+
+#include "ns3/address.h"
+#include "ns3/application.h"
+#include "ns3/event-id.h"
+#include "ns3/object-factory.h"
+#include "ns3/roce-rate-control.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class RoceNic;
+
+/**
+ * \ingroup fabric
+ * The sending side of a RoCE-like queue pair: one message of MessageBytes, segmented into
+ * packets of at most PacketSize payload bytes with consecutive PSNs, sent over UDP from a
+ * fixed source port (the ECMP entropy, as RoCEv2 does) to port 4791, with ECT(0) set.
+ *
+ * - Pacing: the host's RoceNic pulls a packet when the queue pair's rate control (DCQCN by
+ *   default, RateControl attribute) allows it; flows start at line rate.
+ * - Go-back-N: a NACK(psn) rewinds the next PSN to psn; cumulative ACKs advance the oldest
+ *   unacknowledged PSN. A retransmission timeout (RtoHigh, or RtoLow when fewer than
+ *   RtoLowThreshold packets are outstanding; IRN's 320 us / 100 us / 3) rewinds to it when
+ *   nothing was acknowledged for that long, covering lost NACKs and tail loss.
+ * - Watchdog: a flow without progress for WatchdogTimeout fires the Stall trace with its state
+ *   (and again every WatchdogTimeout while stalled); nothing hangs silently.
+ *
+ * The flow completes when every PSN is acknowledged (Complete trace).
+ */
+class RoceSender : public Application
+{
+  public:
+    /// Bytes of a data packet on a point-to-point link beyond its payload.
+    static constexpr uint32_t WIRE_OVERHEAD = 12 + 8 + 20 + 2;
+
+    static TypeId GetTypeId();
+    RoceSender();
+    ~RoceSender() override;
+
+    // Interface for the RoceNic arbiter.
+    bool HasDataToSend() const { return !m_done && m_sndNxt < m_nPkts; }
+    Time GetNextTxTime() const { return m_nextTx; }
+    /// Send the packet with PSN next (called by the NIC when it is this queue pair's turn).
+    void SendOne();
+
+    uint32_t GetFlowId() const { return m_flowId; }
+    bool IsComplete() const { return m_done; }
+    uint64_t GetMessageBytes() const { return m_bytes; }
+    uint32_t GetNPackets() const { return m_nPkts; }
+    uint64_t GetTxPackets() const { return m_txPackets; }
+    uint64_t GetRetxPackets() const { return m_retxPackets; }
+    uint64_t GetRxControlPackets() const { return m_rxControl; }
+    uint32_t GetCnps() const { return m_cnps; }
+    uint32_t GetNacks() const { return m_nacks; }
+    uint32_t GetTimeouts() const { return m_timeouts; }
+    Time GetStartTime() const { return m_startedAt; }
+    Time GetCompleteTime() const { return m_completedAt; }
+    double GetRateBps() const;
+    double GetLineRateBps() const { return m_lineBps; }
+    /// One-line description of the queue pair's state (for the watchdog and logs).
+    std::string DescribeState() const;
+
+    typedef void (*TxTracedCallback)(Ptr<const Packet> packet, uint32_t psn, bool retransmit);
+    typedef void (*StallTracedCallback)(uint32_t flowId, const std::string& state);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+    void Receive(Ptr<Socket> socket);
+    void OnAck(uint32_t psn);
+    void OnNack(uint32_t psn);
+    void Progress();
+    void CheckTimeout();
+    void ArmTimeout();
+    void CheckWatchdog();
+    void Finish();
+    Time CurrentRto() const;
+
+    // Attributes
+    Address m_remote;
+    uint16_t m_localPort{49152};
+    uint32_t m_flowId{0};
+    uint64_t m_bytes{0};
+    uint32_t m_payload{4096};
+    TypeId m_rateControlType;
+    Time m_rtoHigh;
+    Time m_rtoLow;
+    uint32_t m_rtoLowThreshold{3};
+    Time m_watchdog;
+
+    // State
+    Ptr<Socket> m_socket;
+    Ptr<RoceNic> m_nic;
+    uint32_t m_port{0};
+    Ptr<RoceRateControl> m_cc;
+    double m_lineBps{0};
+    uint32_t m_nPkts{0};
+    uint32_t m_sndNxt{0};
+    uint32_t m_sndUna{0};
+    uint32_t m_highSent{0}; //!< one past the highest PSN ever sent
+    Time m_nextTx;
+    Time m_lastProgress;
+    bool m_done{false};
+    bool m_started{false};
+    Time m_startedAt;
+    Time m_completedAt;
+    EventId m_rtoEvent;
+    EventId m_watchdogEvent;
+    uint64_t m_txPackets{0};
+    uint64_t m_retxPackets{0};
+    uint64_t m_rxControl{0};
+    uint32_t m_cnps{0};
+    uint32_t m_nacks{0};
+    uint32_t m_timeouts{0};
+
+    TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
+    TracedCallback<uint32_t> m_cnpTrace;
+    TracedCallback<uint32_t> m_timeoutTrace;
+    TracedCallback<uint32_t> m_completeTrace;
+    TracedCallback<uint32_t, const std::string&> m_stallTrace;
+};
+
+} // namespace ns3
+
+#endif // ROCE_SENDER_H
