@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// ECMP collisions you can watch: a handful of large RoCE flows between distinct leaf pairs of
+// a rail-optimized fat tree, for a sweep of ECMP hash seeds, next to the same flows on ZCube,
+// whose unique paths (Eq. 1) are fixed and, for this pattern, collision-free.
+//
+// Flows: for leaf pair p (source leaf p, destination leaf p + L/2), GPU j of the source leaf
+// sends to GPU j of the destination leaf, j < --flows-per-pair. Flows from one leaf may hash
+// onto the same spine uplink, flows to one leaf onto the same spine downlink: a collision.
+// For every seed the scenario lists which flows share a fabric link (from the routing
+// function) and what the packets made of it: throughput, FCT, queue and ECN marks on the
+// shared link. Colliding flows should each get about half the line rate, the others all of it.
+//
+//   ./build/bin/ecmp-collision --out=results/ecmp-collision
+#include "ns3/core-module.h"
+#include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
+#include "ns3/queue-size.h"
+#include "ns3/roce-sender.h"
+#include "ns3/roce-traffic-helper.h"
+#include "ns3/zcube-helper.h"
+
+#include <iomanip>
+#include <iostream>
+#include <set>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+struct Collision
+{
+    uint32_t dirLink;
+    std::vector<uint32_t> flows;
+};
+
+/// Fabric links (switch to switch) that carry more than one flow.
+std::vector<Collision>
+FindCollisions(const FabricGraph& g, const std::vector<RoceFlowRecord>& flows,
+               const FabricRouting& routing)
+{
+    std::map<uint32_t, std::vector<uint32_t>> byLink;
+    for (uint32_t f = 0; f < flows.size(); ++f)
+    {
+        const FabricPath p = TracePath(routing, flows[f].spec.src, flows[f].spec.dst,
+                                       flows[f].spec.Key());
+        for (uint32_t d : p.dirLinks)
+        {
+            if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+            {
+                byLink[d].push_back(f);
+            }
+        }
+    }
+    std::vector<Collision> out;
+    for (const auto& [d, fs] : byLink)
+    {
+        if (fs.size() > 1)
+        {
+            out.push_back({d, fs});
+        }
+    }
+    return out;
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__,
+                  "ECMP collisions of large RoCE flows on a fat tree, over hash seeds, vs ZCube.");
+    cli.Add("n", "GPUs", "32");
+    cli.Add("k", "GPUs per leaf / switch (must divide n)", "8");
+    cli.Add("spines", "ROFT spines, or 'm' for m = n/k", "m");
+    cli.Add("leaf-pairs", "leaf pairs with flows (at most leaves/2)", "2");
+    cli.Add("flows-per-pair", "flows per leaf pair (at most k)", "2");
+    cli.Add("bytes", "bytes per flow", "50000000");
+    cli.Add("seeds", "ECMP hash seeds to sweep", "8");
+    cli.Add("seed", "first hash seed", "1");
+    cli.Add("link-rate-gbps", "link rate in Gb/s", "400");
+    cli.Add("queue-bytes", "egress queue per port in bytes", "8000000");
+    cli.Add("rate-control", "dcqcn | none", "dcqcn");
+    cli.Add("bin-us", "throughput time-series bin in microseconds", "50");
+    cli.Add("out", "results folder", "results/ecmp-collision");
+    cli.Parse(argc, argv);
+    const auto n = static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
+    const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
+    if (n % k != 0)
+    {
+        throw std::invalid_argument("--k=" + std::to_string(k) + " must divide --n=" +
+                                    std::to_string(n));
+    }
+    const uint32_t leaves = n / k;
+    if (leaves < 2)
+    {
+        throw std::invalid_argument("--n/--k must give at least 2 leaves");
+    }
+    const uint32_t spines = cli.GetString("spines") == "m"
+                                ? leaves
+                                : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
+    const auto pairs = static_cast<uint32_t>(cli.GetUint("leaf-pairs", 1, leaves / 2));
+    const auto perPair = static_cast<uint32_t>(cli.GetUint("flows-per-pair", 1, k));
+    const uint64_t bytes = cli.GetUint("bytes", 4096, uint64_t(1) << 36);
+    const auto seeds = static_cast<uint32_t>(cli.GetUint("seeds", 1, 10000));
+    const uint64_t seed0 = cli.GetUint("seed", 0, UINT64_MAX - 10000);
+    const double lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
+    const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, uint64_t(1) << 34);
+    const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
+    const double binUs = cli.GetDouble("bin-us", 1, 1e6);
+    FabricResults out(cli.GetString("out"));
+
+    // Flows: GPU j of source leaf p -> GPU j of leaf p + L/2 (contiguous attachment).
+    std::vector<FlowSpec> flows;
+    for (uint32_t p = 0; p < pairs; ++p)
+    {
+        for (uint32_t j = 0; j < perPair; ++j)
+        {
+            FlowSpec f;
+            f.id = static_cast<uint32_t>(flows.size());
+            f.src = p * k + j;
+            f.dst = (p + leaves / 2) * k + j;
+            f.bytes = bytes;
+            f.srcPort = static_cast<uint16_t>(49152 + f.id);
+            flows.push_back(f);
+        }
+    }
+
+    FabricRoceRunOptions opt;
+    opt.throughputBin = MicroSeconds(binUs);
+    opt.queueSampleInterval = MicroSeconds(binUs / 5);
+    opt.stopAt = Seconds(10);
+    opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(
+        cc == "dcqcn" ? DcqcnRateControl::GetTypeId() : NoRateControl::GetTypeId());
+    auto links = [&]() {
+        FabricNetworkHelper h;
+        h.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
+        h.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
+                                                                uint32_t(queueBytes))));
+        return h;
+    };
+
+    json summary;
+    summary["line_rate_gbps"] = lineBps / 1e9;
+    summary["params"] = {{"n", n},
+                         {"k", k},
+                         {"spines", spines},
+                         {"leaf_pairs", pairs},
+                         {"flows_per_pair", perPair},
+                         {"bytes", bytes},
+                         {"seeds", seeds},
+                         {"seed", seed0},
+                         {"queue_bytes", queueBytes},
+                         {"rate_control", cc}};
+    summary["runs"] = json::array();
+    CsvWriter flowCsv(out.Path("flows.csv"),
+                      {"fabric", "seed", "flow", "src", "dst", "bytes", "fct_us",
+                       "throughput_gbps", "slowdown", "collided", "retx", "cnps", "path"});
+    CsvWriter seriesCsv(out.Path("throughput-series.csv"),
+                        {"fabric", "seed", "flow", "t_us", "gbps"});
+    CsvWriter queueCsv(out.Path("shared-link-queue.csv"),
+                       {"fabric", "seed", "link", "t_us", "bytes"});
+
+    std::cout << "ECMP collisions: " << flows.size() << " flows of " << bytes / 1e6
+              << " MB, ROFT n=" << n << " k=" << k << " spines=" << spines << " vs ZCube, "
+              << lineBps / 1e9 << " Gb/s, rate control " << cc << "\n\n";
+    std::cout << std::left << std::setw(7) << "fabric" << std::setw(6) << "seed"
+              << std::setw(28) << "collisions (link: flows)" << std::right << std::setw(12)
+              << "tput min" << std::setw(10) << "tput max" << std::setw(12) << "FCT max us"
+              << std::setw(12) << "maxQ KB" << std::setw(10) << "marks" << "\n";
+
+    int plotted = -1;
+    json plotRun;
+    struct RunSpec
+    {
+        std::string fabric;
+        uint64_t seed;
+    };
+    std::vector<RunSpec> runs{{"zcube", seed0}};
+    for (uint32_t s = 0; s < seeds; ++s)
+    {
+        runs.push_back({"roft", seed0 + s});
+    }
+    for (const auto& run : runs)
+    {
+        Ptr<FabricNetwork> net;
+        FabricNetworkHelper h = links();
+        if (run.fabric == "zcube")
+        {
+            net = ZCubeHelper(n, k).Install(h);
+        }
+        else
+        {
+            net = RoftHelper(RoftLayout(n, k, spines), run.seed, true).Install(h);
+        }
+        const FabricGraph& g = net->GetGraph();
+        // Collisions are known before the run: the routing function decides the paths.
+        std::vector<RoceFlowRecord> pre(flows.size());
+        for (size_t f = 0; f < flows.size(); ++f)
+        {
+            pre[f].spec = flows[f];
+        }
+        const auto collisions = FindCollisions(g, pre, *net->GetRouting());
+        opt.queueSampleLinks.clear();
+        for (const auto& c : collisions)
+        {
+            opt.queueSampleLinks.push_back(c.dirLink);
+        }
+        std::cerr << "[" << run.fabric << " seed " << run.seed << "] " << collisions.size()
+                  << " shared links..." << std::flush;
+        FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
+        std::cerr << " done (" << FormatNumber(r.wallSeconds, 3) << " s)\n";
+
+        std::set<uint32_t> collided;
+        json cj = json::array();
+        std::string label;
+        uint64_t maxQ = 0;
+        uint64_t marks = 0;
+        for (const auto& c : collisions)
+        {
+            collided.insert(c.flows.begin(), c.flows.end());
+            const auto& lc = r.links[c.dirLink];
+            maxQ = std::max(maxQ, lc.maxQueueBytes);
+            marks += lc.ecnMarks;
+            cj.push_back({{"link", g.GetDirLinkLabel(c.dirLink)},
+                          {"flows", c.flows},
+                          {"max_queue_bytes", lc.maxQueueBytes},
+                          {"ecn_marks", lc.ecnMarks},
+                          {"drops", lc.queueDrops}});
+            label += (label.empty() ? "" : " ") + g.GetDirLinkLabel(c.dirLink) + ":";
+            for (size_t i = 0; i < c.flows.size(); ++i)
+            {
+                label += (i ? "," : "") + std::to_string(c.flows[i]);
+            }
+            for (const auto& sample : r.queueSamples[c.dirLink])
+            {
+                queueCsv.Row({run.fabric, std::to_string(run.seed), g.GetDirLinkLabel(c.dirLink),
+                              FormatNumber(sample.t * 1e6), std::to_string(sample.bytes)});
+            }
+        }
+        json fj = RoceFlowsToJson(r.flows);
+        double tmin = 1e300;
+        double tmax = 0;
+        double fmax = 0;
+        bool allComplete = true;
+        for (size_t f = 0; f < r.flows.size(); ++f)
+        {
+            const RoceFlowRecord& rec = r.flows[f];
+            fj[f]["collided"] = collided.count(f) > 0;
+            allComplete = allComplete && rec.complete;
+            tmin = std::min(tmin, rec.ThroughputBps() / 1e9);
+            tmax = std::max(tmax, rec.ThroughputBps() / 1e9);
+            fmax = std::max(fmax, rec.FctSeconds() * 1e6);
+            std::string path;
+            for (uint32_t v : rec.path)
+            {
+                path += (path.empty() ? "" : " ") + std::to_string(v);
+            }
+            flowCsv.Row({run.fabric, std::to_string(run.seed), std::to_string(f),
+                         std::to_string(rec.spec.src), std::to_string(rec.spec.dst),
+                         std::to_string(rec.spec.bytes), FormatNumber(rec.FctSeconds() * 1e6),
+                         FormatNumber(rec.ThroughputBps() / 1e9), FormatNumber(rec.Slowdown()),
+                         collided.count(f) ? "1" : "0", std::to_string(rec.retxPackets),
+                         std::to_string(rec.cnps), path});
+            for (size_t b = 0; b < rec.rxBins.size(); ++b)
+            {
+                seriesCsv.Row({run.fabric, std::to_string(run.seed), std::to_string(f),
+                               FormatNumber((b + 0.5) * binUs),
+                               FormatNumber(8.0 * rec.rxBins[b] / (binUs * 1e-6) / 1e9)});
+            }
+        }
+        json rj{{"fabric", run.fabric},
+                {"seed", run.seed},
+                {"flows", fj},
+                {"collisions", cj},
+                {"all_complete", allComplete},
+                {"sent_packets", r.sentPackets},
+                {"delivered_packets", r.deliveredPackets},
+                {"dropped_packets", r.droppedPackets},
+                {"unaccounted_packets", r.Unaccounted()},
+                {"wall_s", r.wallSeconds}};
+        summary["runs"].push_back(rj);
+        std::cout << std::left << std::setw(7) << run.fabric << std::setw(6) << run.seed
+                  << std::setw(28) << (label.empty() ? "-" : label) << std::right << std::fixed
+                  << std::setprecision(1) << std::setw(12) << tmin << std::setw(10) << tmax
+                  << std::setw(12) << fmax << std::setw(12) << maxQ / 1000.0 << std::setw(10)
+                  << marks << "\n";
+        if (plotted < 0 && !collisions.empty())
+        {
+            plotted = static_cast<int>(run.seed);
+            plotRun = rj;
+            Gnuplot plot;
+            plot.SetTerminal("pngcairo size 900,500");
+            plot.SetTitle("Per-flow throughput, ROFT seed " + std::to_string(run.seed) + " (" +
+                          label + ")");
+            plot.SetLegend("time (us)", "throughput (Gb/s)");
+            plot.AppendExtra("set key outside right");
+            plot.AppendExtra("set yrange [0:" + FormatNumber(lineBps / 1e9 * 1.05) + "]");
+            for (size_t f = 0; f < r.flows.size(); ++f)
+            {
+                Gnuplot2dDataset ds("flow " + std::to_string(f) +
+                                    (collided.count(f) ? " (collided)" : ""));
+                ds.SetStyle(Gnuplot2dDataset::LINES);
+                const auto& bins = r.flows[f].rxBins;
+                for (size_t b = 0; b < bins.size(); ++b)
+                {
+                    ds.Add((b + 0.5) * binUs, 8.0 * bins[b] / (binUs * 1e-6) / 1e9);
+                }
+                plot.AddDataset(ds);
+            }
+            out.WritePng("throughput-colliding-seed.png", plot);
+        }
+    }
+    out.WriteJson("summary.json", summary);
+    std::cout << "\ntput: message throughput per flow (Gb/s); maxQ, marks: on the shared links\n";
+    if (plotted < 0)
+    {
+        std::cout << "no seed produced a collision; no throughput plot written\n";
+    }
+    std::cout << "wrote " << out.Path("summary.json")
+              << ", flows.csv, throughput-series.csv, shared-link-queue.csv"
+              << (plotted >= 0 ? ", throughput-colliding-seed.png" : "") << "\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+}
