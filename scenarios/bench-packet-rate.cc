@@ -16,6 +16,7 @@
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/roce-traffic-helper.h"
 #include "ns3/zcube-helper.h"
 
 #include <sys/resource.h>
@@ -38,6 +39,69 @@ PeakRssMiB()
     return ru.ru_maxrss / 1024.0; // Linux reports KiB
 }
 
+/// RoCE (DCQCN, go-back-N) against plain constant-rate UDP on the same fabric and flows:
+/// hop-level packets per wall-second, data and control separately.
+void
+RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
+{
+    std::cout << "\nRoCE transport vs UDP constant rate, " << simUs
+              << " us simulated, switch fast path\n";
+    std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern"
+              << std::right << std::setw(13) << "udp hop/s" << std::setw(13) << "roce hop/s"
+              << std::setw(13) << "data hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(11)
+              << "roce/udp" << "\n";
+    for (const std::string fabric : {"zcube", "roft"})
+    {
+        for (const auto pattern : {TrafficPattern::PERMUTATION, TrafficPattern::ALLREDUCE})
+        {
+            TrafficPatternParams tp;
+            tp.hosts = n;
+            tp.bytes = uint64_t(1) << 40;
+            const auto flows = MakeTraffic(pattern, tp);
+            std::vector<uint32_t> perSrc(n, 0);
+            for (const auto& f : flows)
+            {
+                perSrc[f.src]++;
+            }
+            std::vector<double> rates;
+            for (const auto& f : flows)
+            {
+                rates.push_back(400e9 / perSrc[f.src]);
+            }
+            auto build = [&]() {
+                FabricNetworkHelper links;
+                return fabric == "zcube" ? ZCubeHelper(n, k).Install(links)
+                                         : RoftHelper(RoftLayout(n, k, n / k), 1).Install(links);
+            };
+            const FabricUdpRunResult u = RunFabricUdp(build(), flows, rates, 4096,
+                                                      MicroSeconds(simUs));
+            FabricRoceRunOptions opt;
+            opt.stopAt = MicroSeconds(simUs);
+            const FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
+            const double udpRate = u.hopPackets / u.wallSeconds;
+            const double roceRate = r.hopPackets / r.wallSeconds;
+            const double ctrl = r.hopControlPackets / r.wallSeconds;
+            const std::string name = TrafficPatternName(pattern);
+            std::cout << std::left << std::setw(8) << fabric << std::setw(13) << name
+                      << std::right << std::fixed << std::setprecision(0) << std::setw(13)
+                      << udpRate << std::setw(13) << roceRate << std::setw(13)
+                      << roceRate - ctrl << std::setw(13) << ctrl << std::setw(10)
+                      << std::setprecision(2) << roceRate / udpRate << "x\n";
+            summary["roce"][fabric][name] = {{"udp_hop_packets", u.hopPackets},
+                                             {"udp_wall_s", u.wallSeconds},
+                                             {"udp_hop_packets_per_s", udpRate},
+                                             {"roce_hop_packets", r.hopPackets},
+                                             {"roce_control_hop_packets", r.hopControlPackets},
+                                             {"roce_wall_s", r.wallSeconds},
+                                             {"roce_hop_packets_per_s", roceRate},
+                                             {"roce_data_hop_packets_per_s", roceRate - ctrl},
+                                             {"roce_control_hop_packets_per_s", ctrl},
+                                             {"roce_events_per_s", r.events / r.wallSeconds},
+                                             {"roce_vs_udp", roceRate / udpRate}};
+        }
+    }
+}
+
 int
 Run(int argc, char* argv[])
 {
@@ -49,6 +113,9 @@ Run(int argc, char* argv[])
     cli.Add("build-n", "GPUs of the large ZCube whose build is timed (0: skip)", "1024");
     cli.Add("build-k", "GPUs per switch of that ZCube", "32");
     cli.Add("scheduler", "ns-3 scheduler TypeId", "ns3::MapScheduler");
+    cli.Add("roce",
+            "also run the RoCE variant (DCQCN) on ZCube and ROFT, permutation and AllReduce",
+            "true");
     cli.Add("out", "results folder", "results/bench-packet-rate");
     cli.Parse(argc, argv);
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
@@ -64,6 +131,7 @@ Run(int argc, char* argv[])
             throw std::invalid_argument("--variants: '" + v + "' is not fast|ipv4|global");
         }
     }
+    const bool roce = cli.GetBool("roce");
     const std::string scheduler = cli.GetString("scheduler");
     TypeId schedulerTid;
     if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid))
@@ -167,6 +235,10 @@ Run(int argc, char* argv[])
                           << "x\n";
             }
         }
+    }
+    if (roce)
+    {
+        RunRoceVariants(n, k, simUs, summary);
     }
     out.WriteJson("summary.json", summary);
     std::cout << "wrote " << out.Path("summary.json") << "\n";

@@ -428,6 +428,7 @@ RunFabricRoce(Ptr<FabricNetwork> net,
         r.droppedPackets += count;
     }
     r.hopPackets = monitor->GetTotalTxPackets();
+    r.hopControlPackets = monitor->GetTotalTxSmallPackets();
     r.throughputBin = options.throughputBin;
     Simulator::Destroy();
     return r;

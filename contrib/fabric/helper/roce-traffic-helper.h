@@ -102,6 +102,7 @@ struct FabricRoceRunResult
     uint64_t deliveredPackets{0}; //!< data + control packets received by the transport
     uint64_t droppedPackets{0};
     uint64_t hopPackets{0};
+    uint64_t hopControlPackets{0}; //!< hop-level ACK/NACK/CNP transmissions
     uint64_t events{0};
     double simSeconds{0};
     double wallSeconds{0};

@@ -71,8 +71,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         [this, out](Ptr<const Packet> pkt)
                         {
                             LinkCounters& c = m_links[out];
-                            c.txBytes += pkt->GetSize() - PPP_HEADER;
+                            const uint32_t size = pkt->GetSize() - PPP_HEADER;
+                            c.txBytes += size;
                             ++c.txPackets;
+                            c.txSmallPackets += (size <= SMALL_PACKET) ? 1 : 0;
                         }));
             Connect(PeekPointer(dev),
                     "MacTxDrop",
@@ -90,13 +92,27 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                             ++m_links[in].rxErrorDrops;
                             CountDrop("phy-rx-error");
                         }));
+            auto sampled = m_samples.find(out);
+            std::vector<QueueSample>* series =
+                sampled == m_samples.end() ? nullptr : &sampled->second;
+            const double interval = m_sampleInterval.GetSeconds();
             Connect(PeekPointer(dev->GetQueue()),
                     "BytesInQueue",
                     Callback<void, uint32_t, uint32_t>(
-                        [this, out](uint32_t, uint32_t now)
+                        [this, out, series, interval](uint32_t, uint32_t now)
                         {
                             LinkCounters& c = m_links[out];
                             c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
+                            if (series)
+                            {
+                                const double t = Simulator::Now().GetSeconds();
+                                // At most one sample per interval, plus the moment it empties.
+                                if (series->empty() || t - series->back().t >= interval ||
+                                    (now == 0 && series->back().bytes != 0))
+                                {
+                                    series->push_back({t, now});
+                                }
+                            }
                         }));
         }
         Ptr<Node> node = net->GetNode(v);
@@ -169,6 +185,17 @@ FabricLinkMonitor::GetTotalDrops() const
     for (const auto& [reason, count] : m_drops)
     {
         n += count;
+    }
+    return n;
+}
+
+uint64_t
+FabricLinkMonitor::GetTotalTxSmallPackets() const
+{
+    uint64_t n = 0;
+    for (const auto& c : m_links)
+    {
+        n += c.txSmallPackets;
     }
     return n;
 }

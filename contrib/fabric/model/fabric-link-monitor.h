@@ -38,6 +38,7 @@ class FabricLinkMonitor : public Object
     {
         uint64_t txBytes{0};
         uint64_t txPackets{0};
+        uint64_t txSmallPackets{0}; //!< of which at most SMALL_PACKET IPv4 bytes (ACK/NACK/CNP)
         uint64_t maxQueueBytes{0};
         uint64_t queueDrops{0};
         uint64_t rxErrorDrops{0};
@@ -67,6 +68,11 @@ class FabricLinkMonitor : public Object
     uint64_t GetTotalDrops() const;
     /// Hop-level packets: transmissions onto any link.
     uint64_t GetTotalTxPackets() const;
+    /// Hop-level packets of at most SMALL_PACKET bytes (transport control packets).
+    uint64_t GetTotalTxSmallPackets() const;
+
+    /// IPv4 size up to which a packet counts as a control packet.
+    static constexpr uint32_t SMALL_PACKET = 64;
 
   private:
     void CountDrop(const std::string& reason);
