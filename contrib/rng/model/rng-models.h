@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef RNG_MODELS_H
+#define RNG_MODELS_H
+
+#include "ns3/spraypoint-tables.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rng
+ * Model 7.2 (RNG paper §7.2, §E.2): fraction of Spraypoint paths of each length, keyed by
+ * hop count (router-to-router links): 1/n for 1, p^(i-2) d/n for 2 <= i <= l+2,
+ * exp(-p^l d^2/n) for l+4, the rest for l+3. Values are the paper's formulas as written (for
+ * pd > n they exceed 1 or go negative; the paper notes lower-order terms matter there).
+ * \param levels l (0: the paper's rule)
+ */
+std::map<uint32_t, double> ModelPathLength(uint32_t n, uint32_t d, uint32_t p, uint32_t levels = 0);
+
+/**
+ * \ingroup rng
+ * Model 7.1 (§7.1, §F.3): expected number of edge-disjoint Spraypoint paths, as a fraction
+ * of d: 1 - exp(-h) for a source that is not a neighbour of the destination;
+ * min(1 - p/d, 1 - exp(-(1 - p/d) h)) for a neighbour.
+ */
+double ModelEdgeDisjointFraction(uint32_t d, uint32_t p, uint32_t h, bool neighbour);
+
+/**
+ * \ingroup rng
+ * The §7.3 oversubscription model (l = 1 regime): mu_2..mu_5 and 1 / sum.
+ */
+struct OversubModel
+{
+    double mu2{0};
+    double mu3{0};
+    double mu4{0};
+    double mu5{0};
+    double phi3{0};
+    double kappa3{0};
+    double oversub{0};
+};
+
+OversubModel ModelOversubscription(uint32_t n, uint32_t d, uint32_t p, uint32_t h);
+
+/**
+ * \ingroup rng
+ * Measured Spraypoint path-length distribution: for each destination in \p dests, every
+ * source router s != t and every one of its spray choices (each uplink), the hops to t
+ * (1 if the spray lands on t, else 1 + the pointing distance of the sprayed-to router).
+ * \return fraction per hop count; key 0 collects paths that never arrive
+ */
+std::map<uint32_t, double> MeasurePathLength(const SpraypointTables& tables,
+                                             const RouterGraph& g,
+                                             const std::vector<uint32_t>& dests);
+
+/**
+ * \ingroup rng
+ * s-t max-flow (unit capacity per directed link) of the Spraypoint graph S_{s,t}: the pointing
+ * graph toward t plus the spray links of s (Boost.Graph push-relabel).
+ */
+uint32_t SpraypointMaxFlow(const SpraypointTables& tables,
+                           const RouterGraph& g,
+                           uint32_t s,
+                           uint32_t t);
+
+/**
+ * \ingroup rng
+ * Throughput of a router-level traffic matrix under Spraypoint's fluid ECMP splits (a source
+ * splits evenly over its uplinks, every router evenly over its candidates), links of
+ * capacity 1 (one lane).
+ */
+struct FluidThroughput
+{
+    double uniformRate{0};  //!< the largest common rate every flow gets: 1 / max link load
+    double maxMinMean{0};   //!< mean rate of the max-min fair allocation (progressive filling)
+    double maxMinMin{0};    //!< smallest max-min fair rate
+    double meanPathHops{0}; //!< traffic-weighted mean path length
+    double maxLinkLoad{0};  //!< per unit demand
+};
+
+/**
+ * Fluid throughput of flows (src router, dst router), each of demand up to \p d lanes
+ * (rates are capped at the source's uplink capacity d).
+ */
+FluidThroughput MeasureFluidThroughput(const SpraypointTables& tables,
+                                       const RouterGraph& g,
+                                       const std::vector<std::pair<uint32_t, uint32_t>>& flows);
+
+/// A random derangement of n routers (FabricRng): flows (i, perm[i]).
+std::vector<std::pair<uint32_t, uint32_t>> RandomRouterPermutation(uint32_t n, uint64_t seed);
+
+} // namespace ns3
+
+#endif // RNG_MODELS_H

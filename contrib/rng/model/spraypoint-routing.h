@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef SPRAYPOINT_ROUTING_H
+#define SPRAYPOINT_ROUTING_H
+
+#include "ns3/fabric-routing.h"
+#include "ns3/rng-topology.h"
+#include "ns3/spraypoint-tables.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rng
+ * Spraypoint forwarding (RNG paper §5) as a FabricRouting over an RngFabric's graph, with the
+ * two VRFs selected by the arrival port:
+ * - server-facing VRF (the packet came from a server, or the router originated it): spray to
+ *   any fabric-facing port, one chosen by seeded flow hash over all d uplinks, whatever the
+ *   destination, except that a destination server on this router is delivered directly;
+ * - fabric-facing VRF: the pointing rules, flow-hash ECMP among the h candidates of
+ *   SpraypointTables; a local destination server is delivered directly.
+ * A packet sprayed to a neighbour that points back to the source revisits the source once and
+ * leaves by the pointing VRF: pointing distances strictly decrease, so it never loops.
+ */
+class SpraypointRouting : public FabricRouting
+{
+  public:
+    /**
+     * \param graph the FabricGraph built by \p fabric (RngFabric::Build)
+     * \param tables the shared tables, computed once for the whole fabric
+     * \param seed flow-hash seed (each router mixes in its id)
+     */
+    SpraypointRouting(std::shared_ptr<const FabricGraph> graph,
+                      const RngFabric& fabric,
+                      std::shared_ptr<const SpraypointTables> tables,
+                      uint64_t seed);
+
+    uint32_t SelectPort(uint32_t node,
+                        uint32_t inPort,
+                        uint32_t dstHost,
+                        const FlowKey& key) const override;
+    std::string GetName() const override { return "spraypoint"; }
+
+    const SpraypointTables& GetTables() const { return *m_tables; }
+
+  private:
+    uint32_t m_nServers;
+    uint32_t m_s;
+    std::vector<uint32_t> m_degree; //!< fabric ports per router
+    std::shared_ptr<const SpraypointTables> m_tables;
+    uint64_t m_seed;
+};
+
+/**
+ * \ingroup rng
+ * k-shortest-paths routing on an RngFabric: for every ordered router pair, up to k shortest
+ * simple paths (Yen's algorithm, each spur path a Boost.Graph BFS on the graph with the
+ * root's nodes and used edges filtered out). The source router picks one by seeded flow hash
+ * of the 5-tuple; every router on it forwards along it, so the choice is a pure function of
+ * the flow key (the source is read from the source address). A local destination is
+ * delivered directly.
+ */
+class KspRouting : public FabricRouting
+{
+  public:
+    /// \throws std::invalid_argument on k == 0
+    KspRouting(std::shared_ptr<const FabricGraph> graph,
+               const RngFabric& fabric,
+               uint32_t k,
+               uint64_t seed);
+
+    uint32_t SelectPort(uint32_t node,
+                        uint32_t inPort,
+                        uint32_t dstHost,
+                        const FlowKey& key) const override;
+    std::string GetName() const override { return "ksp"; }
+
+    /// The paths (router sequences) from router \p a to router \p b.
+    const std::vector<std::vector<uint32_t>>& GetPaths(uint32_t a, uint32_t b) const
+    {
+        return m_paths[static_cast<size_t>(a) * m_n + b];
+    }
+
+    /// Up to k shortest simple paths from \p a to \p b in \p g (Yen; BFS spur paths).
+    static std::vector<std::vector<uint32_t>> ShortestPaths(const RouterGraph& g,
+                                                            uint32_t a,
+                                                            uint32_t b,
+                                                            uint32_t k);
+
+  private:
+    uint32_t m_n;
+    uint32_t m_nServers;
+    uint32_t m_s;
+    std::vector<std::vector<uint32_t>> m_adj;
+    std::vector<std::vector<std::vector<uint32_t>>> m_paths;
+    uint64_t m_seed;
+};
+
+/**
+ * \ingroup rng
+ * A routing function as it behaves right after a failure, before the control plane
+ * reconverges: the inner routing's choice, but a packet whose chosen egress link has failed,
+ * or that would be sent to a failed node, is dropped (NO_PORT: reason "no-route" in the
+ * packet-level run).
+ */
+class FailureMaskRouting : public FabricRouting
+{
+  public:
+    FailureMaskRouting(std::shared_ptr<const FabricRouting> inner,
+                       std::set<uint32_t> failedLinks,
+                       std::set<uint32_t> failedNodes);
+
+    uint32_t SelectPort(uint32_t node,
+                        uint32_t inPort,
+                        uint32_t dstHost,
+                        const FlowKey& key) const override;
+    std::string GetName() const override { return m_inner->GetName() + "+failed"; }
+
+  private:
+    std::shared_ptr<const FabricRouting> m_inner;
+    std::set<uint32_t> m_links;
+    std::set<uint32_t> m_nodes;
+};
+
+} // namespace ns3
+
+#endif // SPRAYPOINT_ROUTING_H

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Benchmark (not a timed test): all Spraypoint tables of a fabric (every destination, every
+// router) on one core, for n=1000, d=64 and n=4000, d=64 by default; prints time and memory.
+//
+//   ./build/bin/bench-rng-tables --sizes=1000:64,4000:64 --out=results/bench-rng-tables
+#include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
+#include "ns3/spraypoint-tables.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+double
+PeakRssMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss / 1024.0;
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__, "Time to compute all Spraypoint tables of a fabric on one core.");
+    cli.Add("sizes", "comma list of n:d", "1000:64,4000:64");
+    cli.Add("p", "waypoints per node", "2");
+    cli.Add("h", "candidates per node", "2");
+    cli.Add("seed", "graph and key seed", "1");
+    cli.Add("out", "results folder", "results/bench-rng-tables");
+    cli.Parse(argc, argv);
+    const auto p = static_cast<uint32_t>(cli.GetUint("p", 1, 65534));
+    const auto h = static_cast<uint32_t>(cli.GetUint("h", 1, 65534));
+    const uint64_t seed = cli.GetUint("seed", 0, UINT64_MAX);
+    FabricResults out(cli.GetString("out"));
+    json runs = json::array();
+    std::cout << std::setw(6) << "n" << std::setw(5) << "d" << std::setw(12) << "graph(s)"
+              << std::setw(12) << "tables(s)" << std::setw(14) << "tables(MB)" << std::setw(14)
+              << "peakRSS(MB)\n";
+    for (const auto& item : cli.GetList("sizes"))
+    {
+        const size_t colon = item.find(':');
+        if (colon == std::string::npos)
+        {
+            throw std::invalid_argument("--sizes: '" + item + "' must be n:d");
+        }
+        const auto n = static_cast<uint32_t>(std::stoul(item.substr(0, colon)));
+        const auto d = static_cast<uint32_t>(std::stoul(item.substr(colon + 1)));
+        const auto t0 = std::chrono::steady_clock::now();
+        RouterGraph g = MakeRandomRegularGraph(n, d, seed);
+        const auto t1 = std::chrono::steady_clock::now();
+        SpraypointParams prm;
+        prm.p = p;
+        prm.h = h;
+        prm.key = seed;
+        SpraypointTables tab(g, prm);
+        const auto t2 = std::chrono::steady_clock::now();
+        const double gs = std::chrono::duration<double>(t1 - t0).count();
+        const double ts = std::chrono::duration<double>(t2 - t1).count();
+        const double mb = tab.MemoryBytes() / 1048576.0;
+        std::cout << std::setw(6) << n << std::setw(5) << d << std::setw(12) << std::fixed
+                  << std::setprecision(3) << gs << std::setw(12) << ts << std::setw(14)
+                  << std::setprecision(1) << mb << std::setw(13) << PeakRssMb() << "\n";
+        std::cerr << "n=" << n << " done\n";
+        runs.push_back({{"n", n},
+                        {"d", d},
+                        {"p", p},
+                        {"h", h},
+                        {"levels", tab.GetLevels()},
+                        {"graph_s", gs},
+                        {"tables_s", ts},
+                        {"tables_mb", mb},
+                        {"peak_rss_mb", PeakRssMb()}});
+    }
+    out.WriteJson("summary.json", json{{"runs", runs}, {"threads", 1}});
+    return 0;
+}
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Unit tests of the rng module: random regular graphs, ShuffleBox construction and expansion,
+// Spraypoint levels, loop freedom, determinism, the two VRFs, baselines, models, bad input.
+#include "ns3/flow-hash-ecmp.h"
+#include "ns3/rng-models.h"
+#include "ns3/shuffle-box.h"
+#include "ns3/spraypoint-routing.h"
+#include "ns3/traffic-pattern.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+SpraypointParams
+Params(uint32_t p, uint32_t h, uint64_t key = 7)
+{
+    SpraypointParams prm;
+    prm.p = p;
+    prm.h = h;
+    prm.key = key;
+    return prm;
+}
+
+/// A flow key from server a to server b with a given UDP source port.
+FlowKey
+Key(uint32_t a, uint32_t b, uint16_t port)
+{
+    FlowSpec f;
+    f.src = a;
+    f.dst = b;
+    f.srcPort = port;
+    return f.Key();
+}
+} // namespace
+
+TEST(RandomRegular, SimpleRegularAndReproducible)
+{
+    for (auto [n, d] : std::vector<std::pair<uint32_t, uint32_t>>{{10, 3}, {100, 8}, {300, 64}})
+    {
+        RandomRegularReport rep;
+        RouterGraph g = MakeRandomRegularGraph(n, d, 5, &rep);
+        EXPECT_TRUE(g.IsRegular(d)) << n << " " << d;
+        EXPECT_FALSE(g.HasMultiEdges()) << n << " " << d;
+        EXPECT_EQ(g.GetNEdges(), n * d / 2);
+        RouterGraph g2 = MakeRandomRegularGraph(n, d, 5);
+        EXPECT_EQ(g.GetEdges(), g2.GetEdges());
+        RouterGraph g3 = MakeRandomRegularGraph(n, d, 6);
+        EXPECT_NE(g.GetEdges(), g3.GetEdges());
+        if (d == 64)
+        {
+            // The pairing model draws many repeats at this density: they were repaired.
+            EXPECT_GT(rep.selfLoops + rep.multiEdges, 0u);
+            EXPECT_GT(rep.swaps, 0u); // one swap can fix two bad edges
+        }
+    }
+}
+
+TEST(RandomRegular, BadParametersNamed)
+{
+    auto msg = [](auto f)
+    {
+        try
+        {
+            f();
+        }
+        catch (const std::invalid_argument& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("no throw");
+    };
+    EXPECT_NE(msg([] { MakeRandomRegularGraph(10, 10, 1); }).find("d=10 must be in [1, n-1]"),
+              std::string::npos);
+    EXPECT_NE(msg([] { MakeRandomRegularGraph(11, 3, 1); }).find("n*d = 11*3 must be even"),
+              std::string::npos);
+    EXPECT_NE(msg([] { MakeRandomRegularGraph(2, 1, 1); }).find("n=2 must be >= 3"),
+              std::string::npos);
+    RouterGraph g = MakeRandomRegularGraph(50, 8, 1);
+    EXPECT_NE(msg([&] { SpraypointTables(g, Params(8, 2)); }).find("p=8 must be in [1, d-1]"),
+              std::string::npos);
+    EXPECT_NE(msg([&] { SpraypointTables(g, Params(0, 2)); }).find("p=0"), std::string::npos);
+    EXPECT_NE(msg([&] { SpraypointTables(g, Params(2, 9)); }).find("h=9 must be in [1, d]"),
+              std::string::npos);
+    EXPECT_NE(msg([&] { SpraypointTables(g, Params(2, 0)); }).find("h=0"), std::string::npos);
+    EXPECT_NE(msg([] { ShuffleBoxFabric({4}, 6, 0, 1); }).find("d=6 must be a positive multiple"),
+              std::string::npos);
+    EXPECT_NE(msg([] { RngFabric(RouterGraph(4), 0); }).find("s=0"), std::string::npos);
+}
+
+TEST(Spraypoint, PaperLevelCount)
+{
+    EXPECT_EQ(SpraypointTables::PaperLevels(1000, 64, 2), 1u);  // n/2d^2 < 1
+    EXPECT_EQ(SpraypointTables::PaperLevels(10000, 16, 2), 5u); // 19.5 -> ceil(log2) = 5
+    EXPECT_EQ(SpraypointTables::PaperLevels(10000, 16, 4), 3u);
+    EXPECT_EQ(SpraypointTables::PaperLevels(2048, 16, 2), 2u); // exactly 4 = 2^2
+}
+
+TEST(Spraypoint, LevelSizes)
+{
+    // n=1000, d=64, p=2: |WP_0| = d, |WP_1| = p d, IR the rest but ~ n e^{-pd^2/n} in OR.
+    RouterGraph g = MakeRandomRegularGraph(1000, 64, 3);
+    SpraypointTables tab(g, Params(2, 2));
+    EXPECT_EQ(tab.GetLevels(), 1u);
+    for (uint32_t t : {0u, 17u, 999u})
+    {
+        auto sz = tab.LevelSizes(t);
+        ASSERT_EQ(sz.size(), 4u);
+        EXPECT_EQ(sz[0], 64u);
+        EXPECT_EQ(sz[1], 128u);
+        EXPECT_EQ(sz[0] + sz[1] + sz[2] + sz[3], 999u);
+        EXPECT_LE(sz[3], 5u);
+    }
+    // Several levels: n=2000, d=8, p=2 -> l = ceil(log2(2000/128)) = 4, |WP_l| = d p^l
+    // while the graph has room.
+    RouterGraph g2 = MakeRandomRegularGraph(2000, 8, 3);
+    SpraypointTables tab2(g2, Params(2, 2));
+    EXPECT_EQ(tab2.GetLevels(), 4u);
+    auto sz = tab2.LevelSizes(5);
+    EXPECT_EQ(sz[0], 8u);
+    for (uint32_t l = 1; l <= 4; ++l)
+    {
+        EXPECT_EQ(sz[l], sz[l - 1] * 2) << l;
+    }
+    // Every node knows its rule: WP_l candidates are in WP_{l-1}, IR in WP_L, OR closer.
+    for (uint32_t v = 0; v < 2000; ++v)
+    {
+        const int32_t lv = tab2.Level(5, v);
+        if (lv < 0)
+        {
+            continue;
+        }
+        ASSERT_GE(tab2.NCandidates(5, v), 1u);
+        for (uint32_t i = 0; i < tab2.NCandidates(5, v); ++i)
+        {
+            const uint32_t w = g2.Neighbours(v)[tab2.Candidate(5, v, i)];
+            EXPECT_EQ(tab2.Distance(5, w) + 1, tab2.Distance(5, v));
+        }
+    }
+}
+
+TEST(Spraypoint, LoopFreeEveryPairSeveralGraphs)
+{
+    for (auto [n, d, p, h, seed] :
+         std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>>{
+             {40, 6, 2, 2, 1}, {60, 4, 1, 1, 2}, {80, 10, 3, 3, 3}, {128, 8, 2, 2, 4}})
+    {
+        RngFabric fab(MakeRandomRegularGraph(n, d, seed), 1);
+        auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+        auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), Params(p, h, seed));
+        SpraypointRouting sp(graph, fab, tab, seed);
+        const uint32_t maxLen = tab->GetLevels() + 2 + 64;
+        for (uint32_t s = 0; s < n; ++s)
+        {
+            for (uint32_t t = 0; t < n; ++t)
+            {
+                if (s == t)
+                {
+                    continue;
+                }
+                for (uint16_t port = 0; port < 4; ++port)
+                {
+                    FabricPath path = TracePath(sp, s, t, Key(s, t, 49152 + port), 4 * maxLen);
+                    ASSERT_TRUE(path.delivered) << n << ": " << s << "->" << t;
+                    // The source router is visited at most twice (spray, then pointing).
+                    uint32_t srcVisits = 0;
+                    std::set<uint32_t> seen;
+                    for (size_t i = 1; i + 1 < path.nodes.size(); ++i)
+                    {
+                        const uint32_t v = path.nodes[i];
+                        srcVisits += (v == fab.RouterNode(s)) ? 1 : 0;
+                        if (v != fab.RouterNode(s))
+                        {
+                            EXPECT_TRUE(seen.insert(v).second) << "router revisited";
+                        }
+                    }
+                    EXPECT_LE(srcVisits, 2u);
+                }
+            }
+        }
+    }
+}
+
+TEST(Spraypoint, RoutersComputeTheSameTables)
+{
+    RouterGraph g = MakeRandomRegularGraph(200, 12, 9);
+    SpraypointTables shared(g, Params(2, 3, 11));
+    SpraypointTables again(g, Params(2, 3, 11));
+    for (uint32_t r : {0u, 57u, 199u})
+    {
+        auto rows = SpraypointTables::ComputeRouterRows(g, Params(2, 3, 11), r);
+        for (uint32_t t = 0; t < 200; ++t)
+        {
+            ASSERT_EQ(rows[t].size(), shared.NCandidates(t, r));
+            for (uint32_t i = 0; i < rows[t].size(); ++i)
+            {
+                EXPECT_EQ(rows[t][i], shared.Candidate(t, r, i));
+                EXPECT_EQ(again.Candidate(t, r, i), shared.Candidate(t, r, i));
+            }
+        }
+    }
+    // Another key draws other waypoints.
+    SpraypointTables other(g, Params(2, 3, 12));
+    uint32_t differ = 0;
+    for (uint32_t v = 0; v < 200; ++v)
+    {
+        differ += other.Distance(0, v) != shared.Distance(0, v) ? 1 : 0;
+    }
+    EXPECT_GT(differ, 0u);
+}
+
+TEST(Spraypoint, TwoVrfs)
+{
+    const uint32_t s = 2;
+    RngFabric fab(MakeRandomRegularGraph(60, 6, 4), s);
+    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+    auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), Params(2, 2));
+    SpraypointRouting sp(graph, fab, tab, 1);
+    const uint32_t r = 10;
+    const uint32_t node = fab.RouterNode(r);
+    const uint32_t t = fab.GetRouters().Neighbours(r)[0]; // a neighbouring destination
+    const uint32_t dst = t * s;
+    // Server-facing VRF: sprays over all uplinks, even toward a neighbour.
+    std::set<uint32_t> sprayed;
+    for (uint16_t port = 0; port < 400; ++port)
+    {
+        const uint32_t out = sp.SelectPort(node, 0, dst, Key(r * s, dst, 1000 + port));
+        ASSERT_GE(out, s);
+        sprayed.insert(out);
+    }
+    EXPECT_EQ(sprayed.size(), 6u);
+    // Fabric-facing VRF: only the pointing candidates (WP_0 -> the link to t).
+    for (uint16_t port = 0; port < 50; ++port)
+    {
+        const uint32_t out = sp.SelectPort(node, s + 3, dst, Key(r * s, dst, 1000 + port));
+        EXPECT_EQ(graph->GetPeer(node, out), fab.RouterNode(t));
+    }
+    // Local destination: delivered directly from either VRF.
+    EXPECT_EQ(sp.SelectPort(node, 0, r * s + 1, Key(r * s, r * s + 1, 5)), 1u);
+    EXPECT_EQ(sp.SelectPort(node, s + 2, r * s + 1, Key(7, r * s + 1, 5)), 1u);
+    // A far destination from the fabric side: one of its h candidates.
+    const uint32_t far = 59;
+    std::set<uint32_t> pointed;
+    for (uint16_t port = 0; port < 200; ++port)
+    {
+        pointed.insert(sp.SelectPort(node, s, far * s, Key(0, far * s, port)));
+    }
+    EXPECT_EQ(pointed.size(), tab->NCandidates(far, r));
+}
+
+TEST(Baselines, KspAndEcmpDeliver)
+{
+    RngFabric fab(MakeRandomRegularGraph(30, 4, 2), 1);
+    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+    KspRouting ksp(graph, fab, 4, 1);
+    FlowHashEcmp ecmp(graph, 1, true);
+    for (uint32_t a = 0; a < 30; ++a)
+    {
+        for (uint32_t b = 0; b < 30; ++b)
+        {
+            if (a == b)
+            {
+                continue;
+            }
+            const auto& paths = ksp.GetPaths(a, b);
+            ASSERT_EQ(paths.size(), 4u);
+            for (size_t i = 1; i < paths.size(); ++i)
+            {
+                EXPECT_LE(paths[i - 1].size(), paths[i].size());
+                EXPECT_NE(paths[i - 1], paths[i]);
+            }
+            EXPECT_TRUE(TracePath(ksp, a, b, Key(a, b, 3)).delivered);
+            EXPECT_TRUE(TracePath(ecmp, a, b, Key(a, b, 3)).delivered);
+        }
+    }
+}
+
+TEST(Models, PaperFormulasAndF3Table)
+{
+    auto pl = ModelPathLength(1000, 64, 2);
+    EXPECT_DOUBLE_EQ(pl[1], 0.001);
+    EXPECT_DOUBLE_EQ(pl[2], 0.064);
+    EXPECT_DOUBLE_EQ(pl[3], 0.128);
+    EXPECT_NEAR(pl[5], std::exp(-8.192), 1e-12);
+    // §F.3 table.
+    const double table[4][3]
+        = {{0.63, 0.86, 0.98}, {0.53, 0.75, 0.75}, {0.49, 0.66, 0.66}, {0.39, 0.5, 0.5}};
+    const uint32_t ps[4] = {0, 16, 21, 32};
+    const uint32_t hs[3] = {1, 2, 4};
+    for (int i = 0; i < 4; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            EXPECT_NEAR(ModelEdgeDisjointFraction(64, ps[i], hs[j], ps[i] > 0), table[i][j], 0.012)
+                << i << "," << j;
+        }
+    }
+    const OversubModel m = ModelOversubscription(1000, 64, 2, 2);
+    EXPECT_NEAR(m.mu2, 0.064, 1e-12);
+    EXPECT_GT(m.oversub, 1.0);
+}
+
+TEST(Models, MeasuredPathLengthMatchesModel72)
+{
+    // The check at n=1000, d=64, p=2 (100 destinations here for speed).
+    RouterGraph g = MakeRandomRegularGraph(1000, 64, 1);
+    SpraypointTables tab(g, Params(2, 2, 1));
+    std::vector<uint32_t> dests;
+    for (uint32_t t = 0; t < 1000; t += 10)
+    {
+        dests.push_back(t);
+    }
+    auto sim = MeasurePathLength(tab, g, dests);
+    auto model = ModelPathLength(1000, 64, 2);
+    for (uint32_t i : {2u, 3u, 4u})
+    {
+        EXPECT_NEAR(sim[i], model[i], 0.01) << i;
+    }
+    EXPECT_EQ(sim.count(0), 0u); // every path arrives
+    // Max-flow: a non-neighbour source gets most of d with h = 2.
+    const uint32_t f = SpraypointMaxFlow(tab, g, 500, 0);
+    EXPECT_GT(f, 40u);
+    EXPECT_LE(f, 64u);
+}
+
+TEST(ShuffleBox, CountsAndConnectorLimit)
+{
+    ShuffleBoxFabric sb({40, 40, 40, 40}, 16, 0, 3);
+    ShuffleCounts c = sb.GetCounts();
+    EXPECT_EQ(c.rooms, 4u);
+    EXPECT_EQ(c.routers, 160u);
+    EXPECT_EQ(c.endpointPairs, c.endpointPairsFormula); // n + R(R-1)/2
+    EXPECT_EQ(c.endpointPairs, 160u + 6u);
+    EXPECT_GT(c.trunks, 0u);
+    EXPECT_EQ(c.lanes, 160u * 16);
+    // Every lane pair is a link, a self-loop or over the limit.
+    EXPECT_EQ(2 * (c.links + c.selfLoops + c.overConnectorLimit), c.lanes);
+    for (uint32_t k = 8; k < c.connectorHistogram.size(); ++k)
+    {
+        EXPECT_EQ(c.overConnectorLimit > 0 || c.connectorHistogram[k] == 0, true);
+    }
+    RouterGraph g = sb.GetRouterGraph();
+    EXPECT_EQ(g.GetNEdges(), c.links);
+    EXPECT_GT(c.minDegree, 8u);
+    // Same seed, same wiring.
+    ShuffleBoxFabric sb2({40, 40, 40, 40}, 16, 0, 3);
+    EXPECT_EQ(sb2.GetRouterGraph().GetEdges(), g.GetEdges());
+}
+
+TEST(ShuffleBox, ExpansionChangesFewConnections)
+{
+    ShuffleBoxFabric sb({40, 40, 40}, 16, 0, 5);
+    const uint32_t boxes = sb.GetCounts().boxes / 3;
+    auto changes = sb.AddRoom(40);
+    ShuffleCounts c = sb.GetCounts();
+    EXPECT_EQ(c.rooms, 4u);
+    EXPECT_EQ(c.routers, 160u);
+    EXPECT_EQ(c.connectedPanelPairs, 6u);
+    uint32_t removed = 0;
+    uint32_t added = 0;
+    uint32_t plugged = 0;
+    for (const auto& ch : changes)
+    {
+        removed += ch.kind == ShuffleChange::TRUNK_REMOVED;
+        added += ch.kind == ShuffleChange::TRUNK_ADDED;
+        plugged += ch.kind == ShuffleChange::ROUTER_CONNECTED;
+    }
+    EXPECT_EQ(plugged, 40u * 16 / 4);
+    EXPECT_EQ(added, 3 * (boxes * 4 / 4));
+    EXPECT_GT(removed, 0u);
+    // Only trunk-level work outside the new room: far fewer than re-wiring router lanes.
+    EXPECT_LT(removed + added, 120u * 16 / 2);
+}
+
+TEST(Failures, MaskDropsOnFailedLink)
+{
+    RngFabric fab(MakeRandomRegularGraph(20, 4, 2), 1);
+    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+    auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), Params(1, 1));
+    auto sp = std::make_shared<SpraypointRouting>(graph, fab, tab, 1);
+    FabricPath p = TracePath(*sp, 0, 19, Key(0, 19, 1));
+    ASSERT_TRUE(p.delivered);
+    FailureMaskRouting masked(sp, {p.dirLinks[1] / 2}, {});
+    EXPECT_FALSE(TracePath(masked, 0, 19, Key(0, 19, 1)).delivered);
+}
