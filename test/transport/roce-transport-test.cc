@@ -4,6 +4,8 @@
 #include "ns3/core-module.h"
 #include "ns3/error-model.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/ipv4-flow-classifier.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
@@ -235,4 +237,31 @@ TEST_F(RoceTransport, PhasesAndAfterOrderFlows)
     cyclic[1].after = 0;
     RoceTrafficHelper helper(Roft16());
     EXPECT_THROW(helper.Install(cyclic), std::invalid_argument);
+}
+
+TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
+{
+    // RoCE packets are ordinary IPv4/UDP on the hosts, so FlowMonitor classifies them.
+    auto net = Roft16();
+    FlowMonitorHelper fmh;
+    Ptr<FlowMonitor> fm = fmh.Install(net->GetHostNodes());
+    RoceTrafficHelper roce(net);
+    roce.Install({Flow(0, 0, 15, 1000000)});
+    Simulator::Stop(MilliSeconds(5)); // FlowMonitor's periodic check never runs out of events
+    Simulator::Run();
+    fm->CheckForLostPackets();
+    auto classifier = DynamicCast<Ipv4FlowClassifier>(fmh.GetClassifier());
+    bool sawData = false;
+    for (const auto& [id, stats] : fm->GetFlowStats())
+    {
+        const auto t = classifier->FindFlow(id);
+        if (t.destinationPort == 4791 && t.sourcePort == 49152)
+        {
+            sawData = true;
+            EXPECT_EQ(stats.rxBytes, stats.txBytes);
+            EXPECT_GE(stats.rxPackets, 1000000u / 4096);
+        }
+    }
+    EXPECT_TRUE(sawData);
+    EXPECT_TRUE(roce.GetRecords()[0].complete);
 }
