@@ -115,6 +115,48 @@ TEST(ZCubeVsRoftScenario, PacketLevelMatchesAnalytic)
     std::filesystem::remove_all(dir);
 }
 
+TEST(EcmpCollisionScenario, CollidingFlowsShareTheLink)
+{
+    const std::string dir = TempDir("ecmp");
+    // Seeds 1..2 at the defaults collide flows 0 and 1 (the routing function decides it).
+    Outcome o = RunProgram(BIN + "/ecmp-collision --seeds=2 --bytes=20000000 --out=" + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    EXPECT_DOUBLE_EQ(s["line_rate_gbps"].get<double>(), 400.0);
+    ASSERT_EQ(s["runs"].size(), 3u); // ZCube once, ROFT per seed
+    bool sawCollision = false;
+    for (const auto& run : s["runs"])
+    {
+        EXPECT_TRUE(run["all_complete"].get<bool>());
+        EXPECT_EQ(run["unaccounted_packets"], 0);
+        const bool zcube = run["fabric"] == "zcube";
+        if (zcube)
+        {
+            EXPECT_TRUE(run["collisions"].empty()) << "ZCube paths are collision-free here";
+        }
+        for (const auto& f : run["flows"])
+        {
+            ASSERT_TRUE(f.contains("path") && f.contains("fct_us") && f.contains("src"));
+            EXPECT_EQ(f["path"].front(), f["src"]);
+            EXPECT_EQ(f["path"].back(), f["dst"]);
+            const double tput = f["throughput_gbps"].get<double>();
+            if (f["collided"].get<bool>())
+            {
+                sawCollision = true;
+                EXPECT_GT(tput, 0.3 * 400); // about half the line rate
+                EXPECT_LT(tput, 0.6 * 400);
+            }
+            else
+            {
+                EXPECT_GT(tput, 0.9 * 400);
+            }
+        }
+    }
+    EXPECT_TRUE(sawCollision);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/throughput-series.csv"));
+    std::filesystem::remove_all(dir);
+}
+
 TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
 {
     const std::string out = " --out=" + TempDir("cli");
@@ -131,6 +173,8 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
         {"/bench-packet-rate --variants=fast,warp", "fast|ipv4|global"},
         {"/bench-packet-rate --sim-us=0", "--sim-us=0 is out of range"},
         {"/zcube-one-flow --src=40", "src and dst must be distinct GPUs in [0, 31]"},
+        {"/ecmp-collision --leaf-pairs=3", "--leaf-pairs=3 is out of range [1, 2]"},
+        {"/ecmp-collision --rate-control=timely", "dcqcn|none"},
     };
     for (const auto& [args, needle] : cases)
     {
