@@ -4,6 +4,7 @@
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-switch-forwarder.h"
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
@@ -155,6 +156,47 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
                             [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
                             { CountDrop(reason); }));
+            }
+            // Drops inside IPv4 itself (TTL, interface down, ...). Route errors are already
+            // counted by FabricIpv4Routing's own Drop trace, with a more precise reason.
+            const bool fabricRouting =
+                DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()) != nullptr;
+            if (auto l3 = DynamicCast<Ipv4L3Protocol>(ipv4))
+            {
+                Connect(PeekPointer(l3),
+                        "Drop",
+                        Callback<void,
+                                 const Ipv4Header&,
+                                 Ptr<const Packet>,
+                                 Ipv4L3Protocol::DropReason,
+                                 Ptr<Ipv4>,
+                                 uint32_t>(
+                            [this, fabricRouting](const Ipv4Header&,
+                                                  Ptr<const Packet>,
+                                                  Ipv4L3Protocol::DropReason why,
+                                                  Ptr<Ipv4>,
+                                                  uint32_t)
+                            {
+                                switch (why)
+                                {
+                                case Ipv4L3Protocol::DROP_TTL_EXPIRED:
+                                    CountDrop("ttl-expired");
+                                    break;
+                                case Ipv4L3Protocol::DROP_INTERFACE_DOWN:
+                                    CountDrop("interface-down");
+                                    break;
+                                case Ipv4L3Protocol::DROP_ROUTE_ERROR:
+                                case Ipv4L3Protocol::DROP_NO_ROUTE:
+                                    if (!fabricRouting)
+                                    {
+                                        CountDrop("no-route");
+                                    }
+                                    break;
+                                default:
+                                    CountDrop("ipv4-other");
+                                    break;
+                                }
+                            }));
             }
         }
     }
