@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages the build, tests and scenarios need (run as root).
 set -euo pipefail
 pkgs=(ns3 libns3-dev libgsl-dev libboost-dev libgtest-dev libxml2-dev libpython3-dev
-      cmake g++ make nlohmann-json3-dev gnuplot-nox ccache)
+      cmake g++ make nlohmann-json3-dev gnuplot-nox ccache libglpk-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

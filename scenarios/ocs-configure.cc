@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// ocs-configure: compute an OCS configuration that realizes a logical topology on a physical
+// wiring (OCS paper §2-§4) and write both as JSON.
+//
+//   ./build/bin/ocs-configure --wiring=cross --egs=3 --ports=2 --logical=l.txt
+//       --algorithm=exact --physical-out=phys.json --out=config.json   (one line)
+//
+// --logical FILE: the size E on the first line, then E lines of E integers (links per EG
+// pair): symmetric, non-negative, zero diagonal, every row at most --ports.
+// PHYS.json: {"egs":E,"ports_per_eg":P,"ocs":[{"id":o,"n":[[eg,port],...],"s":[[eg,port],...]}]}
+// CONFIG.json: {"circuits":[{"ocs":o,"n":i,"s":j},...],"realized":[[...]],"ltcr":x,
+//               "solve_us":t}
+// --rewire-out=MOVES.json (optional): the fibre moves that turn a Uniform cabling of E EGs
+// with P ports into Cross Wiring: [{"eg":e,"port":p,"from":{"ocs":o,"s":i},
+// "to":{"ocs":o2,"s":i2}},...] (RX fibres only, §5).
+// A bad matrix or an impossible wiring prints "error: ..." and exits with code 2.
+#include "ns3/fabric-cli.h"
+#include "ns3/ocs-configurator.h"
+#include "ns3/ocs-json.h"
+
+#include <fstream>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+void
+WriteJsonFile(const std::string& path, const nlohmann::ordered_json& j, const std::string& flag)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::invalid_argument("--" + flag + "=" + path + ": cannot open for writing");
+    }
+    out << j.dump() << "\n";
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__,
+                  "Compute an OCS configuration realizing a logical topology on a wiring "
+                  "(single|uniform|2uniform|cross) and write the physical topology and the "
+                  "configuration as JSON.");
+    cli.Add("wiring", "physical wiring: single|uniform|2uniform|cross", "cross");
+    cli.Add("egs", "number of EGs E", "");
+    cli.Add("ports", "OCS-facing ports per EG P (even for 2uniform and cross)", "");
+    cli.Add("logical", "logical topology file: E, then E lines of E integers", "");
+    cli.Add("algorithm", "exact|greedy|bvn|dfs|ilp (exact: single, 2uniform, cross)", "exact");
+    cli.Add("time-limit-ms", "time bound of dfs and ilp, in ms", "1000");
+    cli.Add("physical-out", "where to write the physical topology JSON", "");
+    cli.Add("out", "where to write the configuration JSON", "");
+    cli.Add("rewire-out",
+            "optional: write the fibre moves that turn a Uniform cabling of these EGs into "
+            "Cross Wiring (§5) as JSON",
+            "");
+    cli.Parse(argc, argv);
+
+    for (const std::string req : {"egs", "ports", "logical", "physical-out", "out"})
+    {
+        if (cli.GetString(req).empty())
+        {
+            throw std::invalid_argument("--" + req + " is required");
+        }
+    }
+    const OcsWiringType type
+        = ParseOcsWiringType(cli.GetChoice("wiring", {"single", "uniform", "2uniform", "cross"}));
+    const auto egs = static_cast<uint32_t>(cli.GetUint("egs", 1, 65536));
+    const auto ports = static_cast<uint32_t>(cli.GetUint("ports", 1, 4096));
+    const OcsAlgorithm algorithm
+        = ParseOcsAlgorithm(cli.GetChoice("algorithm", {"exact", "greedy", "bvn", "dfs", "ilp"}));
+    const double timeLimit = cli.GetDouble("time-limit-ms", 0.001, 3.6e6);
+    std::ifstream in(cli.GetString("logical"));
+    if (!in)
+    {
+        throw std::invalid_argument("--logical=" + cli.GetString("logical")
+                                    + ": cannot open the file");
+    }
+    const OcsMatrix logical = OcsMatrix::Read(in, "--logical=" + cli.GetString("logical"));
+    const OcsWiring wiring(type, egs, ports);
+    ValidateLogicalTopology(logical, egs, ports);
+    const OcsConfigResult r = OcsConfigurator(wiring).Configure(logical, algorithm, timeLimit);
+    WriteJsonFile(cli.GetString("physical-out"), OcsWiringToJson(wiring), "physical-out");
+    WriteJsonFile(cli.GetString("out"), OcsConfigToJson(r), "out");
+    if (!cli.GetString("rewire-out").empty())
+    {
+        WriteJsonFile(cli.GetString("rewire-out"),
+                      OcsFibreMovesToJson(UniformToCrossMoves(egs, ports)),
+                      "rewire-out");
+    }
+    std::cerr << "ocs-configure: " << OcsWiringTypeName(type) << " E=" << egs << " P=" << ports
+              << " (" << wiring.GetNumOcs() << " OCSes of " << wiring.GetRadix()
+              << " ports a side), " << OcsAlgorithmName(algorithm) << ": " << r.circuits.size()
+              << " circuits, LTCR " << r.ltcr << ", " << r.solveUs << " us"
+              << (r.timedOut ? " (time limit reached)" : "") << "\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+}
