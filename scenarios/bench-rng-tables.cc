@@ -19,6 +19,28 @@ using json = nlohmann::json;
 
 namespace
 {
+/// Parse one "n:d" entry of --sizes; \throws std::invalid_argument naming the entry.
+std::pair<uint32_t, uint32_t>
+ParseSize(const std::string& item)
+{
+    const size_t colon = item.find(':');
+    auto number = [&item](const std::string& text, const char* what)
+    {
+        if (text.empty() || text.size() > 9
+            || text.find_first_not_of("0123456789") != std::string::npos)
+        {
+            throw std::invalid_argument("--sizes: '" + item + "': " + what
+                                        + " must be a non-negative integer");
+        }
+        return static_cast<uint32_t>(std::stoul(text));
+    };
+    if (colon == std::string::npos)
+    {
+        throw std::invalid_argument("--sizes: '" + item + "' must be n:d");
+    }
+    return {number(item.substr(0, colon), "n"), number(item.substr(colon + 1), "d")};
+}
+
 double
 PeakRssMb()
 {
@@ -40,20 +62,45 @@ Run(int argc, char* argv[])
     const auto p = static_cast<uint32_t>(cli.GetUint("p", 1, 65534));
     const auto h = static_cast<uint32_t>(cli.GetUint("h", 1, 65534));
     const uint64_t seed = cli.GetUint("seed", 0, UINT64_MAX);
+    std::vector<std::pair<uint32_t, uint32_t>> sizes;
+    for (const auto& item : cli.GetList("sizes"))
+    {
+        const auto [n, d] = ParseSize(item);
+        // Check every size before the first (possibly long) run.
+        const std::string at = " (--sizes entry '" + item + "')";
+        if (n < 3)
+        {
+            throw std::invalid_argument("n=" + std::to_string(n) + " must be >= 3" + at);
+        }
+        if (d < 2 || d >= n)
+        {
+            throw std::invalid_argument("d=" + std::to_string(d) + " must be in [2, n-1] = [2, "
+                                        + std::to_string(n - 1) + "]" + at);
+        }
+        if ((uint64_t(n) * d) % 2 != 0)
+        {
+            throw std::invalid_argument("n*d = " + std::to_string(n) + "*" + std::to_string(d)
+                                        + " must be even" + at);
+        }
+        if (p > d - 1)
+        {
+            throw std::invalid_argument("--p=" + std::to_string(p) + " must be in [1, d-1] = [1, "
+                                        + std::to_string(d - 1) + "]" + at);
+        }
+        if (h > d)
+        {
+            throw std::invalid_argument("--h=" + std::to_string(h) + " must be in [1, d] = [1, "
+                                        + std::to_string(d) + "]" + at);
+        }
+        sizes.emplace_back(n, d);
+    }
     FabricResults out(cli.GetString("out"));
     json runs = json::array();
     std::cout << std::setw(6) << "n" << std::setw(5) << "d" << std::setw(12) << "graph(s)"
               << std::setw(12) << "tables(s)" << std::setw(14) << "tables(MB)" << std::setw(14)
               << "peakRSS(MB)\n";
-    for (const auto& item : cli.GetList("sizes"))
+    for (const auto& [n, d] : sizes)
     {
-        const size_t colon = item.find(':');
-        if (colon == std::string::npos)
-        {
-            throw std::invalid_argument("--sizes: '" + item + "' must be n:d");
-        }
-        const auto n = static_cast<uint32_t>(std::stoul(item.substr(0, colon)));
-        const auto d = static_cast<uint32_t>(std::stoul(item.substr(colon + 1)));
         const auto t0 = std::chrono::steady_clock::now();
         RouterGraph g = MakeRandomRegularGraph(n, d, seed);
         const auto t1 = std::chrono::steady_clock::now();

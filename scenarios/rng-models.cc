@@ -146,7 +146,6 @@ Run(int argc, char* argv[])
     const auto dests = static_cast<uint32_t>(cli.GetUint("dests", 1, 1000000));
     const auto pairs = static_cast<uint32_t>(cli.GetUint("pairs", 1, 100000));
     const auto pCompare = static_cast<uint32_t>(cli.GetUint("p-compare", 0, 65534));
-    FabricResults out(cli.GetString("out"));
 
     RandomRegularReport rep;
     const auto t0 = std::chrono::steady_clock::now();
@@ -159,6 +158,7 @@ Run(int argc, char* argv[])
     {
         SpraypointTables bad(g, check);
     }
+    FabricResults out(cli.GetString("out")); // only once the input is known to be good
     std::cerr << "graph n=" << n << " d=" << d << " built; pairing repaired " << rep.selfLoops
               << " self-loops and " << rep.multiEdges << " repeated edges (" << rep.swaps
               << " swaps)\n";

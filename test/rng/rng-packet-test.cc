@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Packet-level: Spraypoint and k-shortest-paths over FabricNetworkHelper, every packet
-// delivered and accounted for.
+// Packet-level: Spraypoint and k-shortest-paths over FabricNetworkHelper, with constant-rate
+// UDP and with RoCE flows: every packet delivered and accounted for, every flow complete.
 #include "ns3/config.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-traffic-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/spraypoint-routing.h"
 
@@ -55,6 +56,44 @@ TEST_F(RngPacket, SpraypointAndKspDeliverEveryPacket)
         for (size_t f = 0; f < flows.size(); ++f)
         {
             EXPECT_EQ(r.flows[f].rxBytes, flows[f].bytes) << routing->GetName();
+        }
+    }
+}
+
+TEST_F(RngPacket, RoceFlowsCompleteOverSpraypointAndKsp)
+{
+    RngFabric fab(MakeRandomRegularGraph(16, 4, 3), 2);
+    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+    SpraypointParams prm;
+    prm.p = 2;
+    prm.h = 2;
+    auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
+    std::vector<std::shared_ptr<const FabricRouting>> routings{
+        std::make_shared<SpraypointRouting>(graph, fab, tab, 1),
+        std::make_shared<KspRouting>(graph, fab, 4, 1)};
+    TrafficPatternParams tp;
+    tp.hosts = fab.GetNServers();
+    tp.bytes = 100000;
+    tp.seed = 2;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    for (const auto& routing : routings)
+    {
+        FabricNetworkHelper links;
+        auto net = links.Install(graph, routing);
+        FabricRoceRunOptions opt;
+        opt.stopAt = MilliSeconds(50);
+        FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
+        EXPECT_EQ(r.Unaccounted(), 0) << routing->GetName();
+        ASSERT_EQ(r.flows.size(), flows.size());
+        for (const auto& rec : r.flows)
+        {
+            EXPECT_TRUE(rec.complete) << routing->GetName() << " flow " << rec.spec.id;
+            EXPECT_EQ(rec.rxBytes, rec.spec.bytes) << routing->GetName();
+            EXPECT_GE(rec.Slowdown(), 0.9) << routing->GetName();
+            // The routed path starts and ends at the flow's servers.
+            ASSERT_GE(rec.path.size(), 3u);
+            EXPECT_EQ(rec.path.front(), rec.spec.src);
+            EXPECT_EQ(rec.path.back(), rec.spec.dst);
         }
     }
 }

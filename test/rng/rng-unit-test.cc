@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -355,7 +356,8 @@ TEST(ShuffleBox, ExpansionChangesFewConnections)
 {
     ShuffleBoxFabric sb({40, 40, 40}, 16, 0, 5);
     const uint32_t boxes = sb.GetCounts().boxes / 3;
-    auto changes = sb.AddRoom(40);
+    const auto before = sb.GetLaneLinks();
+    ShuffleExpansion x = sb.AddRoom(40);
     ShuffleCounts c = sb.GetCounts();
     EXPECT_EQ(c.rooms, 4u);
     EXPECT_EQ(c.routers, 160u);
@@ -363,7 +365,7 @@ TEST(ShuffleBox, ExpansionChangesFewConnections)
     uint32_t removed = 0;
     uint32_t added = 0;
     uint32_t plugged = 0;
-    for (const auto& ch : changes)
+    for (const auto& ch : x.physical)
     {
         removed += ch.kind == ShuffleChange::TRUNK_REMOVED;
         added += ch.kind == ShuffleChange::TRUNK_ADDED;
@@ -374,6 +376,99 @@ TEST(ShuffleBox, ExpansionChangesFewConnections)
     EXPECT_GT(removed, 0u);
     // Only trunk-level work outside the new room: far fewer than re-wiring router lanes.
     EXPECT_LT(removed + added, 120u * 16 / 2);
+}
+
+TEST(ShuffleBox, ExpansionReportsLogicalLinkChanges)
+{
+    ShuffleBoxFabric sb({40, 40, 40}, 16, 0, 5);
+    const std::vector<ShuffleLaneLink> before = sb.GetLaneLinks();
+    ShuffleExpansion x = sb.AddRoom(40);
+    const std::vector<ShuffleLaneLink> after = sb.GetLaneLinks();
+    const std::set<ShuffleLaneLink> b(before.begin(), before.end());
+    const std::set<ShuffleLaneLink> a(after.begin(), after.end());
+    ASSERT_EQ(b.size(), before.size()); // one spelling per link, no duplicates
+    ASSERT_EQ(a.size(), after.size());
+    // before - removed + added == after, exactly.
+    std::set<ShuffleLaneLink> rebuilt = b;
+    for (const auto& l : x.linksRemoved)
+    {
+        EXPECT_EQ(b.count(l), 1u);
+        EXPECT_EQ(a.count(l), 0u);
+        EXPECT_LT(l.routerA, 120u); // only old routers had links before
+        EXPECT_LT(l.routerB, 120u);
+        rebuilt.erase(l);
+    }
+    for (const auto& l : x.linksAdded)
+    {
+        EXPECT_EQ(a.count(l), 1u);
+        EXPECT_EQ(b.count(l), 0u);
+        rebuilt.insert(l);
+    }
+    EXPECT_EQ(rebuilt, a);
+    EXPECT_EQ(x.linksKept + x.linksAdded.size(), after.size());
+    EXPECT_EQ(x.linksKept + x.linksRemoved.size(), before.size());
+    // Every link of a new router is new; the old fabric keeps most of its links.
+    uint32_t newRouterLinks = 0;
+    for (const auto& l : after)
+    {
+        if (l.routerA >= 120 || l.routerB >= 120)
+        {
+            ++newRouterLinks;
+            EXPECT_EQ(std::count(x.linksAdded.begin(), x.linksAdded.end(), l), 1);
+        }
+        EXPECT_LT(l.laneA, 16u);
+        EXPECT_LT(l.laneB, 16u);
+        EXPECT_LE(l.connectors, 7u);
+    }
+    EXPECT_GT(newRouterLinks, 0u);
+    EXPECT_GT(x.linksRemoved.size(), 0u);
+    EXPECT_LT(x.linksRemoved.size(), before.size() / 2);
+    // Lanes freed by removed links are re-used: each removed link's lanes are in an added link
+    // or dark (self-loop / over the limit) now.
+    std::set<std::pair<uint32_t, uint32_t>> lanesNow;
+    for (const auto& l : after)
+    {
+        lanesNow.insert({l.routerA, l.laneA});
+        lanesNow.insert({l.routerB, l.laneB});
+    }
+    std::set<std::pair<uint32_t, uint32_t>> lanesAdded;
+    for (const auto& l : x.linksAdded)
+    {
+        lanesAdded.insert({l.routerA, l.laneA});
+        lanesAdded.insert({l.routerB, l.laneB});
+    }
+    for (const auto& l : x.linksRemoved)
+    {
+        for (auto lane : {std::make_pair(l.routerA, l.laneA), std::make_pair(l.routerB, l.laneB)})
+        {
+            EXPECT_TRUE(lanesAdded.count(lane) || !lanesNow.count(lane));
+        }
+    }
+    // Same seed, same expansion.
+    ShuffleBoxFabric sb2({40, 40, 40}, 16, 0, 5);
+    ShuffleExpansion x2 = sb2.AddRoom(40);
+    EXPECT_EQ(x2.linksRemoved, x.linksRemoved);
+    EXPECT_EQ(x2.linksAdded, x.linksAdded);
+    ASSERT_EQ(x2.physical.size(), x.physical.size());
+    for (size_t i = 0; i < x.physical.size(); ++i)
+    {
+        EXPECT_EQ(x2.physical[i].what, x.physical[i].what);
+    }
+    // A room that does not fit is rejected with the range, and the fabric is unchanged.
+    const uint32_t routersNow = sb2.GetNRouters();
+    try
+    {
+        sb2.AddRoom(1000);
+        ADD_FAILURE() << "no throw";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("routers=1000"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("must be in [1, "), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(sb2.AddRoom(0), std::invalid_argument);
+    EXPECT_EQ(sb2.GetNRouters(), routersNow);
+    EXPECT_EQ(sb2.GetRooms(), 4u);
 }
 
 TEST(Failures, MaskDropsOnFailedLink)

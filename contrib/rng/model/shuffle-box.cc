@@ -2,6 +2,7 @@
 #include "shuffle-box.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -151,7 +152,7 @@ ShuffleBoxFabric::CName(uint32_t panel, uint32_t idx) const
 }
 
 void
-ShuffleBoxFabric::Trace(std::vector<std::pair<uint32_t, uint32_t>>* links, ShuffleCounts* c) const
+ShuffleBoxFabric::Trace(std::vector<ShuffleLaneLink>* links, ShuffleCounts* c) const
 {
     const uint32_t phys = m_d / FR;
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> seen;
@@ -235,7 +236,12 @@ ShuffleBoxFabric::Trace(std::vector<std::pair<uint32_t, uint32_t>>* links, Shuff
                 }
                 if (links)
                 {
-                    links->emplace_back(r, b);
+                    // laneA < laneB as global lane numbers, so (r, laneA) is the smaller end.
+                    links->push_back({r,
+                                      laneA - r * m_d,
+                                      b,
+                                      static_cast<uint32_t>(uint32_t(laneB) - b * m_d),
+                                      connectors});
                 }
             }
         }
@@ -245,21 +251,30 @@ ShuffleBoxFabric::Trace(std::vector<std::pair<uint32_t, uint32_t>>* links, Shuff
 RouterGraph
 ShuffleBoxFabric::GetRouterGraph() const
 {
-    std::vector<std::pair<uint32_t, uint32_t>> links;
+    std::vector<ShuffleLaneLink> links;
     Trace(&links, nullptr);
     RouterGraph g(GetNRouters());
-    for (const auto& [a, b] : links)
+    for (const auto& l : links)
     {
-        g.AddEdge(a, b);
+        g.AddEdge(l.routerA, l.routerB);
     }
     return g;
+}
+
+std::vector<ShuffleLaneLink>
+ShuffleBoxFabric::GetLaneLinks() const
+{
+    std::vector<ShuffleLaneLink> links;
+    Trace(&links, nullptr);
+    std::sort(links.begin(), links.end());
+    return links;
 }
 
 ShuffleCounts
 ShuffleBoxFabric::GetCounts() const
 {
     ShuffleCounts c;
-    std::vector<std::pair<uint32_t, uint32_t>> links;
+    std::vector<ShuffleLaneLink> links;
     Trace(&links, &c);
     c.rooms = GetRooms();
     c.routers = GetNRouters();
@@ -291,19 +306,33 @@ ShuffleBoxFabric::GetCounts() const
     c.lanes = c.routers * m_d;
     c.links = static_cast<uint32_t>(links.size());
     std::vector<uint32_t> deg(c.routers, 0);
-    for (const auto& [a, b] : links)
+    for (const auto& l : links)
     {
-        deg[a]++;
-        deg[b]++;
+        deg[l.routerA]++;
+        deg[l.routerB]++;
     }
     c.minDegree = deg.empty() ? 0 : *std::min_element(deg.begin(), deg.end());
     c.maxDegree = deg.empty() ? 0 : *std::max_element(deg.begin(), deg.end());
     return c;
 }
 
-std::vector<ShuffleChange>
+ShuffleExpansion
 ShuffleBoxFabric::AddRoom(uint32_t routers)
 {
+    // Check before touching anything, so a rejected expansion leaves the fabric as it was.
+    if (routers == 0)
+    {
+        throw std::invalid_argument("ShuffleBoxFabric::AddRoom: routers=0 must be >= 1");
+    }
+    if (static_cast<uint64_t>(routers) * (m_d / FR) > static_cast<uint64_t>(m_c) * DR)
+    {
+        throw std::invalid_argument(
+            "ShuffleBoxFabric::AddRoom: routers=" + std::to_string(routers) + " need "
+            + std::to_string(static_cast<uint64_t>(routers) * (m_d / FR)) + " r-ports; a panel of "
+            + std::to_string(m_c) + " boxes has " + std::to_string(m_c * DR)
+            + ", so routers must be in [1, " + std::to_string(m_c * DR / (m_d / FR)) + "]");
+    }
+    const std::vector<ShuffleLaneLink> before = GetLaneLinks();
     std::vector<ShuffleChange> changes;
     const uint32_t rooms = GetRooms() + 1;
     const uint32_t perPair = m_c * DC / rooms;
@@ -392,7 +421,20 @@ ShuffleBoxFabric::AddRoom(uint32_t routers)
     }
     // 3. New routers.
     PlugRouters(np, GetNRouters(), routers, &changes);
-    return changes;
+
+    // 4. Logical consequence: lane pairs that no longer meet, and new ones.
+    ShuffleExpansion x;
+    x.physical = std::move(changes);
+    const std::vector<ShuffleLaneLink> after = GetLaneLinks();
+    std::set_difference(before.begin(),
+                        before.end(),
+                        after.begin(),
+                        after.end(),
+                        std::back_inserter(x.linksRemoved));
+    std::set_difference(
+        after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(x.linksAdded));
+    x.linksKept = static_cast<uint32_t>(after.size() - x.linksAdded.size());
+    return x;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -29,6 +30,47 @@ struct ShuffleChange
 
     Kind kind;
     std::string what; //!< e.g. "P0.B3.c2 <-> P2.B1.c0"
+};
+
+/**
+ * \ingroup rng
+ * One logical router-router link of a ShuffleBox build: the two router uplink lanes that an
+ * optical path joins. Endpoints are ordered, (routerA, laneA) < (routerB, laneB), so a link
+ * has one spelling.
+ */
+struct ShuffleLaneLink
+{
+    uint32_t routerA{0};
+    uint32_t laneA{0}; //!< uplink lane of routerA, in [0, d): physical port * 4 + breakout lane
+    uint32_t routerB{0};
+    uint32_t laneB{0};
+    uint32_t connectors{0}; //!< connectors on the optical path (at most the limit)
+
+    /// Order and equality by endpoints only (the optical route may differ).
+    bool operator<(const ShuffleLaneLink& o) const
+    {
+        return std::tie(routerA, laneA, routerB, laneB)
+             < std::tie(o.routerA, o.laneA, o.routerB, o.laneB);
+    }
+
+    bool operator==(const ShuffleLaneLink& o) const
+    {
+        return routerA == o.routerA && laneA == o.laneA && routerB == o.routerB && laneB == o.laneB;
+    }
+};
+
+/**
+ * \ingroup rng
+ * What an incremental expansion changed: the physical connections a technician re-plugs and,
+ * as a consequence, the logical router-router links (lane pairs) that disappear and appear.
+ * A logical link whose two lanes still meet, possibly over a different optical route, is kept.
+ */
+struct ShuffleExpansion
+{
+    std::vector<ShuffleChange> physical;       //!< physical connections that change
+    std::vector<ShuffleLaneLink> linksRemoved; //!< logical links of the old build now gone
+    std::vector<ShuffleLaneLink> linksAdded;   //!< logical links the new build has in addition
+    uint32_t linksKept{0};                     //!< logical links present before and after
 };
 
 /**
@@ -92,6 +134,8 @@ class ShuffleBoxFabric
 
     /// The logical router graph (self-loops and over-limit paths dropped).
     RouterGraph GetRouterGraph() const;
+    /// The logical links lane by lane, sorted (self-loops and over-limit paths dropped).
+    std::vector<ShuffleLaneLink> GetLaneLinks() const;
     /// Counts of the current build.
     ShuffleCounts GetCounts() const;
     uint32_t GetNRouters() const { return static_cast<uint32_t>(m_routerRoom.size()); }
@@ -102,10 +146,13 @@ class ShuffleBoxFabric
      * inter-panel trunks to floor(C d_c / (R+1)) per pair by unplugging random trunks, plug
      * freed or ShuffleBacked c-ports of the old panels into the new one, then plug the new
      * routers into random r-ports of the new panel.
-     * \return the physical connections that changed
-     * \throws std::invalid_argument if the new routers do not fit the panel
+     * \param routers routers of the new room (>= 1)
+     * \return the physical connections that changed and the logical router-router links
+     *         (lane pairs) they remove and add; old links not listed are kept
+     * \throws std::invalid_argument if routers is 0 or the new routers do not fit the panel
+     *         (the fabric is then unchanged)
      */
-    std::vector<ShuffleChange> AddRoom(uint32_t routers);
+    ShuffleExpansion AddRoom(uint32_t routers);
 
   private:
     struct CPort
@@ -125,7 +172,7 @@ class ShuffleBoxFabric
                      uint32_t firstRouter,
                      uint32_t count,
                      std::vector<ShuffleChange>* changes);
-    void Trace(std::vector<std::pair<uint32_t, uint32_t>>* links, ShuffleCounts* c) const;
+    void Trace(std::vector<ShuffleLaneLink>* links, ShuffleCounts* c) const;
     std::string CName(uint32_t panel, uint32_t idx) const;
 
     uint32_t m_d;
