@@ -38,9 +38,10 @@ FabricCli::Parse(int argc, char* argv[])
                                     "PrintAttributes",
                                     "PrintVersion",
                                     "version"};
+    std::vector<std::string> args(argv, argv + argc);
     for (int i = 1; i < argc; ++i)
     {
-        std::string arg(argv[i]);
+        const std::string arg(argv[i]);
         const size_t dashes = arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0);
         if (dashes == 0)
         {
@@ -64,10 +65,21 @@ FabricCli::Parse(int argc, char* argv[])
         }
         if (m_values.count(name) && arg.find('=') == std::string::npos)
         {
-            throw std::invalid_argument("flag --" + name + " needs a value: --" + name + "=...");
+            const std::string& def = m_defaults.at(name);
+            if (def != "true" && def != "false")
+            {
+                throw std::invalid_argument("flag --" + name + " needs a value: --" + name +
+                                            "=...");
+            }
+            args[i] = "--" + name + "=true"; // a bare boolean flag switches it on
         }
     }
-    m_cmd.Parse(argc, argv);
+    std::vector<char*> rewritten;
+    for (auto& a : args)
+    {
+        rewritten.push_back(a.data());
+    }
+    m_cmd.Parse(static_cast<int>(rewritten.size()), rewritten.data());
 }
 
 std::string

@@ -16,7 +16,8 @@ namespace ns3
  * Command-line parsing for scenario programs on top of ns-3's CommandLine (so --PrintHelp
  * and --ns3::Type::Attribute=value keep working), with strict value checking: an unknown
  * flag or a value outside its range throws std::invalid_argument naming the flag and the
- * valid range, which programs report as "error: ..." with exit code 2.
+ * valid range, which programs report as "error: ..." with exit code 2. A flag whose default
+ * is true or false may be given bare (--full means --full=true).
  */
 class FabricCli
 {

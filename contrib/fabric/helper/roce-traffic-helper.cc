@@ -314,7 +314,10 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                 + RoceSender::WIRE_OVERHEAD;
             PathTiming(m_net, path, dataWire, r);
             const double wire = double(flows[f].bytes) + double(pkts) * RoceSender::WIRE_OVERHEAD;
-            r.idealSeconds = (r.lineBps > 0 ? wire * 8 / r.lineBps : 0) + r.baseRttSeconds;
+            // The first packet's serialization at the source is in both wire/line rate and the
+            // base RTT; count it once, so that ideal is what an empty network achieves.
+            r.idealSeconds = r.lineBps > 0 ? (wire - dataWire) * 8 / r.lineBps + r.baseRttSeconds
+                                           : 0;
         }
     }
     for (size_t f = 0; f < n; ++f)
@@ -415,6 +418,11 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     r.events = Simulator::GetEventCount() - events0;
     r.simSeconds = Simulator::Now().GetSeconds();
     r.flows = roce.GetRecords();
+    for (const auto& f : r.flows)
+    {
+        r.lastCompletionSeconds = std::max(r.lastCompletionSeconds,
+                                           f.complete ? f.finish.GetSeconds() : 0.0);
+    }
     r.links = monitor->GetLinks();
     for (uint32_t d : options.queueSampleLinks)
     {

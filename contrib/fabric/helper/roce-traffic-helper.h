@@ -40,7 +40,9 @@ struct RoceFlowRecord
     uint32_t timeouts{0};
     uint32_t stalls{0};         //!< watchdog reports
     std::vector<uint32_t> path; //!< node ids from the routing function
-    double idealSeconds{0};     //!< wire bytes / line rate + base RTT of the path
+    /// Ideal FCT: wire bytes / line rate + base RTT of the path, counting the first packet's
+    /// serialization once (it is in both terms): what an otherwise empty network achieves.
+    double idealSeconds{0};
     double baseRttSeconds{0};
     double lineBps{0};
     std::vector<uint64_t> rxBins; //!< bytes delivered per throughput-series bin (if enabled)
@@ -104,7 +106,8 @@ struct FabricRoceRunResult
     uint64_t hopPackets{0};
     uint64_t hopControlPackets{0}; //!< hop-level ACK/NACK/CNP transmissions
     uint64_t events{0};
-    double simSeconds{0};
+    double simSeconds{0};            //!< simulated time at the end (the horizon if it was hit)
+    double lastCompletionSeconds{0}; //!< when the last flow completed
     double wallSeconds{0};
     Time throughputBin;
 
