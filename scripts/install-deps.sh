@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the build, tests and scenarios need (run as root).
+# libglpk-dev: the ILP baseline of the ocs module.
 set -euo pipefail
 pkgs=(ns3 libns3-dev libgsl-dev libboost-dev libgtest-dev libxml2-dev libpython3-dev
       cmake g++ make nlohmann-json3-dev gnuplot-nox ccache libglpk-dev)
