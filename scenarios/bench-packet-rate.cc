@@ -47,10 +47,10 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
 {
     std::cout << "\nRoCE transport vs UDP constant rate, " << simUs
               << " us simulated, switch fast path\n";
-    std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern"
-              << std::right << std::setw(13) << "udp hop/s" << std::setw(13) << "roce hop/s"
-              << std::setw(13) << "data hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(11)
-              << "roce/udp" << "\n";
+    std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern" << std::right
+              << std::setw(13) << "udp hop/s" << std::setw(13) << "roce hop/s" << std::setw(13)
+              << "data hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(11) << "roce/udp"
+              << "\n";
     for (const std::string fabric : {"zcube", "roft"})
     {
         for (const auto pattern : {TrafficPattern::PERMUTATION, TrafficPattern::ALLREDUCE})
@@ -69,13 +69,14 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
             {
                 rates.push_back(400e9 / perSrc[f.src]);
             }
-            auto build = [&]() {
+            auto build = [&]()
+            {
                 FabricNetworkHelper links;
                 return fabric == "zcube" ? ZCubeHelper(n, k).Install(links)
                                          : RoftHelper(RoftLayout(n, k, n / k), 1).Install(links);
             };
-            const FabricUdpRunResult u = RunFabricUdp(build(), flows, rates, 4096,
-                                                      MicroSeconds(simUs));
+            const FabricUdpRunResult u
+                = RunFabricUdp(build(), flows, rates, 4096, MicroSeconds(simUs));
             FabricRoceRunOptions opt;
             opt.stopAt = MicroSeconds(simUs);
             const FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
@@ -83,11 +84,11 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
             const double roceRate = r.hopPackets / r.wallSeconds;
             const double ctrl = r.hopControlPackets / r.wallSeconds;
             const std::string name = TrafficPatternName(pattern);
-            std::cout << std::left << std::setw(8) << fabric << std::setw(13) << name
-                      << std::right << std::fixed << std::setprecision(0) << std::setw(13)
-                      << udpRate << std::setw(13) << roceRate << std::setw(13)
-                      << roceRate - ctrl << std::setw(13) << ctrl << std::setw(10)
-                      << std::setprecision(2) << roceRate / udpRate << "x\n";
+            std::cout << std::left << std::setw(8) << fabric << std::setw(13) << name << std::right
+                      << std::fixed << std::setprecision(0) << std::setw(13) << udpRate
+                      << std::setw(13) << roceRate << std::setw(13) << roceRate - ctrl
+                      << std::setw(13) << ctrl << std::setw(10) << std::setprecision(2)
+                      << roceRate / udpRate << "x\n";
             summary["roce"][fabric][name] = {{"udp_hop_packets", u.hopPackets},
                                              {"udp_wall_s", u.wallSeconds},
                                              {"udp_hop_packets_per_s", udpRate},
@@ -206,8 +207,7 @@ Run(int argc, char* argv[])
             }
             else
             {
-                links.SetSwitchMode(v == "fast" ? FabricSwitchMode::FAST
-                                                : FabricSwitchMode::IPV4);
+                links.SetSwitchMode(v == "fast" ? FabricSwitchMode::FAST : FabricSwitchMode::IPV4);
                 net = zcube.Install(links);
             }
             last[v] = RunFabricUdp(net, flows, rates, 4096, MicroSeconds(simUs));

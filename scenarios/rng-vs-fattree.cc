@@ -678,16 +678,17 @@ Run(int argc, char* argv[])
                  std::make_shared<FlowHashEcmp>(fdGraph, seed, true)}};
             for (const auto& c : cases)
             {
-                // Flows whose data or ACK path (receiver port 4791 back to the sender's
-                // port) the routing function sends into the failure (no reconvergence yet).
+                // Flows whose data or ACK path the routing function sends into the failure
+                // (no reconvergence yet). ACKs go to port 4791 of the sender's host from the
+                // flow's own source port, as RoceReceiver sends them.
                 uint32_t predicted = 0;
                 for (const auto& f : flows)
                 {
                     FlowSpec ack;
                     ack.src = f.dst;
                     ack.dst = f.src;
-                    ack.srcPort = f.dstPort;
-                    ack.dstPort = f.srcPort;
+                    ack.srcPort = f.srcPort;
+                    ack.dstPort = ROCEV2_UDP_PORT;
                     const bool ok = TracePath(*c.pre, f.src, f.dst, f.Key()).delivered
                                  && TracePath(*c.pre, ack.src, ack.dst, ack.Key()).delivered;
                     predicted += ok ? 0 : 1;

@@ -255,7 +255,9 @@ TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
     for (const auto& [id, stats] : fm->GetFlowStats())
     {
         const auto t = classifier->FindFlow(id);
-        if (t.destinationPort == 4791 && t.sourcePort == 49152)
+        // ACKs travel 49152 -> 4791 too (RoCEv2), from GPU 15 back to GPU 0.
+        if (t.destinationPort == 4791 && t.sourcePort == 49152
+            && t.sourceAddress == net->GetHostAddress(0))
         {
             sawData = true;
             EXPECT_EQ(stats.rxBytes, stats.txBytes);

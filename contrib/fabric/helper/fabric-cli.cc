@@ -68,8 +68,8 @@ FabricCli::Parse(int argc, char* argv[])
             const std::string& def = m_defaults.at(name);
             if (def != "true" && def != "false")
             {
-                throw std::invalid_argument("flag --" + name + " needs a value: --" + name +
-                                            "=...");
+                throw std::invalid_argument("flag --" + name + " needs a value: --" + name
+                                            + "=...");
             }
             args[i] = "--" + name + "=true"; // a bare boolean flag switches it on
         }

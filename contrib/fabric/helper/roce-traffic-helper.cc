@@ -316,8 +316,8 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
             const double wire = double(flows[f].bytes) + double(pkts) * RoceSender::WIRE_OVERHEAD;
             // The first packet's serialization at the source is in both wire/line rate and the
             // base RTT; count it once, so that ideal is what an empty network achieves.
-            r.idealSeconds = r.lineBps > 0 ? (wire - dataWire) * 8 / r.lineBps + r.baseRttSeconds
-                                           : 0;
+            r.idealSeconds
+                = r.lineBps > 0 ? (wire - dataWire) * 8 / r.lineBps + r.baseRttSeconds : 0;
         }
     }
     for (size_t f = 0; f < n; ++f)
@@ -371,13 +371,9 @@ uint64_t
 RoceTrafficHelper::GetReceivedPackets() const
 {
     uint64_t n = 0;
-    for (const auto& s : m_state->senders)
-    {
-        n += s ? s->GetRxControlPackets() : 0;
-    }
     for (const auto& r : m_state->receivers)
     {
-        n += r->GetRxDataPackets();
+        n += r->GetRxDataPackets() + r->GetRxControlPackets();
     }
     return n;
 }
@@ -420,8 +416,8 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     r.flows = roce.GetRecords();
     for (const auto& f : r.flows)
     {
-        r.lastCompletionSeconds = std::max(r.lastCompletionSeconds,
-                                           f.complete ? f.finish.GetSeconds() : 0.0);
+        r.lastCompletionSeconds
+            = std::max(r.lastCompletionSeconds, f.complete ? f.finish.GetSeconds() : 0.0);
     }
     r.links = monitor->GetLinks();
     for (uint32_t d : options.queueSampleLinks)

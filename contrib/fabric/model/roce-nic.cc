@@ -47,6 +47,7 @@ RoceNic::DoDispose()
         p.qps.clear();
         p.device = nullptr;
     }
+    m_qps.clear();
     m_node = nullptr;
     Object::DoDispose();
 }
@@ -92,6 +93,19 @@ RoceNic::GetPortRate(uint32_t port)
     DataRateValue rate;
     GetPort(port).device->GetAttribute("DataRate", rate);
     return rate.Get().GetBitRate();
+}
+
+bool
+RoceNic::BindQp(uint32_t qpn, Ptr<RoceSender> qp)
+{
+    return m_qps.emplace(qpn, qp).second;
+}
+
+Ptr<RoceSender>
+RoceNic::FindQp(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : it->second;
 }
 
 void

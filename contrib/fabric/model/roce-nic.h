@@ -7,6 +7,7 @@
 #include "ns3/object.h"
 #include "ns3/point-to-point-net-device.h"
 
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -40,6 +41,15 @@ class RoceNic : public Object
     /// Line rate of \p port in bit/s.
     uint64_t GetPortRate(uint32_t port);
 
+    /**
+     * Make \p qp reachable for ACK/NACK/CNP packets carrying queue-pair number \p qpn
+     * (they arrive at the host's RoceReceiver on UDP 4791, as in RoCEv2).
+     * \return false if another queue pair of this host already has that number
+     */
+    bool BindQp(uint32_t qpn, Ptr<RoceSender> qp);
+    /// The queue pair bound to \p qpn, or null.
+    Ptr<RoceSender> FindQp(uint32_t qpn) const;
+
   protected:
     void DoDispose() override;
 
@@ -60,6 +70,7 @@ class RoceNic : public Object
     Ptr<Node> m_node;
     uint32_t m_depth{1};
     std::vector<Port> m_ports;
+    std::unordered_map<uint32_t, Ptr<RoceSender>> m_qps;
 };
 
 } // namespace ns3

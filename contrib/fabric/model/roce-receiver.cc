@@ -2,12 +2,17 @@
 #include "roce-receiver.h"
 
 #include "roce-header.h"
+#include "roce-nic.h"
+#include "roce-sender.h"
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/udp-l4-protocol.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -78,6 +83,9 @@ void
 RoceReceiver::DoDispose()
 {
     m_socket = nullptr;
+    m_udp = nullptr;
+    m_nic = nullptr;
+    m_flows.clear();
     Application::DoDispose();
 }
 
@@ -89,6 +97,8 @@ RoceReceiver::StartApplication()
     NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT)) != 0,
                     "RoceReceiver: cannot bind UDP port " << PORT);
     m_socket->SetIpRecvTos(true);
+    m_udp = GetNode()->GetObject<UdpL4Protocol>();
+    m_nic = RoceNic::Get(GetNode());
     m_socket->SetRecvCallback(MakeCallback(&RoceReceiver::Receive, this));
 }
 
@@ -110,8 +120,20 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
     rh.SetQp(f.qp);
     rh.SetPsn(psn);
     p->AddHeader(rh);
+    if (!f.route)
+    {
+        Ipv4Header h;
+        h.SetDestination(f.peer);
+        h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+        Socket::SocketErrno err;
+        f.route
+            = GetNode()->GetObject<Ipv4>()->GetRoutingProtocol()->RouteOutput(p, h, nullptr, err);
+        NS_ABORT_MSG_IF(!f.route, "RoceReceiver: no route back to " << f.peer);
+    }
     ++m_txControl;
-    m_socket->SendTo(p, 0, f.from);
+    // To UDP 4791 of the sender's host, from the flow's own source port, so that a flow's
+    // control packets hash alike, as RoCEv2 NICs do.
+    m_udp->Send(p, f.route->GetSource(), f.peer, f.peerPort, PORT, f.route);
 }
 
 void
@@ -122,8 +144,18 @@ RoceReceiver::Receive(Ptr<Socket> socket)
     while ((p = socket->RecvFrom(from)))
     {
         RoceHeader rh;
-        if (p->RemoveHeader(rh) != RoceHeader::SIZE || rh.GetType() != RoceHeader::DATA)
+        if (p->RemoveHeader(rh) != RoceHeader::SIZE)
         {
+            continue;
+        }
+        if (rh.GetType() != RoceHeader::DATA)
+        {
+            // ACK, NACK or CNP for one of this host's queue pairs.
+            ++m_rxControl;
+            if (Ptr<RoceSender> qp = m_nic->FindQp(rh.GetQp()))
+            {
+                qp->ReceiveControl(rh);
+            }
             continue;
         }
         ++m_rxData;
@@ -131,7 +163,8 @@ RoceReceiver::Receive(Ptr<Socket> socket)
         const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
         const uint64_t key = (uint64_t(a.GetIpv4().Get()) << 16) | a.GetPort();
         FlowState& f = m_flows[key];
-        f.from = from;
+        f.peer = a.GetIpv4();
+        f.peerPort = a.GetPort();
         f.qp = rh.GetQp();
 
         SocketIpTosTag tos;

@@ -3,6 +3,8 @@
 #define ROCE_RECEIVER_H
 
 #include "ns3/application.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-route.h"
 #include "ns3/nstime.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
@@ -12,10 +14,15 @@
 namespace ns3
 {
 
+class RoceNic;
+class UdpL4Protocol;
+
 /**
  * \ingroup fabric
  * The receiving side of RoCE-like queue pairs on a host: one UDP socket on port 4791 serves
- * every flow that arrives (flows are told apart by source address and port).
+ * every flow that arrives (flows are told apart by source address and port). ACK, NACK and
+ * CNP packets also arrive here (RoCEv2 sends everything to 4791) and are handed to the host's
+ * queue pair with that number (RoceNic::FindQp).
  *
  * - Go-back-N receiver: in-order packets are delivered; a packet beyond the expected PSN is
  *   discarded and answered by a NACK carrying the expected PSN (once per expected PSN, again
@@ -48,11 +55,15 @@ class RoceReceiver : public Application
         uint32_t cnpsSent{0};
         uint32_t marked{0};
         bool complete{false};
-        Address from;
+        Ipv4Address peer;     //!< the sender's address
+        uint16_t peerPort{0}; //!< the flow's UDP source port
+        Ptr<Ipv4Route> route; //!< back to the sender, for ACK/NACK/CNP
     };
 
     uint64_t GetRxDataPackets() const { return m_rxData; }
     uint64_t GetTxControlPackets() const { return m_txControl; }
+    /// ACK/NACK/CNP packets that arrived for this host's queue pairs.
+    uint64_t GetRxControlPackets() const { return m_rxControl; }
     const std::unordered_map<uint64_t, FlowState>& GetFlows() const { return m_flows; }
 
     /// (flow id, message bytes delivered in order)
@@ -74,9 +85,12 @@ class RoceReceiver : public Application
     Time m_cnpInterval;
     Time m_nackRetry;
     Ptr<Socket> m_socket;
+    Ptr<UdpL4Protocol> m_udp;
+    Ptr<RoceNic> m_nic;
     std::unordered_map<uint64_t, FlowState> m_flows;
     uint64_t m_rxData{0};
     uint64_t m_txControl{0};
+    uint64_t m_rxControl{0};
     TracedCallback<uint32_t, uint32_t> m_deliverTrace;
     TracedCallback<uint32_t, uint64_t> m_completeTrace;
     TracedCallback<uint32_t> m_cnpTrace;

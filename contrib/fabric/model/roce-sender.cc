@@ -5,6 +5,7 @@
 #include "roce-nic.h"
 
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/flow-key.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4.h"
@@ -13,7 +14,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
-#include "ns3/udp-socket-factory.h"
+#include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -125,7 +126,8 @@ RoceSender::DoDispose()
         m_cc->Stop();
     }
     m_cc = nullptr;
-    m_socket = nullptr;
+    m_udp = nullptr;
+    m_route = nullptr;
     m_nic = nullptr;
     Application::DoDispose();
 }
@@ -141,24 +143,27 @@ RoceSender::StartApplication()
 {
     NS_LOG_FUNCTION(this);
     Ptr<Node> node = GetNode();
-    m_socket = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_localPort)) != 0,
-                    "RoceSender: cannot bind UDP port " << m_localPort);
-    m_socket->Connect(m_remote);
-    m_socket->SetIpTos(Ipv4Header::ECN_ECT0); // ECN-capable transport, best-effort DSCP
-    m_socket->SetRecvCallback(MakeCallback(&RoceSender::Receive, this));
+    m_udp = node->GetObject<UdpL4Protocol>();
+    NS_ABORT_MSG_IF(!m_udp, "RoceSender: node " << node->GetId() << " has no UDP/IPv4 stack");
+    NS_ABORT_MSG_IF(!InetSocketAddress::IsMatchingType(m_remote),
+                    "RoceSender: Remote must be an InetSocketAddress");
+    m_dstAddr = InetSocketAddress::ConvertFrom(m_remote).GetIpv4();
 
-    // The NIC port this queue pair leaves on: the one the host's routing picks for it.
+    // One route for the whole flow: the host's routing picks the NIC port (and so the source
+    // address) from addresses only, so it cannot change from packet to packet.
     Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
     Ipv4Header h;
-    h.SetDestination(InetSocketAddress::ConvertFrom(m_remote).GetIpv4());
-    h.SetProtocol(17);
+    h.SetDestination(m_dstAddr);
+    h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
     Socket::SocketErrno err;
-    Ptr<Ipv4Route> route
-        = ipv4->GetRoutingProtocol()->RouteOutput(Create<Packet>(), h, nullptr, err);
-    NS_ABORT_MSG_IF(!route, "RoceSender: no route from node " << node->GetId());
-    m_port = route->GetOutputDevice()->GetIfIndex();
+    m_route = ipv4->GetRoutingProtocol()->RouteOutput(Create<Packet>(), h, nullptr, err);
+    NS_ABORT_MSG_IF(!m_route, "RoceSender: no route from node " << node->GetId());
+    m_srcAddr = m_route->GetSource();
+    m_port = m_route->GetOutputDevice()->GetIfIndex();
     m_nic = RoceNic::Get(node);
+    NS_ABORT_MSG_UNLESS(m_nic->BindQp(m_flowId, this),
+                        "RoceSender: queue pair number (FlowId) "
+                            << m_flowId << " is already used on node " << node->GetId());
     m_lineBps = double(m_nic->GetPortRate(m_port));
 
     ObjectFactory factory(m_rateControlType.GetName());
@@ -214,7 +219,10 @@ RoceSender::SendOne()
     ++m_txPackets;
     m_retxPackets += retx ? 1 : 0;
     m_txTrace(p, psn, retx);
-    m_socket->Send(p);
+    SocketIpTosTag tos; // ECN-capable transport, best-effort DSCP
+    tos.SetTos(Ipv4Header::ECN_ECT0);
+    p->AddPacketTag(tos);
+    m_udp->Send(p, m_srcAddr, m_dstAddr, m_localPort, ROCEV2_UDP_PORT, m_route);
     const uint32_t wire = size + WIRE_OVERHEAD;
     m_cc->OnSent(wire);
     m_nextTx = Simulator::Now() + Seconds(wire * 8.0 / m_cc->GetRateBps());
@@ -222,37 +230,28 @@ RoceSender::SendOne()
 }
 
 void
-RoceSender::Receive(Ptr<Socket> socket)
+RoceSender::ReceiveControl(const RoceHeader& rh)
 {
-    Ptr<Packet> p;
-    while ((p = socket->Recv()))
+    ++m_rxControl;
+    if (m_done || !m_started)
     {
-        RoceHeader rh;
-        if (p->RemoveHeader(rh) != RoceHeader::SIZE)
-        {
-            continue;
-        }
-        ++m_rxControl;
-        if (m_done)
-        {
-            continue;
-        }
-        switch (rh.GetType())
-        {
-        case RoceHeader::ACK:
-            OnAck(rh.GetPsn());
-            break;
-        case RoceHeader::NACK:
-            OnNack(rh.GetPsn());
-            break;
-        case RoceHeader::CNP:
-            ++m_cnps;
-            m_cc->OnCnp();
-            m_cnpTrace(m_flowId);
-            break;
-        default:
-            break;
-        }
+        return;
+    }
+    switch (rh.GetType())
+    {
+    case RoceHeader::ACK:
+        OnAck(rh.GetPsn());
+        break;
+    case RoceHeader::NACK:
+        OnNack(rh.GetPsn());
+        break;
+    case RoceHeader::CNP:
+        ++m_cnps;
+        m_cc->OnCnp();
+        m_cnpTrace(m_flowId);
+        break;
+    default:
+        break;
     }
 }
 

@@ -5,6 +5,7 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/roce-rate-control.h"
 #include "ns3/socket.h"
@@ -14,12 +15,19 @@ namespace ns3
 {
 
 class RoceNic;
+class RoceHeader;
+class UdpL4Protocol;
+class Ipv4Route;
 
 /**
  * \ingroup fabric
  * The sending side of a RoCE-like queue pair: one message of MessageBytes, segmented into
  * packets of at most PacketSize payload bytes with consecutive PSNs, sent over UDP from a
  * fixed source port (the ECMP entropy, as RoCEv2 does) to port 4791, with ECT(0) set.
+ * Packets go through the host's UDP and IPv4 layers (so FlowMonitor sees them) but not
+ * through a socket: like a NIC, a queue pair writes its own UDP source port. ACKs, NACKs and
+ * CNPs come back to UDP 4791 of the host, where its RoceReceiver hands them to the queue pair
+ * by number (FlowId).
  *
  * - Pacing: the host's RoceNic pulls a packet when the queue pair's rate control (DCQCN by
  *   default, RateControl attribute) allows it; flows start at line rate.
@@ -47,6 +55,8 @@ class RoceSender : public Application
     Time GetNextTxTime() const { return m_nextTx; }
     /// Send the packet with PSN next (called by the NIC when it is this queue pair's turn).
     void SendOne();
+    /// An ACK, NACK or CNP for this queue pair arrived (called by the host's RoceReceiver).
+    void ReceiveControl(const RoceHeader& header);
 
     uint32_t GetFlowId() const { return m_flowId; }
     bool IsComplete() const { return m_done; }
@@ -74,7 +84,6 @@ class RoceSender : public Application
   private:
     void StartApplication() override;
     void StopApplication() override;
-    void Receive(Ptr<Socket> socket);
     void OnAck(uint32_t psn);
     void OnNack(uint32_t psn);
     void Progress();
@@ -97,7 +106,10 @@ class RoceSender : public Application
     Time m_watchdog;
 
     // State
-    Ptr<Socket> m_socket;
+    Ptr<UdpL4Protocol> m_udp;
+    Ptr<Ipv4Route> m_route;
+    Ipv4Address m_srcAddr;
+    Ipv4Address m_dstAddr;
     Ptr<RoceNic> m_nic;
     uint32_t m_port{0};
     Ptr<RoceRateControl> m_cc;
