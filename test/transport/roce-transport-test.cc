@@ -168,20 +168,22 @@ TEST_F(RoceTransport, GoBackNRecoversFromLoss)
 
 TEST_F(RoceTransport, TailLossRecoveredByTimeout)
 {
-    // Every packet of the first 1.5 us at the destination NIC is lost, including the whole
-    // (single-packet) message and its retransmissions until the list runs out.
+    // A one-packet message whose packet and first retransmission are lost at the destination
+    // NIC: no later packet can trigger a NACK, so only the retransmission timeout recovers it.
     auto net = Roft16();
-    auto em = CreateObject<ListErrorModel>();
-    em->SetList({});
-    // Drop the first two packets the destination receives by uid: easier with a burst model.
-    auto burst = CreateObject<RateErrorModel>();
-    burst->SetAttribute("ErrorRate", DoubleValue(0.5));
-    burst->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-    burst->AssignStreams(7);
-    net->GetDevice(15, 0)->SetReceiveErrorModel(burst);
-    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 3000)}); // one packet: a lost tail
+    auto lose = CreateObject<ReceiveListErrorModel>();
+    lose->SetList({0, 1}); // the first two packets the NIC receives
+    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 3000)});
     ASSERT_TRUE(r.flows[0].complete);
     EXPECT_EQ(r.flows[0].rxBytes, 3000u);
+    EXPECT_EQ(r.flows[0].timeouts, 2u);
+    EXPECT_EQ(r.flows[0].retxPackets, 2u);
+    EXPECT_EQ(r.flows[0].nacks, 0u);
+    EXPECT_EQ(r.drops["phy-rx-error"], 2u);
+    // RtoLow (100 us) applies with one packet outstanding: two timeouts, then the RTT.
+    EXPECT_GT(r.flows[0].FctSeconds(), 200e-6);
+    EXPECT_LT(r.flows[0].FctSeconds(), 220e-6);
     ExpectAccounted(r);
 }
 

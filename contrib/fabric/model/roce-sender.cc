@@ -225,7 +225,9 @@ RoceSender::SendOne()
     m_udp->Send(p, m_srcAddr, m_dstAddr, m_localPort, ROCEV2_UDP_PORT, m_route);
     const uint32_t wire = size + WIRE_OVERHEAD;
     m_cc->OnSent(wire);
-    m_nextTx = Simulator::Now() + Seconds(wire * 8.0 / m_cc->GetRateBps());
+    // Paced like the device serializes (same rounding), so line rate leaves no gaps.
+    m_nextTx = Simulator::Now() +
+               DataRate(static_cast<uint64_t>(m_cc->GetRateBps())).CalculateBytesTxTime(wire);
     ArmTimeout();
 }
 
