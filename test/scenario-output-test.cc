@@ -2,6 +2,8 @@
 // Runs the scenario programs as a user would and checks what they write: the Fig. 2 shape of
 // the ZCube paper §7.2 at n=128, k=16, 500 seeds (analytic), packet-level agreement with the
 // analytic loads, and "error: ..." with exit code 2 on bad input.
+#include "program-test-util.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -16,44 +18,7 @@ using json = nlohmann::json;
 namespace
 {
 
-const std::string BIN = AIFABRIC_BIN_DIR;
-
-struct Outcome
-{
-    int exitCode;
-    std::string stderrText;
-};
-
-Outcome
-RunProgram(const std::string& args)
-{
-    const std::string errFile = (std::filesystem::temp_directory_path()
-                                 / ("aifabric-stderr-" + std::to_string(::getpid())))
-                                    .string();
-    const std::string cmd = args + " > /dev/null 2> " + errFile;
-    const int status = std::system(cmd.c_str());
-    std::ifstream in(errFile);
-    std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::filesystem::remove(errFile);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, err};
-}
-
-json
-ReadJson(const std::string& path)
-{
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << path;
-    return json::parse(in);
-}
-
-std::string
-TempDir(const std::string& name)
-{
-    auto d = std::filesystem::temp_directory_path()
-           / ("aifabric-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(d);
-    return d.string();
-}
+using namespace programtest;
 
 } // namespace
 

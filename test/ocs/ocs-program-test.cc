@@ -2,6 +2,8 @@
 // Runs the ocs programs as a user would: ocs-configure's JSON formats and its "error: ..." +
 // exit code 2 on bad input, a small ocs-toe run (Fig. 8 shape), and a bench-ocs-config smoke
 // run.
+#include "../program-test-util.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -17,45 +19,7 @@ using json = nlohmann::json;
 namespace
 {
 
-const std::string BIN = AIFABRIC_BIN_DIR;
-
-struct Outcome
-{
-    int exitCode;
-    std::string stderrText;
-};
-
-Outcome
-RunProgram(const std::string& args)
-{
-    const std::string errFile
-        = (std::filesystem::temp_directory_path() / ("ocs-stderr-" + std::to_string(::getpid())))
-              .string();
-    const std::string cmd = args + " > /dev/null 2> " + errFile;
-    const int status = std::system(cmd.c_str());
-    std::ifstream in(errFile);
-    std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::filesystem::remove(errFile);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, err};
-}
-
-json
-ReadJson(const std::string& path)
-{
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << path;
-    return json::parse(in);
-}
-
-std::string
-TempDir(const std::string& name)
-{
-    auto d = std::filesystem::temp_directory_path()
-           / ("ocs-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(d);
-    std::filesystem::create_directories(d);
-    return d.string();
-}
+using namespace programtest;
 
 std::string
 WriteFile(const std::string& dir, const std::string& name, const std::string& text)
@@ -73,7 +37,7 @@ const char* kTriangle = "3\n0 1 1\n1 0 1\n1 1 0\n";
 // JSON files have the issue's formats.
 TEST(OcsConfigureProgram, WritesTheIssueFormats)
 {
-    const std::string dir = TempDir("configure");
+    const std::string dir = TempDir("configure", true);
     const std::string l = WriteFile(dir, "l.txt", kTriangle);
     Outcome o = RunProgram(BIN + "/ocs-configure --wiring=cross --egs=3 --ports=2 --logical=" + l
                            + " --algorithm=exact --physical-out=" + dir + "/phys.json --out=" + dir
@@ -125,7 +89,7 @@ TEST(OcsConfigureProgram, WritesTheIssueFormats)
 
 TEST(OcsConfigureProgram, BadInputExitsTwoWithNamedError)
 {
-    const std::string dir = TempDir("configure-bad");
+    const std::string dir = TempDir("configure-bad", true);
     const std::string tri = WriteFile(dir, "tri.txt", kTriangle);
     const std::string asym = WriteFile(dir, "asym.txt", "3\n0 1 0\n1 0 1\n1 1 0\n");
     const std::string neg = WriteFile(dir, "neg.txt", "3\n0 -1 1\n-1 0 1\n1 1 0\n");
@@ -171,7 +135,7 @@ TEST(OcsConfigureProgram, BadInputExitsTwoWithNamedError)
 // decomposition) reach LTCR = 1 on every step; on Uniform greedy and BvN stay below 1.
 TEST(OcsToeScenario, SmallRunHasTheFigure8Shape)
 {
-    const std::string dir = TempDir("toe");
+    const std::string dir = TempDir("toe", true);
     Outcome o = RunProgram(BIN
                            + "/ocs-toe --gpus=2048 --steps=8 --ilp-steps=1 "
                              "--ilp-time-limit-ms=300 --dfs-time-limit-ms=2 --out="
@@ -204,7 +168,7 @@ TEST(OcsToeScenario, SmallRunHasTheFigure8Shape)
 // 2-Uniform is mirror-symmetric too: exact and BvN reach LTCR = 1 on every step.
 TEST(OcsToeScenario, TwoUniformIsExact)
 {
-    const std::string dir = TempDir("toe-2u");
+    const std::string dir = TempDir("toe-2u", true);
     Outcome o = RunProgram(BIN
                            + "/ocs-toe --gpus=1024 --steps=5 --wirings=2uniform "
                              "--algorithms=exact,bvn --out="
@@ -223,7 +187,7 @@ TEST(OcsToeScenario, TwoUniformIsExact)
 
 TEST(OcsToeScenario, BadInputExitsTwo)
 {
-    const std::string out = " --out=" + TempDir("toe-bad");
+    const std::string out = " --out=" + TempDir("toe-bad", true);
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"/ocs-toe --gpus=1000", "not a multiple of --gpus-per-eg=32"},
         {"/ocs-toe --wirings=clos", "uniform|cross|2uniform"},
@@ -246,7 +210,7 @@ TEST(OcsToeScenario, BadInputExitsTwo)
 
 TEST(BenchOcsConfig, SmokeRunReportsMedians)
 {
-    const std::string dir = TempDir("bench");
+    const std::string dir = TempDir("bench", true);
     Outcome o = RunProgram(BIN + "/bench-ocs-config --gpus=512 --steps=3 --repeats=2 --out=" + dir);
     ASSERT_EQ(o.exitCode, 0) << o.stderrText;
     json s = ReadJson(dir + "/summary.json");

@@ -4,6 +4,8 @@
 // with the models), rng-vs-fattree's RoCE runs (every flow completes, packets accounted for,
 // path lengths from packets agree with the routed paths, blast radius measured = predicted,
 // same seed same output), bench-rng-tables, and "error: ..." with exit code 2 on bad input.
+#include "../program-test-util.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
@@ -20,51 +22,7 @@ using json = nlohmann::json;
 namespace
 {
 
-const std::string BIN = AIFABRIC_BIN_DIR;
-
-struct Outcome
-{
-    int exitCode;
-    std::string stderrText;
-};
-
-Outcome
-RunProgram(const std::string& args)
-{
-    const std::string errFile = (std::filesystem::temp_directory_path()
-                                 / ("aifabric-rng-stderr-" + std::to_string(::getpid())))
-                                    .string();
-    const std::string cmd = args + " > /dev/null 2> " + errFile;
-    const int status = std::system(cmd.c_str());
-    std::ifstream in(errFile);
-    std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::filesystem::remove(errFile);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, err};
-}
-
-json
-ReadJson(const std::string& path)
-{
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << path;
-    return in.good() ? json::parse(in) : json();
-}
-
-std::string
-ReadText(const std::string& path)
-{
-    std::ifstream in(path);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-std::string
-TempDir(const std::string& name)
-{
-    auto d = std::filesystem::temp_directory_path()
-           / ("aifabric-rng-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(d);
-    return d.string();
-}
+using namespace programtest;
 
 /// Sum of a {"hops": fraction} object.
 double
