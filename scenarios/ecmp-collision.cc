@@ -38,14 +38,15 @@ struct Collision
 
 /// Fabric links (switch to switch) that carry more than one flow.
 std::vector<Collision>
-FindCollisions(const FabricGraph& g, const std::vector<RoceFlowRecord>& flows,
+FindCollisions(const FabricGraph& g,
+               const std::vector<RoceFlowRecord>& flows,
                const FabricRouting& routing)
 {
     std::map<uint32_t, std::vector<uint32_t>> byLink;
     for (uint32_t f = 0; f < flows.size(); ++f)
     {
-        const FabricPath p = TracePath(routing, flows[f].spec.src, flows[f].spec.dst,
-                                       flows[f].spec.Key());
+        const FabricPath p
+            = TracePath(routing, flows[f].spec.src, flows[f].spec.dst, flows[f].spec.Key());
         for (uint32_t d : p.dirLinks)
         {
             if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
@@ -88,8 +89,8 @@ Run(int argc, char* argv[])
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
     if (n % k != 0)
     {
-        throw std::invalid_argument("--k=" + std::to_string(k) + " must divide --n=" +
-                                    std::to_string(n));
+        throw std::invalid_argument("--k=" + std::to_string(k)
+                                    + " must divide --n=" + std::to_string(n));
     }
     const uint32_t leaves = n / k;
     if (leaves < 2)
@@ -97,15 +98,15 @@ Run(int argc, char* argv[])
         throw std::invalid_argument("--n/--k must give at least 2 leaves");
     }
     const uint32_t spines = cli.GetString("spines") == "m"
-                                ? leaves
-                                : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
+                              ? leaves
+                              : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
     const auto pairs = static_cast<uint32_t>(cli.GetUint("leaf-pairs", 1, leaves / 2));
     const auto perPair = static_cast<uint32_t>(cli.GetUint("flows-per-pair", 1, k));
     const uint64_t bytes = cli.GetUint("bytes", 4096, uint64_t(1) << 36);
     const auto seeds = static_cast<uint32_t>(cli.GetUint("seeds", 1, 10000));
     const uint64_t seed0 = cli.GetUint("seed", 0, UINT64_MAX - 10000);
     const double lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
-    const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, uint64_t(1) << 34);
+    const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
     const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
     const double binUs = cli.GetDouble("bin-us", 1, 1e6);
     FabricResults out(cli.GetString("out"));
@@ -132,11 +133,12 @@ Run(int argc, char* argv[])
     opt.stopAt = Seconds(10);
     opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(
         cc == "dcqcn" ? DcqcnRateControl::GetTypeId() : NoRateControl::GetTypeId());
-    auto links = [&]() {
+    auto links = [&]()
+    {
         FabricNetworkHelper h;
         h.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
-        h.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
-                                                                uint32_t(queueBytes))));
+        h.SetQueueAttribute("MaxSize",
+                            QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, uint32_t(queueBytes))));
         return h;
     };
 
@@ -154,8 +156,19 @@ Run(int argc, char* argv[])
                          {"rate_control", cc}};
     summary["runs"] = json::array();
     CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"fabric", "seed", "flow", "src", "dst", "bytes", "fct_us",
-                       "throughput_gbps", "slowdown", "collided", "retx", "cnps", "path"});
+                      {"fabric",
+                       "seed",
+                       "flow",
+                       "src",
+                       "dst",
+                       "bytes",
+                       "fct_us",
+                       "throughput_gbps",
+                       "slowdown",
+                       "collided",
+                       "retx",
+                       "cnps",
+                       "path"});
     CsvWriter seriesCsv(out.Path("throughput-series.csv"),
                         {"fabric", "seed", "flow", "t_us", "gbps"});
     CsvWriter queueCsv(out.Path("shared-link-queue.csv"),
@@ -164,10 +177,11 @@ Run(int argc, char* argv[])
     std::cout << "ECMP collisions: " << flows.size() << " flows of " << bytes / 1e6
               << " MB, ROFT n=" << n << " k=" << k << " spines=" << spines << " vs ZCube, "
               << lineBps / 1e9 << " Gb/s, rate control " << cc << "\n\n";
-    std::cout << std::left << std::setw(7) << "fabric" << std::setw(6) << "seed"
-              << std::setw(28) << "collisions (link: flows)" << std::right << std::setw(12)
-              << "tput min" << std::setw(10) << "tput max" << std::setw(12) << "FCT max us"
-              << std::setw(12) << "maxQ KB" << std::setw(10) << "marks" << "\n";
+    std::cout << std::left << std::setw(7) << "fabric" << std::setw(6) << "seed" << std::setw(28)
+              << "collisions (link: flows)" << std::right << std::setw(12) << "tput min"
+              << std::setw(10) << "tput max" << std::setw(12) << "FCT max us" << std::setw(12)
+              << "maxQ KB" << std::setw(10) << "marks"
+              << "\n";
 
     int plotted = -1;
     json plotRun;
@@ -234,8 +248,11 @@ Run(int argc, char* argv[])
             }
             for (const auto& sample : r.queueSamples[c.dirLink])
             {
-                queueCsv.Row({run.fabric, std::to_string(run.seed), g.GetDirLinkLabel(c.dirLink),
-                              FormatNumber(sample.t * 1e6), std::to_string(sample.bytes)});
+                queueCsv.Row({run.fabric,
+                              std::to_string(run.seed),
+                              g.GetDirLinkLabel(c.dirLink),
+                              FormatNumber(sample.t * 1e6),
+                              std::to_string(sample.bytes)});
             }
         }
         json fj = RoceFlowsToJson(r.flows);
@@ -256,15 +273,24 @@ Run(int argc, char* argv[])
             {
                 path += (path.empty() ? "" : " ") + std::to_string(v);
             }
-            flowCsv.Row({run.fabric, std::to_string(run.seed), std::to_string(f),
-                         std::to_string(rec.spec.src), std::to_string(rec.spec.dst),
-                         std::to_string(rec.spec.bytes), FormatNumber(rec.FctSeconds() * 1e6),
-                         FormatNumber(rec.ThroughputBps() / 1e9), FormatNumber(rec.Slowdown()),
-                         collided.count(f) ? "1" : "0", std::to_string(rec.retxPackets),
-                         std::to_string(rec.cnps), path});
+            flowCsv.Row({run.fabric,
+                         std::to_string(run.seed),
+                         std::to_string(f),
+                         std::to_string(rec.spec.src),
+                         std::to_string(rec.spec.dst),
+                         std::to_string(rec.spec.bytes),
+                         FormatNumber(rec.FctSeconds() * 1e6),
+                         FormatNumber(rec.ThroughputBps() / 1e9),
+                         FormatNumber(rec.Slowdown()),
+                         collided.count(f) ? "1" : "0",
+                         std::to_string(rec.retxPackets),
+                         std::to_string(rec.cnps),
+                         path});
             for (size_t b = 0; b < rec.rxBins.size(); ++b)
             {
-                seriesCsv.Row({run.fabric, std::to_string(run.seed), std::to_string(f),
+                seriesCsv.Row({run.fabric,
+                               std::to_string(run.seed),
+                               std::to_string(f),
                                FormatNumber((b + 0.5) * binUs),
                                FormatNumber(8.0 * rec.rxBins[b] / (binUs * 1e-6) / 1e9)});
             }
@@ -291,15 +317,15 @@ Run(int argc, char* argv[])
             plotRun = rj;
             Gnuplot plot;
             plot.SetTerminal("pngcairo size 900,500");
-            plot.SetTitle("Per-flow throughput, ROFT seed " + std::to_string(run.seed) + " (" +
-                          label + ")");
+            plot.SetTitle("Per-flow throughput, ROFT seed " + std::to_string(run.seed) + " ("
+                          + label + ")");
             plot.SetLegend("time (us)", "throughput (Gb/s)");
             plot.AppendExtra("set key outside right");
             plot.AppendExtra("set yrange [0:" + FormatNumber(lineBps / 1e9 * 1.05) + "]");
             for (size_t f = 0; f < r.flows.size(); ++f)
             {
-                Gnuplot2dDataset ds("flow " + std::to_string(f) +
-                                    (collided.count(f) ? " (collided)" : ""));
+                Gnuplot2dDataset ds("flow " + std::to_string(f)
+                                    + (collided.count(f) ? " (collided)" : ""));
                 ds.SetStyle(Gnuplot2dDataset::LINES);
                 const auto& bins = r.flows[f].rxBins;
                 for (size_t b = 0; b < bins.size(); ++b)

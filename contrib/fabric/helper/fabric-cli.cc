@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-cli.h"
 
+#include "ns3/config.h"
+#include "ns3/string.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -49,6 +52,20 @@ FabricCli::Parse(int argc, char* argv[])
                                         + "' (flags are --name=value)");
         }
         const std::string name = arg.substr(dashes, arg.find('=') - dashes);
+        if (name.rfind("ns3::", 0) == 0)
+        {
+            // Check attribute defaults here, so a typo is an "error:" with exit code 2 rather
+            // than CommandLine's usage dump.
+            const size_t eq = arg.find('=');
+            if (eq == std::string::npos
+                || !Config::SetDefaultFailSafe(name, StringValue(arg.substr(eq + 1))))
+            {
+                throw std::invalid_argument("--" + name
+                                            + (eq == std::string::npos ? "" : arg.substr(eq))
+                                            + ": no such attribute (ns3::Type::Attribute), or "
+                                              "not a valid value for it");
+            }
+        }
         bool known = m_values.count(name) > 0 || name.rfind("ns3::", 0) == 0;
         for (const char* b : builtin)
         {

@@ -235,6 +235,7 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
     {
         net->m_hostAddress.emplace_back(FabricAddressing::HostAddress(h));
     }
+    net->AssignStreams(m_streamBase);
     return net;
 }
 

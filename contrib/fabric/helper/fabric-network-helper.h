@@ -97,6 +97,12 @@ class FabricNetworkHelper
     /// Set an attribute of every device queue (e.g. "MaxSize").
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
     void SetSwitchMode(FabricSwitchMode mode) { m_switchMode = mode; }
+    /**
+     * First random stream for the network's random elements (switch ECN markers); Install
+     * assigns them from here, so the same network in the same program gives the same
+     * output however many runs came before it. Default 1000000.
+     */
+    void SetStreamBase(int64_t base) { m_streamBase = base; }
 
     /**
      * Build the network. Links whose FabricLink::rateBps is non-zero get that rate.
@@ -117,6 +123,7 @@ class FabricNetworkHelper
 
     PointToPointHelper m_p2p;
     FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
+    int64_t m_streamBase{1000000};
 };
 
 } // namespace ns3

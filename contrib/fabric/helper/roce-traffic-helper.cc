@@ -84,10 +84,8 @@ PathTiming(Ptr<FabricNetwork> net, const FabricPath& path, uint32_t dataWire, Ro
         TimeValue delay;
         dev->GetChannel()->GetAttribute("Delay", delay);
         const double bps = double(rate.Get().GetBitRate());
-        if (i == 0)
-        {
-            r.lineBps = bps;
-        }
+        // The ideal FCT streams the message at the slowest link of the path.
+        r.lineBps = (i == 0) ? bps : std::min(r.lineBps, bps);
         rtt += 2 * delay.Get().GetSeconds() + 8.0 * (dataWire + ackWire) / bps;
     }
     r.baseRttSeconds = rtt;
@@ -120,7 +118,12 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
         {
             throw std::invalid_argument("RoceTrafficHelper: flow bytes must be >= 1");
         }
-        byId[flows[f].id] = static_cast<uint32_t>(f);
+        if (!byId.emplace(flows[f].id, static_cast<uint32_t>(f)).second)
+        {
+            throw std::invalid_argument(
+                "RoceTrafficHelper: flow id " + std::to_string(flows[f].id)
+                + " appears twice; ids must be unique ('after' names them)");
+        }
         phases = std::max(phases, flows[f].phase + 1);
     }
     st->records.resize(n);
@@ -219,6 +222,10 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                 [weak](uint32_t qp, uint32_t bytes)
                 {
                     auto s = weak.lock();
+                    if (!s)
+                    {
+                        return; // the helper is gone; nothing left to record into
+                    }
                     RoceFlowRecord& r = s->records.at(qp);
                     r.rxBytes += bytes;
                     if (s->binSeconds > 0)
@@ -237,7 +244,12 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                                        Callback<void, uint32_t, uint64_t>(
                                            [weak](uint32_t qp, uint64_t)
                                            {
-                                               RoceFlowRecord& r = weak.lock()->records.at(qp);
+                                               auto s = weak.lock();
+                                               if (!s)
+                                               {
+                                                   return;
+                                               }
+                                               RoceFlowRecord& r = s->records.at(qp);
                                                r.delivered = true;
                                                r.rxComplete = Simulator::Now();
                                            }));
@@ -252,6 +264,10 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
     st->start = [weak, netp, senderFactory](uint32_t f) mutable
     {
         auto s = weak.lock();
+        if (!s)
+        {
+            return;
+        }
         RoceFlowRecord& r = s->records[f];
         const FlowSpec& fs = r.spec;
         Ptr<RoceSender> app = senderFactory.Create<RoceSender>();
@@ -264,15 +280,24 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
         app->SetStartTime(Seconds(fs.startS));
         s->senders[f] = app;
         r.started = true;
-        app->TraceConnectWithoutContext(
-            "Stall",
-            Callback<void, uint32_t, const std::string&>([weak](uint32_t qp, const std::string&)
-                                                         { weak.lock()->records[qp].stalls++; }));
+        app->TraceConnectWithoutContext("Stall",
+                                        Callback<void, uint32_t, const std::string&>(
+                                            [weak](uint32_t qp, const std::string&)
+                                            {
+                                                if (auto s3 = weak.lock())
+                                                {
+                                                    s3->records[qp].stalls++;
+                                                }
+                                            }));
         app->TraceConnectWithoutContext("Complete",
                                         Callback<void, uint32_t>(
                                             [weak](uint32_t qp)
                                             {
                                                 auto s2 = weak.lock();
+                                                if (!s2)
+                                                {
+                                                    return;
+                                                }
                                                 s2->records[qp].complete = true;
                                                 for (uint32_t d : s2->dependents[qp])
                                                 {

@@ -44,7 +44,7 @@ struct RoceFlowRecord
     /// serialization once (it is in both terms): what an otherwise empty network achieves.
     double idealSeconds{0};
     double baseRttSeconds{0};
-    double lineBps{0};
+    double lineBps{0};            //!< slowest link rate on the path (bit/s)
     std::vector<uint64_t> rxBins; //!< bytes delivered per throughput-series bin (if enabled)
 
     double FctSeconds() const { return complete ? (finish - start).GetSeconds() : -1; }

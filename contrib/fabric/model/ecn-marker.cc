@@ -77,6 +77,9 @@ EcnMarker::ShouldMark(uint32_t queueBytes, uint64_t rateBps)
     {
         return false;
     }
+    NS_ABORT_MSG_IF(m_kmin > m_kmax,
+                    "EcnMarker: KminTime " << m_kmin.As(Time::US) << " exceeds KmaxTime "
+                                           << m_kmax.As(Time::US));
     const uint64_t kmin = KminBytes(rateBps);
     if (queueBytes <= kmin)
     {

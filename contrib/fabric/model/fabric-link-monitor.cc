@@ -94,8 +94,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                             CountDrop("phy-rx-error");
                         }));
             auto sampled = m_samples.find(out);
-            std::vector<QueueSample>* series =
-                sampled == m_samples.end() ? nullptr : &sampled->second;
+            std::vector<QueueSample>* series
+                = sampled == m_samples.end() ? nullptr : &sampled->second;
             const double interval = m_sampleInterval.GetSeconds();
             Connect(PeekPointer(dev->GetQueue()),
                     "BytesInQueue",
@@ -108,8 +108,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                             {
                                 const double t = Simulator::Now().GetSeconds();
                                 // At most one sample per interval, plus the moment it empties.
-                                if (series->empty() || t - series->back().t >= interval ||
-                                    (now == 0 && series->back().bytes != 0))
+                                if (series->empty() || t - series->back().t >= interval
+                                    || (now == 0 && series->back().bytes != 0))
                                 {
                                     series->push_back({t, now});
                                 }
@@ -159,8 +159,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             }
             // Drops inside IPv4 itself (TTL, interface down, ...). Route errors are already
             // counted by FabricIpv4Routing's own Drop trace, with a more precise reason.
-            const bool fabricRouting =
-                DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()) != nullptr;
+            const bool fabricRouting
+                = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()) != nullptr;
             if (auto l3 = DynamicCast<Ipv4L3Protocol>(ipv4))
             {
                 Connect(PeekPointer(l3),

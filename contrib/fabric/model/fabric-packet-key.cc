@@ -51,7 +51,9 @@ ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn)
     key.dstAddr = Be32(b + 16);
     key.srcPort = 0;
     key.dstPort = 0;
-    if (HasPorts(key.protocol) && size >= ihl + 4)
+    // Only a first fragment (offset 0) carries the transport ports.
+    const bool firstFragment = ((b[6] & 0x1f) == 0) && b[7] == 0;
+    if (HasPorts(key.protocol) && firstFragment && size >= ihl + 4)
     {
         if (ihl != 20)
         {

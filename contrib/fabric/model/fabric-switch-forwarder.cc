@@ -131,6 +131,7 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     ++m_forwarded;
     m_forwardTrace(packet, inPort, port);
     Ptr<Packet> copy = packet->Copy();
+    bool marked = false;
     if (m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) && m_queues[port]
         && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]))
     {
@@ -138,11 +139,15 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
         copy->RemoveHeader(ip);
         ip.SetEcn(Ipv4Header::ECN_CE);
         copy->AddHeader(ip);
+        marked = true;
+    }
+    // A full egress queue drops inside Send(); the link monitor counts it there. A mark counts
+    // only when the marked packet was queued.
+    const Ptr<NetDevice>& out = m_ports[port];
+    if (out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE) && marked)
+    {
         m_ecnTrace(copy, port);
     }
-    // A full egress queue drops inside Send(); the link monitor counts it there.
-    const Ptr<NetDevice>& out = m_ports[port];
-    out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE);
 }
 
 } // namespace ns3

@@ -138,6 +138,10 @@ RoceNic::Unregister(Ptr<RoceSender> qp, uint32_t port)
 void
 RoceNic::Kick(uint32_t port)
 {
+    if (!m_node)
+    {
+        return; // disposed: a device trace fired during teardown
+    }
     Port& p = GetPort(port);
     if (!p.pending)
     {

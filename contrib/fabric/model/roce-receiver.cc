@@ -61,11 +61,11 @@ RoceReceiver::GetTypeId()
               .AddTraceSource("CnpSent",
                               "A CNP was sent (flow id).",
                               MakeTraceSourceAccessor(&RoceReceiver::m_cnpTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::RoceSender::FlowTracedCallback")
               .AddTraceSource("NackSent",
                               "A NACK was sent (flow id, expected PSN).",
                               MakeTraceSourceAccessor(&RoceReceiver::m_nackTrace),
-                              "ns3::RoceReceiver::DeliverTracedCallback");
+                              "ns3::RoceReceiver::NackTracedCallback");
     return tid;
 }
 
@@ -144,7 +144,7 @@ RoceReceiver::Receive(Ptr<Socket> socket)
     while ((p = socket->RecvFrom(from)))
     {
         RoceHeader rh;
-        if (p->RemoveHeader(rh) != RoceHeader::SIZE)
+        if (p->GetSize() < RoceHeader::SIZE || p->RemoveHeader(rh) != RoceHeader::SIZE)
         {
             continue;
         }
@@ -161,7 +161,9 @@ RoceReceiver::Receive(Ptr<Socket> socket)
         ++m_rxData;
         const Time now = Simulator::Now();
         const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
-        const uint64_t key = (uint64_t(a.GetIpv4().Get()) << 16) | a.GetPort();
+        // A flow is its sender's host and queue-pair number, as in RoCE: two messages that
+        // happen to reuse a UDP source port are still told apart.
+        const uint64_t key = (uint64_t(a.GetIpv4().Get()) << 32) | rh.GetQp();
         FlowState& f = m_flows[key];
         f.peer = a.GetIpv4();
         f.peerPort = a.GetPort();

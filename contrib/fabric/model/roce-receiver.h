@@ -70,6 +70,8 @@ class RoceReceiver : public Application
     typedef void (*CompleteTracedCallback)(uint32_t flowId, uint64_t bytes);
     /// (flow id, payload bytes delivered in order by this packet)
     typedef void (*DeliverTracedCallback)(uint32_t flowId, uint32_t bytes);
+    /// (flow id, expected PSN)
+    typedef void (*NackTracedCallback)(uint32_t flowId, uint32_t psn);
 
   protected:
     void DoDispose() override;

@@ -90,15 +90,15 @@ RoceSender::GetTypeId()
               .AddTraceSource("Cnp",
                               "A CNP arrived (flow id).",
                               MakeTraceSourceAccessor(&RoceSender::m_cnpTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::RoceSender::FlowTracedCallback")
               .AddTraceSource("Timeout",
                               "The retransmission timer fired (flow id).",
                               MakeTraceSourceAccessor(&RoceSender::m_timeoutTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::RoceSender::FlowTracedCallback")
               .AddTraceSource("Complete",
                               "Every PSN of the message was acknowledged (flow id).",
                               MakeTraceSourceAccessor(&RoceSender::m_completeTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::RoceSender::FlowTracedCallback")
               .AddTraceSource("Stall",
                               "No progress for WatchdogTimeout (flow id, state).",
                               MakeTraceSourceAccessor(&RoceSender::m_stallTrace),
@@ -170,11 +170,21 @@ RoceSender::StartApplication()
     m_cc = factory.Create<RoceRateControl>();
     NS_ABORT_MSG_IF(!m_cc, "RoceSender: RateControl must name a RoceRateControl subclass");
     m_cc->Start(m_lineBps);
-    m_nPkts = static_cast<uint32_t>((m_bytes + m_payload - 1) / m_payload);
+    const uint64_t nPkts = (m_bytes + m_payload - 1) / m_payload;
+    NS_ABORT_MSG_IF(nPkts >= UINT32_MAX,
+                    "RoceSender: MessageBytes / PacketSize must be below 2^32 packets");
+    m_nPkts = static_cast<uint32_t>(nPkts);
+    // A RoCE packet is never fragmented: the payload and its headers must fit the link MTU.
+    const uint32_t mtu = m_route->GetOutputDevice()->GetMtu();
+    NS_ABORT_MSG_IF(m_payload + RoceHeader::SIZE + 8 + 20 > mtu,
+                    "RoceSender: PacketSize " << m_payload << " + 40 header bytes exceeds the MTU "
+                                              << mtu << " of node " << node->GetId() << "'s port "
+                                              << m_port);
     m_sndNxt = m_sndUna = m_highSent = 0;
     m_startedAt = Simulator::Now();
     m_nextTx = m_startedAt;
     m_lastProgress = m_startedAt;
+    m_lastAckProgress = m_startedAt;
     m_started = true;
     m_nic->Register(this, m_port);
     m_watchdogEvent = Simulator::Schedule(m_watchdog, &RoceSender::CheckWatchdog, this);
@@ -184,6 +194,7 @@ void
 RoceSender::StopApplication()
 {
     NS_LOG_FUNCTION(this);
+    m_stopped = true;
     if (m_started && !m_done)
     {
         m_nic->Unregister(this, m_port);
@@ -226,8 +237,8 @@ RoceSender::SendOne()
     const uint32_t wire = size + WIRE_OVERHEAD;
     m_cc->OnSent(wire);
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.
-    m_nextTx = Simulator::Now() +
-               DataRate(static_cast<uint64_t>(m_cc->GetRateBps())).CalculateBytesTxTime(wire);
+    m_nextTx = Simulator::Now()
+             + DataRate(static_cast<uint64_t>(m_cc->GetRateBps())).CalculateBytesTxTime(wire);
     ArmTimeout();
 }
 
@@ -235,7 +246,7 @@ void
 RoceSender::ReceiveControl(const RoceHeader& rh)
 {
     ++m_rxControl;
-    if (m_done || !m_started)
+    if (m_done || !m_started || m_stopped)
     {
         return;
     }
@@ -261,6 +272,7 @@ void
 RoceSender::Progress()
 {
     m_lastProgress = Simulator::Now();
+    m_lastAckProgress = m_lastProgress;
     if (m_sndNxt < m_sndUna)
     {
         m_sndNxt = m_sndUna; // never resend what is acknowledged
@@ -342,7 +354,9 @@ RoceSender::CheckWatchdog()
     {
         return;
     }
-    const Time idle = Simulator::Now() - m_lastProgress;
+    // Only acknowledged data is progress: a flow that keeps timing out and resending is
+    // stalled, however busy its timer is.
+    const Time idle = Simulator::Now() - m_lastAckProgress;
     if (idle >= m_watchdog)
     {
         const std::string state = DescribeState();
@@ -373,8 +387,8 @@ RoceSender::DescribeState() const
     s << "flow " << m_flowId << " on node " << GetNode()->GetId() << ": acked " << m_sndUna << "/"
       << m_nPkts << " packets, next psn " << m_sndNxt << ", highest sent " << m_highSent
       << ", rate " << GetRateBps() / 1e9 << " Gb/s, last progress at "
-      << m_lastProgress.As(Time::US) << ", " << m_timeouts << " timeouts, " << m_nacks << " NACKs, "
-      << m_cnps << " CNPs";
+      << m_lastAckProgress.As(Time::US) << ", " << m_timeouts << " timeouts, " << m_nacks
+      << " NACKs, " << m_cnps << " CNPs";
     return s.str();
 }
 

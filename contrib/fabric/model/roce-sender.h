@@ -77,6 +77,8 @@ class RoceSender : public Application
 
     typedef void (*TxTracedCallback)(Ptr<const Packet> packet, uint32_t psn, bool retransmit);
     typedef void (*StallTracedCallback)(uint32_t flowId, const std::string& state);
+    /// (flow id)
+    typedef void (*FlowTracedCallback)(uint32_t flowId);
 
   protected:
     void DoDispose() override;
@@ -119,7 +121,9 @@ class RoceSender : public Application
     uint32_t m_sndUna{0};
     uint32_t m_highSent{0}; //!< one past the highest PSN ever sent
     Time m_nextTx;
-    Time m_lastProgress;
+    Time m_lastProgress;    //!< RTO reference: last ACK progress, send from idle, or rewind
+    Time m_lastAckProgress; //!< watchdog reference: last time the oldest unacked PSN advanced
+    bool m_stopped{false};
     bool m_done{false};
     bool m_started{false};
     Time m_startedAt;
