@@ -222,6 +222,54 @@ TEST(OcsBaselines, BvnIsExactAfterDecomposition)
     }
 }
 
+// Cross Wiring makes a complete algorithm possible; it does not make an incomplete one complete
+// (OCS paper §4.1: "greedy heuristics, and ILP solving under a time bound are not complete";
+// Th. 4.1 needs both a decoupling-optimal wiring and a complete algorithm). After L = A + A^T
+// the baselines face the paper's own §4.3 sub-problem, "a configuration realizing A on P1":
+// P/2 partial permutations summing to A, i.e. a bipartite edge colouring of A with P/2
+// colours. Lowest-free-colour greedy can paint itself into a corner there with only 2 colours,
+// while exact, BvN (König), a finished DFS and the optimal ILP realize the same input.
+TEST(OcsBaselines, GreedyIsIncompleteOnCrossWiring)
+{
+    // Colouring layer, 2 colours (one OCS pair per colour): 0->2 takes 0, 0->3 then 1, 1->4
+    // takes 0; 1->3 finds row 1 free only in colour 1 and column 3 free only in colour 0.
+    OcsColouringProblem p;
+    p.vertices = 5;
+    p.colours = 2;
+    p.shared = false;
+    p.pairs = {{0, 2, 1}, {0, 3, 1}, {1, 4, 1}, {1, 3, 1}};
+    const OcsColouring g = ColourGreedy(p);
+    EXPECT_EQ(CheckColouring(p, g), "");
+    EXPECT_NEAR(ColouringScore(p, g), 0.75, 1e-12);
+    const OcsColouring e = ColourBipartiteExact(p);
+    EXPECT_EQ(CheckColouring(p, e), "");
+    EXPECT_NEAR(ColouringScore(p, e), 1.0, 1e-12);
+
+    // End to end: 4 EGs x 4 ports on Cross Wiring (4 OCSes, 2 OCS pairs).
+    const int64_t v[4][4] = {{0, 0, 2, 2}, {0, 0, 1, 1}, {2, 1, 0, 1}, {2, 1, 1, 0}};
+    OcsMatrix l(4);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        for (uint32_t j = 0; j < 4; ++j)
+        {
+            l(i, j) = v[i][j];
+        }
+    }
+    const OcsWiring w(OcsWiringType::CROSS, 4, 4);
+    const OcsConfigurator conf(w);
+    const OcsConfigResult greedy = conf.Configure(l, OcsAlgorithm::GREEDY);
+    ExpectValid(w, l, greedy);
+    EXPECT_LT(greedy.ltcr, 1.0);
+    for (OcsAlgorithm a :
+         {OcsAlgorithm::EXACT, OcsAlgorithm::BVN, OcsAlgorithm::DFS, OcsAlgorithm::ILP})
+    {
+        const OcsConfigResult r = conf.Configure(l, a, 2000.0);
+        ExpectValid(w, l, r);
+        EXPECT_DOUBLE_EQ(r.ltcr, 1.0) << OcsAlgorithmName(a);
+        EXPECT_TRUE(r.provedOptimal || a == OcsAlgorithm::BVN) << OcsAlgorithmName(a);
+    }
+}
+
 // The colouring layer directly: the checker catches a reused colour; exact colouring rejects
 // an over-degree problem.
 TEST(OcsColouring, CheckerAndLimits)
