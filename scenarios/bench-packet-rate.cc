@@ -261,13 +261,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        std::cerr << "error: " << e.what() << "\n";
-        return 2;
-    }
+    return RunFabricProgram(argc, argv, Run);
 }

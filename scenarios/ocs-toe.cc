@@ -458,13 +458,5 @@ main(int argc, char* argv[])
         argp.push_back(a.data());
     }
     argp.push_back(nullptr);
-    try
-    {
-        return Run(argc, argp.data());
-    }
-    catch (const std::invalid_argument& e)
-    {
-        std::cerr << "error: " << e.what() << "\n";
-        return 2;
-    }
+    return RunFabricProgram(argc, argp.data(), Run);
 }

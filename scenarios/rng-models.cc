@@ -146,6 +146,12 @@ Run(int argc, char* argv[])
     const auto dests = static_cast<uint32_t>(cli.GetUint("dests", 1, 1000000));
     const auto pairs = static_cast<uint32_t>(cli.GetUint("pairs", 1, 100000));
     const auto pCompare = static_cast<uint32_t>(cli.GetUint("p-compare", 0, 65534));
+    if (cli.IsSet("p-compare") && pCompare > 0 && pCompare > d - 1)
+    {
+        throw std::invalid_argument("--p-compare=" + std::to_string(pCompare)
+                                    + " is out of range [0 (none), d-1=" + std::to_string(d - 1)
+                                    + "]");
+    }
 
     RandomRegularReport rep;
     const auto t0 = std::chrono::steady_clock::now();
@@ -347,13 +353,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        std::cerr << "error: " << e.what() << "\n";
-        return 2;
-    }
+    return RunFabricProgram(argc, argv, Run);
 }

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 #include <stdexcept>
 
 namespace ns3
@@ -181,6 +182,30 @@ FabricCli::GetBool(const std::string& name) const
         return false;
     }
     throw std::invalid_argument("--" + name + "='" + v + "' must be true|false");
+}
+
+int
+RunFabricProgram(int argc, char* argv[], int (*body)(int, char*[]))
+{
+    try
+    {
+        return body(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+    catch (const std::runtime_error& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: internal: " << e.what() << "\n";
+        return 1;
+    }
 }
 
 std::vector<std::string>

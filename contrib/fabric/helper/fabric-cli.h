@@ -47,6 +47,15 @@ class FabricCli
     std::map<std::string, std::string> m_defaults;
 };
 
+/**
+ * \ingroup fabric
+ * Run a command-line program's body: std::invalid_argument (bad input) and
+ * std::runtime_error (e.g. an output folder that cannot be written) end it with
+ * "error: ..." on standard error and exit code 2; any other exception with
+ * "error: internal: ..." and exit code 1. Nothing escapes as an abort.
+ */
+int RunFabricProgram(int argc, char* argv[], int (*body)(int, char*[]));
+
 } // namespace ns3
 
 #endif // FABRIC_CLI_H

@@ -90,7 +90,8 @@ FluidThroughput MeasureFluidThroughput(const SpraypointTables& tables,
                                        const RouterGraph& g,
                                        const std::vector<std::pair<uint32_t, uint32_t>>& flows);
 
-/// A random derangement of n routers (FabricRng): flows (i, perm[i]).
+/// A random single n-cycle of the routers (Sattolo's algorithm with FabricRng; no fixed
+/// point, not uniform over derangements): flows (i, perm[i]).
 std::vector<std::pair<uint32_t, uint32_t>> RandomRouterPermutation(uint32_t n, uint64_t seed);
 
 } // namespace ns3
