@@ -214,6 +214,42 @@ TEST(Spraypoint, RoutersComputeTheSameTables)
     EXPECT_GT(differ, 0u);
 }
 
+TEST(Spraypoint, TablesDependOnlyOnTheGraphAndKey)
+{
+    // The same links listed in another order (as another router, or a rebuilt graph, might
+    // hold them) give the same levels and the same next-hop routers.
+    RouterGraph g = MakeRandomRegularGraph(200, 12, 9);
+    const auto& edges = g.GetEdges();
+    RouterGraph reordered(200);
+    for (auto it = edges.rbegin(); it != edges.rend(); ++it)
+    {
+        reordered.AddEdge(it->second, it->first);
+    }
+    for (const bool distinct : {true, false})
+    {
+        SpraypointParams prm = Params(2, 2, 11);
+        prm.distinctPicks = distinct;
+        SpraypointTables a(g, prm);
+        SpraypointTables b(reordered, prm);
+        for (uint32_t t = 0; t < 200; t += 7)
+        {
+            for (uint32_t v = 0; v < 200; ++v)
+            {
+                ASSERT_EQ(a.Distance(t, v), b.Distance(t, v)) << t << " " << v;
+                ASSERT_EQ(a.NCandidates(t, v), b.NCandidates(t, v));
+                std::set<uint32_t> na;
+                std::set<uint32_t> nb;
+                for (uint32_t i = 0; i < a.NCandidates(t, v); ++i)
+                {
+                    na.insert(g.Neighbours(v)[a.Candidate(t, v, i)]);
+                    nb.insert(reordered.Neighbours(v)[b.Candidate(t, v, i)]);
+                }
+                ASSERT_EQ(na, nb) << t << " " << v;
+            }
+        }
+    }
+}
+
 TEST(Spraypoint, TwoVrfs)
 {
     const uint32_t s = 2;

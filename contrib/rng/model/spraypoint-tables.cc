@@ -56,6 +56,9 @@ class LevelBuilder
         for (uint32_t l = 1; l <= m_levels; ++l)
         {
             m_next.clear();
+            // Claim order by router id, not by adjacency-list order, so that with distinct
+            // picks every router derives the same levels from the graph and the key alone.
+            std::sort(m_cur.begin(), m_cur.end());
             for (uint32_t u : m_cur)
             {
                 m_elig.clear();
@@ -156,7 +159,9 @@ class LevelBuilder
         {
             if (m_dist[nb[j]] + 1 == dv)
             {
-                m_cands.emplace_back(Score(m_tkey, v, nb[j], 0x4850 + j), j);
+                // Scored by the neighbour's id (no port index): the same choice whatever
+                // order the links are listed in.
+                m_cands.emplace_back(Score(m_tkey, v, nb[j], 0x4850), j);
             }
         }
         const size_t take = std::min<size_t>(m_prm.h, m_cands.size());
