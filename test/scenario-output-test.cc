@@ -140,6 +140,10 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
         {"/zcube-one-flow --src=40", "src and dst must be distinct GPUs in [0, 31]"},
         {"/ecmp-collision --leaf-pairs=3", "--leaf-pairs=3 is out of range [1, 2]"},
         {"/ecmp-collision --rate-control=timely", "dcqcn|none"},
+        {"/ecmp-collision --ns3::RoceSender::PacketSize=abc", "--ns3::RoceSender::PacketSize"},
+        {"/ecmp-collision --ns3::RoceSender::RtoHigh=soon", "--ns3::RoceSender::RtoHigh"},
+        {"/ecmp-collision --ns3::Nope::X=1", "no such attribute"},
+        {"/zcube-vs-roft --RngRun=abc", "--RngRun"},
     };
     for (const auto& [args, needle] : cases)
     {

@@ -2,6 +2,7 @@
 #include "fabric-cli.h"
 
 #include "ns3/config.h"
+#include "ns3/global-value.h"
 #include "ns3/string.h"
 
 #include <cerrno>
@@ -12,6 +13,78 @@
 
 namespace ns3
 {
+
+namespace
+{
+
+/// Whether \p text parses as a value of \p checker's type, for the types whose ns-3 string
+/// conversion aborts instead of failing (numbers and booleans). Other types are left to ns-3.
+bool
+WellFormed(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    const std::string type = checker->GetValueTypeName();
+    const char* s = text.c_str();
+    char* end = nullptr;
+    if (type == "ns3::UintegerValue")
+    {
+        return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+    }
+    if (type == "ns3::IntegerValue")
+    {
+        std::strtoll(s, &end, 10);
+        return !text.empty() && *end == '\0';
+    }
+    if (type == "ns3::DoubleValue")
+    {
+        std::strtod(s, &end);
+        return !text.empty() && *end == '\0';
+    }
+    if (type == "ns3::TimeValue")
+    {
+        std::strtod(s, &end);
+        const std::string unit(end);
+        return end != s
+            && (unit.empty() || unit == "s" || unit == "ms" || unit == "us" || unit == "ns"
+                || unit == "ps" || unit == "fs" || unit == "min" || unit == "h" || unit == "d"
+                || unit == "y");
+    }
+    if (type == "ns3::BooleanValue")
+    {
+        return text == "true" || text == "false" || text == "1" || text == "0";
+    }
+    return true;
+}
+
+/// The checker of attribute "ns3::Type::Attribute", or null.
+Ptr<const AttributeChecker>
+AttributeCheckerOf(const std::string& path)
+{
+    const size_t sep = path.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid)
+        || !tid.LookupAttributeByName(path.substr(sep + 2), &info))
+    {
+        return nullptr;
+    }
+    return info.checker;
+}
+
+/// The checker of global value \p name, or null.
+Ptr<const AttributeChecker>
+GlobalCheckerOf(const std::string& name)
+{
+    for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)
+    {
+        if ((*it)->GetName() == name)
+        {
+            return (*it)->GetChecker();
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
 
 FabricCli::FabricCli(const std::string& file, const std::string& usage)
     : m_cmd(file)
@@ -58,7 +131,8 @@ FabricCli::Parse(int argc, char* argv[])
             // Check attribute defaults here, so a typo is an "error:" with exit code 2 rather
             // than CommandLine's usage dump.
             const size_t eq = arg.find('=');
-            if (eq == std::string::npos
+            const Ptr<const AttributeChecker> checker = AttributeCheckerOf(name);
+            if (eq == std::string::npos || !checker || !WellFormed(checker, arg.substr(eq + 1))
                 || !Config::SetDefaultFailSafe(name, StringValue(arg.substr(eq + 1))))
             {
                 throw std::invalid_argument("--" + name
@@ -71,6 +145,20 @@ FabricCli::Parse(int argc, char* argv[])
         for (const char* b : builtin)
         {
             known = known || name == b;
+        }
+        // ns-3 global values (--RngRun=3, --SchedulerType=...), checked like attributes.
+        const Ptr<const AttributeChecker> global = known ? nullptr : GlobalCheckerOf(name);
+        if (global)
+        {
+            const size_t eq = arg.find('=');
+            if (eq == std::string::npos || !WellFormed(global, arg.substr(eq + 1))
+                || !GlobalValue::BindFailSafe(name, StringValue(arg.substr(eq + 1))))
+            {
+                throw std::invalid_argument("--" + name
+                                            + ": not a valid value for this ns-3 "
+                                              "global value");
+            }
+            known = true;
         }
         if (!known)
         {
