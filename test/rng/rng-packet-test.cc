@@ -26,24 +26,30 @@ class RngPacket : public ::testing::Test
         Simulator::Destroy();
         Config::Reset();
     }
+
+    /// A random permutation of flows of \p bytes among the servers.
+    std::vector<FlowSpec> Permutation(uint64_t bytes) const
+    {
+        TrafficPatternParams tp;
+        tp.hosts = fab.GetNServers();
+        tp.bytes = bytes;
+        tp.seed = 2;
+        return MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    }
+
+    // 16 routers of degree 4, 2 servers each; Spraypoint (p = h = 2) and 4-shortest paths.
+    RngFabric fab{MakeRandomRegularGraph(16, 4, 3), 2};
+    std::shared_ptr<const FabricGraph> graph{fab.Build()};
+    std::shared_ptr<SpraypointTables> tab{
+        std::make_shared<SpraypointTables>(fab.GetRouters(), SpraypointParams{2, 2})};
+    std::vector<std::shared_ptr<const FabricRouting>> routings{
+        std::make_shared<SpraypointRouting>(graph, fab, tab, 1),
+        std::make_shared<KspRouting>(graph, fab, 4, 1)};
 };
 
 TEST_F(RngPacket, SpraypointAndKspDeliverEveryPacket)
 {
-    RngFabric fab(MakeRandomRegularGraph(16, 4, 3), 2);
-    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
-    SpraypointParams prm;
-    prm.p = 2;
-    prm.h = 2;
-    auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
-    std::vector<std::shared_ptr<const FabricRouting>> routings{
-        std::make_shared<SpraypointRouting>(graph, fab, tab, 1),
-        std::make_shared<KspRouting>(graph, fab, 4, 1)};
-    TrafficPatternParams tp;
-    tp.hosts = fab.GetNServers();
-    tp.bytes = 40960;
-    tp.seed = 2;
-    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    const auto flows = Permutation(40960);
     for (const auto& routing : routings)
     {
         FabricNetworkHelper links;
@@ -62,20 +68,7 @@ TEST_F(RngPacket, SpraypointAndKspDeliverEveryPacket)
 
 TEST_F(RngPacket, RoceFlowsCompleteOverSpraypointAndKsp)
 {
-    RngFabric fab(MakeRandomRegularGraph(16, 4, 3), 2);
-    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
-    SpraypointParams prm;
-    prm.p = 2;
-    prm.h = 2;
-    auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
-    std::vector<std::shared_ptr<const FabricRouting>> routings{
-        std::make_shared<SpraypointRouting>(graph, fab, tab, 1),
-        std::make_shared<KspRouting>(graph, fab, 4, 1)};
-    TrafficPatternParams tp;
-    tp.hosts = fab.GetNServers();
-    tp.bytes = 100000;
-    tp.seed = 2;
-    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    const auto flows = Permutation(100000);
     for (const auto& routing : routings)
     {
         FabricNetworkHelper links;

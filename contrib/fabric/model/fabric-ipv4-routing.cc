@@ -75,7 +75,18 @@ FabricIpv4Routing::SetFabric(uint32_t fabricNode,
     NS_ABORT_MSG_IF(m_ipv4->GetNInterfaces() != nPorts + 1,
                     "FabricIpv4Routing: node " << fabricNode << " has " << m_ipv4->GetNInterfaces()
                                                << " interfaces, expected loopback + " << nPorts);
-    m_routeByPort.assign(nPorts, nullptr);
+    // One immutable route per egress port, made once: forwarding then costs no allocation
+    // and no address lookup per packet. Hosts send from their primary address whichever NIC
+    // is used; a switch's packets carry the egress interface's address.
+    m_routeByPort.clear();
+    for (uint32_t p = 0; p < nPorts; ++p)
+    {
+        auto r = Create<Ipv4Route>();
+        r->SetSource(m_isHost ? m_primary : m_ipv4->GetAddress(p + 1, 0).GetLocal());
+        r->SetGateway(Ipv4Address::GetZero()); // point-to-point: no next-hop address needed
+        r->SetOutputDevice(m_ipv4->GetNetDevice(p + 1));
+        m_routeByPort.push_back(r);
+    }
     m_ecn = m_isHost ? nullptr : m_ipv4->GetObject<EcnMarker>();
     m_portQueue.clear();
     for (uint32_t p = 0; p < nPorts; ++p)
@@ -97,20 +108,6 @@ FabricIpv4Routing::ShouldMark(const Ipv4Header& h, uint32_t port)
     const auto& [queue, rate] = m_portQueue[port];
     return m_ecn && queue && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
         && m_ecn->ShouldMark(queue->GetNBytes(), rate);
-}
-
-Ptr<Ipv4Route>
-FabricIpv4Routing::RouteVia(uint32_t port, Ipv4Address source)
-{
-    Ptr<Ipv4Route>& r = m_routeByPort[port];
-    if (!r || r->GetSource() != source)
-    {
-        r = Create<Ipv4Route>();
-        r->SetSource(source);
-        r->SetGateway(Ipv4Address::GetZero()); // point-to-point: no next-hop address needed
-        r->SetOutputDevice(m_ipv4->GetNetDevice(port + 1));
-    }
-    return r;
 }
 
 void
@@ -165,7 +162,7 @@ FabricIpv4Routing::RouteOutput(Ptr<Packet> p,
     }
     sockerr = Socket::ERROR_NOTERROR;
     m_forwardTrace(p, header, FabricRouting::NO_PORT, port);
-    return RouteVia(port, src);
+    return m_routeByPort[port];
 }
 
 bool
@@ -205,7 +202,7 @@ FabricIpv4Routing::RouteInput(Ptr<const Packet> p,
         return true;
     }
     m_forwardTrace(p, header, inPort, port);
-    const Ptr<Ipv4Route> route = RouteVia(port, m_ipv4->GetAddress(port + 1, 0).GetLocal());
+    const Ptr<Ipv4Route>& route = m_routeByPort[port];
     if (ShouldMark(header, port))
     {
         Ipv4Header marked = header;

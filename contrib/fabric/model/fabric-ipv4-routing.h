@@ -84,7 +84,6 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
     void DoDispose() override;
 
   private:
-    Ptr<Ipv4Route> RouteVia(uint32_t port, Ipv4Address source);
     /// Whether a forwarded ECN-capable packet joining \p port's queue should be marked CE.
     bool ShouldMark(const Ipv4Header& h, uint32_t port);
     void Drop(Ptr<const Packet> p, const Ipv4Header& h, const std::string& reason);
