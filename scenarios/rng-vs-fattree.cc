@@ -11,10 +11,10 @@
 //   ./build/bin/rng-vs-fattree --out=results/rng-vs-fattree
 //   ./build/bin/rng-vs-fattree --full=true
 #include "ns3/core-module.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-switch-forwarder.h"
-#include "ns3/flow-hash-ecmp.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ppp-header.h"
 #include "ns3/rng-models.h"
@@ -93,10 +93,7 @@ IsRoceData(Ptr<const Packet> p)
  * host: the path-length histogram is measured from packets, retransmissions included.
  */
 RunOut
-Run1(std::shared_ptr<const FabricRouting> routing,
-     const std::vector<FlowSpec>& flows,
-     const Setup& st,
-     Time stopAt)
+Run1(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const Setup& st, Time stopAt)
 {
     FabricNetworkHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(st.lineBps))));
@@ -403,21 +400,21 @@ Run(int argc, char* argv[])
                          {"rng_switch_ports", n * (s + d)},
                          {"fat_tree_switch_ports", ft.SwitchPorts()}};
 
-    auto makeRng
-        = [&](const std::string& name,
-              std::shared_ptr<const FabricGraph> g,
-              const RngFabric& f,
-              std::shared_ptr<const SpraypointTables> t) -> std::shared_ptr<const FabricRouting>
+    auto makeRng = [&](const std::string& name,
+                       std::shared_ptr<const FabricGraph> g,
+                       const RngFabric& f,
+                       std::shared_ptr<const SpraypointTables> t) -> Ptr<FabricRouting>
     {
+        (void) f;
         if (name == "spraypoint")
         {
-            return std::make_shared<SpraypointRouting>(g, f, t, seed);
+            return MakeSpraypointRouting(g, t, seed);
         }
         if (name == "ksp")
         {
-            return std::make_shared<KspRouting>(g, f, k, seed);
+            return MakeRouting<KspRouting>(g, "K", UintegerValue(k), "Seed", UintegerValue(seed));
         }
-        return std::make_shared<FlowHashEcmp>(g, seed, true);
+        return MakeRouting<EcmpRouting>(g, "Seed", UintegerValue(seed));
     };
 
     TrafficPatternParams tp;
@@ -514,12 +511,13 @@ Run(int argc, char* argv[])
         plot.AppendExtra("set key bottom right");
         plot.AppendExtra("set yrange [0:1]");
         plot.AppendExtra("set xrange [0.8:*]");
-        std::vector<std::pair<std::string, std::shared_ptr<const FabricRouting>>> runs;
+        std::vector<std::pair<std::string, Ptr<FabricRouting>>> runs;
         for (const auto& name : routings)
         {
             runs.emplace_back("rng", makeRng(name, rGraph, fab, tab));
         }
-        runs.emplace_back("fat-tree", std::make_shared<FlowHashEcmp>(fGraph, seed, true));
+        runs.emplace_back("fat-tree",
+                          MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)));
         for (const auto& [fabName, routing] : runs)
         {
             std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName() << "..."
@@ -647,8 +645,8 @@ Run(int argc, char* argv[])
             {
                 std::string fabric;
                 std::string elements;
-                std::shared_ptr<const FabricRouting> pre;
-                std::shared_ptr<const FabricRouting> post;
+                Ptr<FabricRouting> pre;
+                Ptr<FabricRouting> post;
             };
 
             // Router-router link e of the RNG is FabricGraph link n*s + e.
@@ -665,17 +663,17 @@ Run(int argc, char* argv[])
                 {"rng",
                  kind == "router" ? "router R" + std::to_string(failedRouter)
                                   : std::to_string(failedEdges.size()) + " links",
-                 std::make_shared<FailureMaskRouting>(
-                     std::make_shared<SpraypointRouting>(rGraph, fab, tab, seed),
-                     fLinks,
-                     std::set<uint32_t>{}),
-                 std::make_shared<SpraypointRouting>(dGraph, degraded, dTab, seed)},
+                 CreateObject<FailureMaskRouting>(
+                     MakeSpraypointRouting(rGraph, tab, seed), fLinks, std::set<uint32_t>{}),
+                 MakeSpraypointRouting(dGraph, dTab, seed)},
                 {"fat-tree",
                  kind == "router" ? "spine S" + std::to_string(failedSpine)
                                   : std::to_string(removed.size()) + " links",
-                 std::make_shared<FailureMaskRouting>(
-                     std::make_shared<FlowHashEcmp>(fGraph, seed, true), ftLinks, ftNodes),
-                 std::make_shared<FlowHashEcmp>(fdGraph, seed, true)}};
+                 CreateObject<FailureMaskRouting>(
+                     MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)),
+                     ftLinks,
+                     ftNodes),
+                 MakeRouting<EcmpRouting>(fdGraph, "Seed", UintegerValue(seed))}};
             for (const auto& c : cases)
             {
                 // Flows whose data or ACK path the routing function sends into the failure

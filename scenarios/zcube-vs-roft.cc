@@ -107,7 +107,7 @@ struct Fabrics
     std::shared_ptr<const FabricGraph> rGraph;
     std::vector<uint32_t> zSet; //!< ZCube core O->E
     std::vector<uint32_t> rSet; //!< ROFT leaf<->spine, both directions
-    std::shared_ptr<const FlowHashEcmp> rBase;
+    Ptr<EcmpRouting> rBase;
     bool mixSwitchId;
 };
 
@@ -287,7 +287,8 @@ Run(int argc, char* argv[])
     fx.rGraph = fx.roft.Build();
     fx.zSet = fx.zcube.CoreDirLinks(*fx.zGraph);
     fx.rSet = fx.roft.FabricDirLinks(*fx.rGraph);
-    fx.rBase = std::make_shared<FlowHashEcmp>(fx.rGraph, seed0, mix);
+    fx.rBase = MakeRouting<EcmpRouting>(
+        fx.rGraph, "Seed", UintegerValue(seed0), "MixSwitchId", BooleanValue(mix));
     const bool doAnalytic = level != "packet";
     const bool doPacket = level != "analytic";
     const uint32_t analyticSeeds = doAnalytic ? seeds : std::min(seeds, packetSeeds);
@@ -384,11 +385,11 @@ Run(int argc, char* argv[])
         for (uint32_t s = 0; s < analyticSeeds; ++s)
         {
             const uint64_t seed = seed0 + s;
-            ZCubeRouting zr(fx.zGraph, fx.zcube, seed);
+            auto zr = MakeRouting<ZCubeRouting>(fx.zGraph, "Seed", UintegerValue(seed));
             uint32_t undelivered = 0;
-            auto zl = ComputeDirLinkLoads(zr, flows, w, &undelivered);
-            const FlowHashEcmp rr = fx.rBase->Reseeded(seed);
-            auto rl = ComputeDirLinkLoads(rr, flows, w, &undelivered);
+            auto zl = ComputeDirLinkLoads(*zr, flows, w, &undelivered);
+            const Ptr<EcmpRouting> rr = fx.rBase->Reseeded(seed);
+            auto rl = ComputeDirLinkLoads(*rr, flows, w, &undelivered);
             if (undelivered)
             {
                 throw std::logic_error("a flow's route did not reach its destination");
@@ -471,14 +472,14 @@ Run(int argc, char* argv[])
                 const uint64_t seed = seed0 + s;
                 for (const std::string fabric : {"zcube", "roft"})
                 {
-                    std::unique_ptr<FabricRouting> routing;
+                    Ptr<FabricRouting> routing;
                     if (fabric == "zcube")
                     {
-                        routing = std::make_unique<ZCubeRouting>(fx.zGraph, fx.zcube, seed);
+                        routing = MakeRouting<ZCubeRouting>(fx.zGraph, "Seed", UintegerValue(seed));
                     }
                     else
                     {
-                        routing = std::make_unique<FlowHashEcmp>(fx.rBase->Reseeded(seed));
+                        routing = fx.rBase->Reseeded(seed);
                     }
                     const auto analytic = ComputeDirLinkLoads(*routing, pflows, wire);
                     // Offered load that keeps the hottest link (access links included) at 90%.

@@ -91,16 +91,24 @@ TEST(TracePath, LoopIsReportedNotHung)
     g->Connect(2, 3);
     struct PingPong : FabricRouting
     {
-        using FabricRouting::FabricRouting;
-
         uint32_t SelectPort(uint32_t node, uint32_t, uint32_t, const FlowKey&) const override
         {
             return node == 0 ? 0 : (node == 2 ? 1 : 1);
         }
 
+        std::vector<uint32_t> Candidates(uint32_t node, uint32_t, uint32_t) const override
+        {
+            return {node == 0 ? 0u : 1u};
+        }
+
         std::string GetName() const override { return "loop"; }
-    } r(g);
-    FabricPath p = TracePath(r, 0, 1, FlowKey{}, 10);
+
+      protected:
+        void DoSetGraph() override {}
+    };
+    Ptr<PingPong> r = CreateObject<PingPong>();
+    r->SetGraph(g);
+    FabricPath p = TracePath(*r, 0, 1, FlowKey{}, 10);
     EXPECT_FALSE(p.delivered);
     EXPECT_EQ(p.dirLinks.size(), 10u);
 }

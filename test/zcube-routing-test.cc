@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // ZCube Eq. 1: exactly one path i -> O_o(i) -> E_e(j) -> j for every pair.
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-addressing.h"
-#include "ns3/flow-hash-ecmp.h"
+#include "ns3/uinteger.h"
 #include "ns3/zcube-routing.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +18,7 @@ TEST(ZCubeRouting, UniquePathEveryPairSeveralSizes)
     {
         ZCubeLayout zl(n, k);
         auto g = zl.Build();
-        ZCubeRouting r(g, zl);
+        auto r = MakeRouting<ZCubeRouting>(g);
         for (uint32_t i = 0; i < n; ++i)
         {
             for (uint32_t j = 0; j < n; ++j)
@@ -35,7 +36,7 @@ TEST(ZCubeRouting, UniquePathEveryPairSeveralSizes)
                                 sport,
                                 ROCEV2_UDP_PORT,
                                 17};
-                    FabricPath p = TracePath(r, i, j, key);
+                    FabricPath p = TracePath(*r, i, j, key);
                     ASSERT_TRUE(p.delivered) << i << "->" << j;
                     paths.insert(p.nodes);
                 }
@@ -53,21 +54,21 @@ TEST(ZCubeRouting, GpusNeverForwardAndOffPathDrops)
 {
     ZCubeLayout zl(32, 8);
     auto g = zl.Build();
-    ZCubeRouting r(g, zl);
+    auto r = MakeRouting<ZCubeRouting>(g);
     FlowKey key;
     // A GPU only ever emits on its O-side port 0, and delivers locally to itself.
-    EXPECT_EQ(r.SelectPort(5, FabricRouting::NO_PORT, 9, key), 0u);
-    EXPECT_EQ(r.SelectPort(5, 1, 5, key), FabricRouting::NO_PORT);
+    EXPECT_EQ(r->SelectPort(5, FabricRouting::NO_PORT, 9, key), 0u);
+    EXPECT_EQ(r->SelectPort(5, 1, 5, key), FabricRouting::NO_PORT);
     // E_0 holds GPUs 0..7; a packet for GPU 20 there is off its unique path.
-    EXPECT_EQ(r.SelectPort(zl.EvenNode(0), 8, 20, key), FabricRouting::NO_PORT);
-    EXPECT_EQ(g->GetPeer(zl.EvenNode(0), r.SelectPort(zl.EvenNode(0), 8, 3, key)), 3u);
+    EXPECT_EQ(r->SelectPort(zl.EvenNode(0), 8, 20, key), FabricRouting::NO_PORT);
+    EXPECT_EQ(g->GetPeer(zl.EvenNode(0), r->SelectPort(zl.EvenNode(0), 8, 3, key)), 3u);
 }
 
 TEST(ZCubeRouting, ParallelCoreLinksSpreadByHash)
 {
     ZCubeLayout zl(32, 8, 2);
     auto g = zl.Build();
-    ZCubeRouting r(g, zl, 7);
+    auto r = MakeRouting<ZCubeRouting>(g, "Seed", UintegerValue(7));
     std::set<uint32_t> used;
     for (uint16_t sport = 49152; sport < 49152 + 64; ++sport)
     {
@@ -76,7 +77,7 @@ TEST(ZCubeRouting, ParallelCoreLinksSpreadByHash)
                     sport,
                     ROCEV2_UDP_PORT,
                     17};
-        FabricPath p = TracePath(r, 0, 31, key);
+        FabricPath p = TracePath(*r, 0, 31, key);
         ASSERT_TRUE(p.delivered);
         ASSERT_EQ(p.nodes[1], zl.OddNode(0));
         ASSERT_EQ(p.nodes[2], zl.EvenNode(3));

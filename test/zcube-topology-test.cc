@@ -144,14 +144,14 @@ TEST(ZCubeTopology, UniformLoadCorollary)
         ZCubeLayout zl(n, k);
         const uint32_t m = zl.GetM();
         auto g = zl.Build();
-        ZCubeRouting routing(g, zl);
+        auto routing = MakeRouting<ZCubeRouting>(g);
         TrafficPatternParams tp;
         tp.hosts = n;
         auto flows = MakeTraffic(TrafficPattern::ALLREDUCE, tp);
         std::vector<double> w(flows.size(), c);
         auto L = ZCubeCoreLoadMatrix(zl, flows, w);
         uint32_t undelivered = 0;
-        auto walked = ComputeDirLinkLoads(routing, flows, w, &undelivered);
+        auto walked = ComputeDirLinkLoads(*routing, flows, w, &undelivered);
         EXPECT_EQ(undelivered, 0u);
         for (uint32_t a = 0; a < m; ++a)
         {

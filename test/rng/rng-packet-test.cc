@@ -7,6 +7,7 @@
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/spraypoint-routing.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 
@@ -42,9 +43,9 @@ class RngPacket : public ::testing::Test
     std::shared_ptr<const FabricGraph> graph{fab.Build()};
     std::shared_ptr<SpraypointTables> tab{
         std::make_shared<SpraypointTables>(fab.GetRouters(), SpraypointParams{2, 2})};
-    std::vector<std::shared_ptr<const FabricRouting>> routings{
-        std::make_shared<SpraypointRouting>(graph, fab, tab, 1),
-        std::make_shared<KspRouting>(graph, fab, 4, 1)};
+    std::vector<Ptr<FabricRouting>> routings{
+        MakeSpraypointRouting(graph, tab, 1),
+        MakeRouting<KspRouting>(graph, "K", UintegerValue(4), "Seed", UintegerValue(1))};
 };
 
 TEST_F(RngPacket, SpraypointAndKspDeliverEveryPacket)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Unit tests of the rng module: random regular graphs, ShuffleBox construction and expansion,
 // Spraypoint levels, loop freedom, determinism, the two VRFs, baselines, models, bad input.
-#include "ns3/flow-hash-ecmp.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/rng-models.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"
 #include "ns3/traffic-pattern.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 
@@ -153,7 +154,7 @@ TEST(Spraypoint, LoopFreeEveryPairSeveralGraphs)
         RngFabric fab(MakeRandomRegularGraph(n, d, seed), 1);
         auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
         auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), Params(p, h, seed));
-        SpraypointRouting sp(graph, fab, tab, seed);
+        auto sp = MakeSpraypointRouting(graph, tab, seed);
         const uint32_t maxLen = tab->GetLevels() + 2 + 64;
         for (uint32_t s = 0; s < n; ++s)
         {
@@ -165,7 +166,7 @@ TEST(Spraypoint, LoopFreeEveryPairSeveralGraphs)
                 }
                 for (uint16_t port = 0; port < 4; ++port)
                 {
-                    FabricPath path = TracePath(sp, s, t, Key(s, t, 49152 + port), 4 * maxLen);
+                    FabricPath path = TracePath(*sp, s, t, Key(s, t, 49152 + port), 4 * maxLen);
                     ASSERT_TRUE(path.delivered) << n << ": " << s << "->" << t;
                     // The source router is visited at most twice (spray, then pointing).
                     uint32_t srcVisits = 0;
@@ -256,7 +257,7 @@ TEST(Spraypoint, TwoVrfs)
     RngFabric fab(MakeRandomRegularGraph(60, 6, 4), s);
     auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
     auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), Params(2, 2));
-    SpraypointRouting sp(graph, fab, tab, 1);
+    auto sp = MakeSpraypointRouting(graph, tab, 1);
     const uint32_t r = 10;
     const uint32_t node = fab.RouterNode(r);
     const uint32_t t = fab.GetRouters().Neighbours(r)[0]; // a neighbouring destination
@@ -265,7 +266,7 @@ TEST(Spraypoint, TwoVrfs)
     std::set<uint32_t> sprayed;
     for (uint16_t port = 0; port < 400; ++port)
     {
-        const uint32_t out = sp.SelectPort(node, 0, dst, Key(r * s, dst, 1000 + port));
+        const uint32_t out = sp->SelectPort(node, 0, dst, Key(r * s, dst, 1000 + port));
         ASSERT_GE(out, s);
         sprayed.insert(out);
     }
@@ -273,18 +274,18 @@ TEST(Spraypoint, TwoVrfs)
     // Fabric-facing VRF: only the pointing candidates (WP_0 -> the link to t).
     for (uint16_t port = 0; port < 50; ++port)
     {
-        const uint32_t out = sp.SelectPort(node, s + 3, dst, Key(r * s, dst, 1000 + port));
+        const uint32_t out = sp->SelectPort(node, s + 3, dst, Key(r * s, dst, 1000 + port));
         EXPECT_EQ(graph->GetPeer(node, out), fab.RouterNode(t));
     }
     // Local destination: delivered directly from either VRF.
-    EXPECT_EQ(sp.SelectPort(node, 0, r * s + 1, Key(r * s, r * s + 1, 5)), 1u);
-    EXPECT_EQ(sp.SelectPort(node, s + 2, r * s + 1, Key(7, r * s + 1, 5)), 1u);
+    EXPECT_EQ(sp->SelectPort(node, 0, r * s + 1, Key(r * s, r * s + 1, 5)), 1u);
+    EXPECT_EQ(sp->SelectPort(node, s + 2, r * s + 1, Key(7, r * s + 1, 5)), 1u);
     // A far destination from the fabric side: one of its h candidates.
     const uint32_t far = 59;
     std::set<uint32_t> pointed;
     for (uint16_t port = 0; port < 200; ++port)
     {
-        pointed.insert(sp.SelectPort(node, s, far * s, Key(0, far * s, port)));
+        pointed.insert(sp->SelectPort(node, s, far * s, Key(0, far * s, port)));
     }
     EXPECT_EQ(pointed.size(), tab->NCandidates(far, r));
 }
@@ -293,8 +294,8 @@ TEST(Baselines, KspAndEcmpDeliver)
 {
     RngFabric fab(MakeRandomRegularGraph(30, 4, 2), 1);
     auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
-    KspRouting ksp(graph, fab, 4, 1);
-    FlowHashEcmp ecmp(graph, 1, true);
+    auto ksp = MakeRouting<KspRouting>(graph, "K", UintegerValue(4), "Seed", UintegerValue(1));
+    auto ecmp = MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(1));
     for (uint32_t a = 0; a < 30; ++a)
     {
         for (uint32_t b = 0; b < 30; ++b)
@@ -303,15 +304,15 @@ TEST(Baselines, KspAndEcmpDeliver)
             {
                 continue;
             }
-            const auto& paths = ksp.GetPaths(a, b);
+            const auto& paths = ksp->GetPaths(a, b);
             ASSERT_EQ(paths.size(), 4u);
             for (size_t i = 1; i < paths.size(); ++i)
             {
                 EXPECT_LE(paths[i - 1].size(), paths[i].size());
                 EXPECT_NE(paths[i - 1], paths[i]);
             }
-            EXPECT_TRUE(TracePath(ksp, a, b, Key(a, b, 3)).delivered);
-            EXPECT_TRUE(TracePath(ecmp, a, b, Key(a, b, 3)).delivered);
+            EXPECT_TRUE(TracePath(*ksp, a, b, Key(a, b, 3)).delivered);
+            EXPECT_TRUE(TracePath(*ecmp, a, b, Key(a, b, 3)).delivered);
         }
     }
 }
@@ -512,9 +513,10 @@ TEST(Failures, MaskDropsOnFailedLink)
     RngFabric fab(MakeRandomRegularGraph(20, 4, 2), 1);
     auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
     auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), Params(1, 1));
-    auto sp = std::make_shared<SpraypointRouting>(graph, fab, tab, 1);
+    auto sp = MakeSpraypointRouting(graph, tab, 1);
     FabricPath p = TracePath(*sp, 0, 19, Key(0, 19, 1));
     ASSERT_TRUE(p.delivered);
-    FailureMaskRouting masked(sp, {p.dirLinks[1] / 2}, {});
-    EXPECT_FALSE(TracePath(masked, 0, 19, Key(0, 19, 1)).delivered);
+    auto masked = CreateObject<FailureMaskRouting>(
+        sp, std::set<uint32_t>{p.dirLinks[1] / 2}, std::set<uint32_t>{});
+    EXPECT_FALSE(TracePath(*masked, 0, 19, Key(0, 19, 1)).delivered);
 }

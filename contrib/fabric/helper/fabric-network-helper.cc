@@ -21,63 +21,6 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricNetworkHelper");
-NS_OBJECT_ENSURE_REGISTERED(FabricNetwork);
-
-TypeId
-FabricNetwork::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::FabricNetwork").SetParent<Object>().SetGroupName("Fabric");
-    return tid;
-}
-
-NodeContainer
-FabricNetwork::GetHostNodes() const
-{
-    NodeContainer c;
-    for (uint32_t h = 0; h < m_graph->GetNHosts(); ++h)
-    {
-        c.Add(m_nodes.Get(h));
-    }
-    return c;
-}
-
-uint32_t
-FabricNetwork::GetHostOfAddress(Ipv4Address addr) const
-{
-    if (!m_globalRouting)
-    {
-        return FabricAddressing::HostOf(addr.Get());
-    }
-    auto it = m_globalHostOf.find(addr.Get());
-    return it == m_globalHostOf.end() ? FabricAddressing::NOT_A_HOST : it->second;
-}
-
-int64_t
-FabricNetwork::AssignStreams(int64_t stream)
-{
-    int64_t used = 0;
-    for (uint32_t v = m_graph->GetNHosts(); v < m_graph->GetNNodes(); ++v)
-    {
-        if (auto ecn = m_nodes.Get(v)->GetObject<EcnMarker>())
-        {
-            used += ecn->AssignStreams(stream + used);
-        }
-    }
-    return used;
-}
-
-Ptr<PointToPointNetDevice>
-FabricNetwork::GetDevice(uint32_t fabricNode, uint32_t port) const
-{
-    return m_devices.at(fabricNode).at(port);
-}
-
-Ptr<PointToPointNetDevice>
-FabricNetwork::GetDirLinkDevice(uint32_t dirLink) const
-{
-    const FabricLink& l = m_graph->GetLink(dirLink / 2);
-    return GetDevice(l.node[dirLink % 2], l.port[dirLink % 2]);
-}
 
 namespace
 {
@@ -114,6 +57,8 @@ AddInterfaces(Ptr<Node> node,
 
 FabricNetworkHelper::FabricNetworkHelper()
 {
+    m_networkFactory.SetTypeId(FabricNetwork::GetTypeId());
+    m_routingFactory.SetTypeId("ns3::EcmpRouting");
     m_p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("400Gbps")));
     m_p2p.SetDeviceAttribute("Mtu", UintegerValue(4200));
     m_p2p.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
@@ -133,6 +78,32 @@ FabricNetworkHelper::SetChannelAttribute(const std::string& name, const Attribut
 }
 
 void
+FabricNetworkHelper::SetNetworkAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_networkFactory.Set(name, value);
+}
+
+Ptr<FabricRouting>
+FabricNetworkHelper::CreateRouting(std::shared_ptr<const FabricGraph> graph) const
+{
+    if (!m_routingFactory.GetTypeId().IsChildOf(FabricRouting::GetTypeId()))
+    {
+        throw std::invalid_argument(
+            "FabricNetworkHelper::SetRouting: " + m_routingFactory.GetTypeId().GetName()
+            + " is not a routing scheme (a subclass of ns3::FabricRouting)");
+    }
+    Ptr<FabricRouting> routing = m_routingFactory.Create<FabricRouting>();
+    routing->SetGraph(std::move(graph));
+    return routing;
+}
+
+Ptr<FabricNetwork>
+FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph)
+{
+    return Install(graph, CreateRouting(graph));
+}
+
+void
 FabricNetworkHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
 {
     m_p2p.SetQueue("ns3::DropTailQueue<Packet>", name, value);
@@ -142,8 +113,9 @@ Ptr<FabricNetwork>
 FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
 {
     const FabricGraph& g = *graph;
-    auto net = CreateObject<FabricNetwork>();
+    Ptr<FabricNetwork> net = m_networkFactory.Create<FabricNetwork>();
     net->m_graph = graph;
+    net->m_state = std::make_shared<FabricState>(graph);
     net->m_nodes.Create(g.GetNNodes());
     net->m_devices.resize(g.GetNNodes());
     for (uint32_t l = 0; l < g.GetNLinks(); ++l)
@@ -168,11 +140,10 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
 }
 
 Ptr<FabricNetwork>
-FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
-                             std::shared_ptr<const FabricRouting> routing)
+FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph, Ptr<FabricRouting> routing)
 {
     NS_LOG_FUNCTION(this);
-    if (!graph || !routing || &routing->GetGraph() != graph.get())
+    if (!graph || !routing || routing->GetGraphPtr().get() != graph.get())
     {
         throw std::invalid_argument("FabricNetworkHelper::Install: routing must be built on "
                                     "the same graph");
@@ -198,7 +169,6 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
     }
     Ptr<FabricNetwork> net = BuildLinks(graph);
     net->m_routing = routing;
-    net->m_switchMode = m_switchMode;
 
     FabricIpv4RoutingHelper routingHelper;
     InternetStackHelper stack;
@@ -210,7 +180,7 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph,
         {
             node->AggregateObject(CreateObject<EcnMarker>());
         }
-        if (g.IsHost(v) || m_switchMode == FabricSwitchMode::IPV4)
+        if (g.IsHost(v) || net->m_switchMode == FabricSwitchMode::IPV4)
         {
             stack.Install(node);
             const uint32_t sw = v - g.GetNHosts();

@@ -2,10 +2,11 @@
 #ifndef FABRIC_NETWORK_HELPER_H
 #define FABRIC_NETWORK_HELPER_H
 
-#include "ns3/fabric-graph.h"
-#include "ns3/fabric-routing.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-network.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
@@ -16,61 +17,6 @@
 
 namespace ns3
 {
-
-/// How switches forward packets.
-enum class FabricSwitchMode
-{
-    FAST, //!< device-level FabricSwitchForwarder, no IPv4 stack on switches (default)
-    IPV4, //!< full IPv4 stack on switches with FabricIpv4Routing
-};
-
-/**
- * \ingroup fabric
- * The ns-3 side of a FabricGraph: one ns-3 Node per fabric node (same index), one
- * point-to-point link per fabric link, device i of a node = fabric port i.
- */
-class FabricNetwork : public Object
-{
-  public:
-    static TypeId GetTypeId();
-
-    const FabricGraph& GetGraph() const { return *m_graph; }
-    std::shared_ptr<const FabricGraph> GetGraphPtr() const { return m_graph; }
-    /// The routing function (null for a network built with ns-3's global routing).
-    std::shared_ptr<const FabricRouting> GetRouting() const { return m_routing; }
-
-    Ptr<Node> GetNode(uint32_t fabricNode) const { return m_nodes.Get(fabricNode); }
-    const NodeContainer& GetNodes() const { return m_nodes; }
-    NodeContainer GetHostNodes() const;
-    /// Device of port \p port of \p fabricNode.
-    Ptr<PointToPointNetDevice> GetDevice(uint32_t fabricNode, uint32_t port) const;
-    /// Device that transmits onto directed link \p dirLink.
-    Ptr<PointToPointNetDevice> GetDirLinkDevice(uint32_t dirLink) const;
-    /// The address flows of host \p host are sent from and to.
-    Ipv4Address GetHostAddress(uint32_t host) const { return m_hostAddress.at(host); }
-    /// Host owning \p addr (any of its NICs), or FabricAddressing::NOT_A_HOST.
-    uint32_t GetHostOfAddress(Ipv4Address addr) const;
-    FabricSwitchMode GetSwitchMode() const { return m_switchMode; }
-
-    /**
-     * Fix the random streams of the network's random elements (the switches' EcnMarkers).
-     * \return the number of streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-    bool UsesGlobalRouting() const { return m_globalRouting; }
-
-  private:
-    friend class FabricNetworkHelper;
-
-    std::shared_ptr<const FabricGraph> m_graph;
-    std::shared_ptr<const FabricRouting> m_routing;
-    NodeContainer m_nodes;
-    std::vector<std::vector<Ptr<PointToPointNetDevice>>> m_devices;
-    std::vector<Ipv4Address> m_hostAddress;
-    std::unordered_map<uint32_t, uint32_t> m_globalHostOf; //!< global routing: address -> host
-    FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
-    bool m_globalRouting{false};
-};
 
 /**
  * \ingroup fabric
@@ -96,7 +42,31 @@ class FabricNetworkHelper
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
     /// Set an attribute of every device queue (e.g. "MaxSize").
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
-    void SetSwitchMode(FabricSwitchMode mode) { m_switchMode = mode; }
+    /// How switches forward (default: the ns3::FabricNetwork::SwitchMode attribute's value).
+    void SetSwitchMode(FabricSwitchMode mode)
+    {
+        m_networkFactory.Set("SwitchMode", EnumValue(static_cast<int>(mode)));
+    }
+    /// Set an attribute of the FabricNetwork objects built (e.g. "SwitchMode").
+    void SetNetworkAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Choose the routing scheme by TypeId for Install(graph), with its attributes, e.g.
+     * SetRouting("ns3::EcmpRouting", "Seed", UintegerValue(7)). Default: ns3::EcmpRouting.
+     */
+    template<typename... Ts>
+    void SetRouting(const std::string& typeId, Ts&&... args)
+    {
+        m_routingFactory = ObjectFactory(typeId, std::forward<Ts>(args)...);
+    }
+
+    /**
+     * A routing object from the factory set by SetRouting, bound to \p graph: the same
+     * instance can serve analytic walks before (or instead of) a packet-level Install.
+     * \throws std::invalid_argument if the TypeId is not a FabricRouting or cannot route
+     *         the graph
+     */
+    Ptr<FabricRouting> CreateRouting(std::shared_ptr<const FabricGraph> graph) const;
     /**
      * First random stream for the network's random elements (switch ECN markers); Install
      * assigns them from here, so the same network in the same program gives the same
@@ -109,7 +79,10 @@ class FabricNetworkHelper
      * \throws std::invalid_argument if the graph exceeds the addressing plan
      */
     Ptr<FabricNetwork> Install(std::shared_ptr<const FabricGraph> graph,
-                               std::shared_ptr<const FabricRouting> routing);
+                               Ptr<FabricRouting> routing);
+
+    /// Build the network with a routing object from the SetRouting factory.
+    Ptr<FabricNetwork> Install(std::shared_ptr<const FabricGraph> graph);
 
     /**
      * Build the same links with ns-3's own IPv4 stack on every node and
@@ -122,7 +95,8 @@ class FabricNetworkHelper
     Ptr<FabricNetwork> BuildLinks(std::shared_ptr<const FabricGraph> graph);
 
     PointToPointHelper m_p2p;
-    FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
+    ObjectFactory m_networkFactory;
+    ObjectFactory m_routingFactory;
     int64_t m_streamBase{1000000};
 };
 

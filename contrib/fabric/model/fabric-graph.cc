@@ -136,4 +136,17 @@ FabricGraph::GetDirLinkLabel(uint32_t dirLink) const
     return GetName(GetDirLinkTail(dirLink)) + "->" + GetName(GetDirLinkHead(dirLink));
 }
 
+double
+FabricGraph::GetParameter(const std::string& name) const
+{
+    auto it = m_params.find(name);
+    if (it == m_params.end())
+    {
+        throw std::invalid_argument("FabricGraph: the graph"
+                                    + (m_kind.empty() ? std::string() : " (" + m_kind + ")")
+                                    + " has no builder parameter '" + name + "'");
+    }
+    return it->second;
+}
+
 } // namespace ns3

@@ -3,6 +3,7 @@
 #define FABRIC_GRAPH_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,20 @@ class FabricGraph
     /// "name->name" label of a directed link.
     std::string GetDirLinkLabel(uint32_t dirLink) const;
 
+    /**
+     * Record what built the graph and with which parameters ("zcube" with n, k, parallel;
+     * "rng" with s; ...), so that a routing scheme created by TypeId can bind to the graph
+     * alone and check that it fits.
+     */
+    void SetKind(const std::string& kind) { m_kind = kind; }
+    /// The builder's name ("" when none was recorded).
+    const std::string& GetKind() const { return m_kind; }
+    /// Record a builder parameter.
+    void SetParameter(const std::string& name, double value) { m_params[name] = value; }
+    bool HasParameter(const std::string& name) const { return m_params.count(name) != 0; }
+    /// \throws std::invalid_argument when the builder did not record \p name
+    double GetParameter(const std::string& name) const;
+
   private:
     struct Node
     {
@@ -98,6 +113,8 @@ class FabricGraph
     std::vector<Node> m_nodes;
     std::vector<FabricLink> m_links;
     uint32_t m_nHosts{0};
+    std::string m_kind;
+    std::map<std::string, double> m_params;
 };
 
 } // namespace ns3

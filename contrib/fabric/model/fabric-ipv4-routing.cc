@@ -56,14 +56,12 @@ FabricIpv4Routing::DoDispose()
     m_routeByPort.clear();
     m_portQueue.clear();
     m_ecn = nullptr;
-    m_routing.reset();
+    m_routing = nullptr;
     Ipv4RoutingProtocol::DoDispose();
 }
 
 void
-FabricIpv4Routing::SetFabric(uint32_t fabricNode,
-                             std::shared_ptr<const FabricRouting> routing,
-                             Ipv4Address primary)
+FabricIpv4Routing::SetFabric(uint32_t fabricNode, Ptr<FabricRouting> routing, Ipv4Address primary)
 {
     NS_LOG_FUNCTION(this << fabricNode << primary);
     NS_ABORT_MSG_IF(!m_ipv4, "FabricIpv4Routing::SetFabric before the protocol joined an Ipv4");

@@ -38,9 +38,7 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
      * \param routing the routing function shared by every node of the fabric
      * \param primary the address flows of this host are sent from (hosts only)
      */
-    void SetFabric(uint32_t fabricNode,
-                   std::shared_ptr<const FabricRouting> routing,
-                   Ipv4Address primary);
+    void SetFabric(uint32_t fabricNode, Ptr<FabricRouting> routing, Ipv4Address primary);
 
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p,
                                const Ipv4Header& header,
@@ -92,7 +90,7 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
     uint32_t m_fabricNode{0};
     bool m_isHost{false};
     Ipv4Address m_primary;
-    std::shared_ptr<const FabricRouting> m_routing;
+    Ptr<FabricRouting> m_routing;
     std::vector<Ptr<Ipv4Route>> m_routeByPort; //!< one immutable route per egress port
     Ptr<EcnMarker> m_ecn;
     std::vector<std::pair<Ptr<Queue<Packet>>, uint64_t>> m_portQueue; //!< queue, rate (bit/s)

@@ -2,7 +2,7 @@
 #include "fabric-link-monitor.h"
 
 #include "ns3/fabric-ipv4-routing.h"
-#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-network.h"
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"

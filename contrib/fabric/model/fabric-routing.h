@@ -3,7 +3,11 @@
 #define FABRIC_ROUTING_H
 
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-state.h"
 #include "ns3/flow-key.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <memory>
 #include <string>
@@ -14,17 +18,49 @@ namespace ns3
 
 /**
  * \ingroup fabric
- * A routing scheme as a pure function over a FabricGraph: the egress port at a node for a
- * packet of a flow. Both the packet-level adapters and the analytic/flow-level models call
- * the same function with the same key, so a flow takes the same path in both.
+ * A routing scheme as a pure function over a FabricGraph and a view of its state: the egress
+ * port at a node for a packet of a flow. The packet-level adapters, the analytic walks and the
+ * flow level call the same object with the same key, so a flow takes the same path in all.
+ *
+ * Schemes are ns-3 Objects chosen by TypeId with their parameters as attributes (e.g.
+ * ns3::EcmpRouting, ns3::ZCubeRouting, ns3::SpraypointRouting, ns3::KspRouting). Life cycle:
+ * create (CreateObject or an ObjectFactory), set attributes, then SetGraph(), which builds the
+ * scheme's tables; attributes changed after SetGraph() are not seen.
+ *
+ * The view is what the scheme believes about link and node state (FabricState), not the
+ * truth: whoever detects a change updates it (a detector, a controller, a test). Each scheme
+ * has its own all-up view until SetView() shares another one. A scheme decides only from its
+ * view, so a packet sent into a failure the view has not learnt of goes into the hole.
  */
-class FabricRouting
+class FabricRouting : public Object
 {
   public:
+    static TypeId GetTypeId();
     static constexpr uint32_t NO_PORT = UINT32_MAX;
 
-    explicit FabricRouting(std::shared_ptr<const FabricGraph> graph);
-    virtual ~FabricRouting() = default;
+    FabricRouting();
+    ~FabricRouting() override;
+
+    /**
+     * Bind the scheme to a graph and build its tables. Call once.
+     * \throws std::invalid_argument if the scheme cannot route this graph (wrong kind,
+     *         parameters out of range), or if a graph is already set
+     */
+    void SetGraph(std::shared_ptr<const FabricGraph> graph);
+    bool HasGraph() const { return m_graph != nullptr; }
+    /// \throws std::logic_error before SetGraph
+    const FabricGraph& GetGraph() const;
+    std::shared_ptr<const FabricGraph> GetGraphPtr() const { return m_graph; }
+
+    /**
+     * Decide from \p view from now on (shared, e.g. with a detector that updates it).
+     * The scheme reacts to the view's current state at once and to every later change.
+     * \throws std::invalid_argument if the view is over another graph, std::logic_error
+     *         before SetGraph
+     */
+    void SetView(std::shared_ptr<FabricState> view);
+    /// The view the scheme decides from (its own all-up one by default).
+    std::shared_ptr<FabricState> GetView() const { return m_view; }
 
     /**
      * \param node the node holding the packet
@@ -39,15 +75,100 @@ class FabricRouting
                                 uint32_t dstHost,
                                 const FlowKey& key) const = 0;
 
+    /**
+     * The ports SelectPort chooses from at \p node for packets to \p dstHost that arrived on
+     * \p inPort, whatever the flow key; every key's choice is one of them. Empty when the node
+     * has no route. For analyses (path enumeration, fluid splits, max-flow) that must follow
+     * the same rule as the packets.
+     */
+    virtual std::vector<uint32_t> Candidates(uint32_t node,
+                                             uint32_t inPort,
+                                             uint32_t dstHost) const = 0;
+
     /// Short name for tables and traces ("zcube", "ecmp", ...).
     virtual std::string GetName() const = 0;
 
-    const FabricGraph& GetGraph() const { return *m_graph; }
-    std::shared_ptr<const FabricGraph> GetGraphPtr() const { return m_graph; }
+    /// Signature of the ViewChange trace.
+    typedef void (*ViewChangeTracedCallback)(bool isNode, uint32_t id, bool up);
 
   protected:
+    /// Build the tables for m_graph (called once by SetGraph).
+    virtual void DoSetGraph() = 0;
+    /// React to a change of the view (the default reads the view at decision time only).
+    virtual void DoViewChanged(const FabricStateChange& change);
+    void DoDispose() override;
+
+    /// Whether the view believes a packet out of \p port of \p node reaches the peer.
+    bool IsPortUp(uint32_t node, uint32_t port) const { return m_view->IsPortUsable(node, port); }
+    /// Whether the view believes everything is up.
+    bool ViewAllUp() const
+    {
+        return m_view->GetNDirLinksDown() == 0 && m_view->GetNNodesDown() == 0;
+    }
+
+    /**
+     * Pick one of \p n ports (\p portOf(i), i < n) by \p hash among those the view believes
+     * usable: with all of them usable this is portOf(HashToIndex(hash, n)), so a view that
+     * has learnt nothing changes no choice. NO_PORT when none is usable.
+     */
+    template<typename PortOf>
+    uint32_t PickUsable(uint32_t node, uint32_t n, PortOf portOf, uint64_t hash) const
+    {
+        if (n == 0)
+        {
+            return NO_PORT;
+        }
+        if (ViewAllUp())
+        {
+            return portOf(n == 1 ? 0 : HashToIndex(hash, n));
+        }
+        uint32_t nUp = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            nUp += IsPortUp(node, portOf(i)) ? 1 : 0;
+        }
+        if (nUp == 0)
+        {
+            return NO_PORT;
+        }
+        uint32_t pick = nUp == 1 ? 0 : HashToIndex(hash, nUp);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (IsPortUp(node, portOf(i)) && pick-- == 0)
+            {
+                return portOf(i);
+            }
+        }
+        return NO_PORT;
+    }
+
     std::shared_ptr<const FabricGraph> m_graph;
+    std::shared_ptr<FabricState> m_view;
+
+  private:
+    void Listen();
+    void Unlisten();
+
+    uint32_t m_listener{UINT32_MAX};
+    TracedCallback<bool, uint32_t, bool> m_viewChangeTrace;
 };
+
+/**
+ * \ingroup fabric
+ * Create a routing scheme of type \p T with attributes (name, value pairs) and bind it to
+ * \p graph, the code equivalent of an ObjectFactory with the same TypeId and attributes:
+ * \code
+ *   Ptr<EcmpRouting> ecmp = MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(7));
+ * \endcode
+ */
+template<typename T, typename... Args>
+Ptr<T>
+MakeRouting(std::shared_ptr<const FabricGraph> graph, Args&&... attributes)
+{
+    Ptr<T> routing = CreateObjectWithAttributes<T>(std::forward<Args>(attributes)...);
+    routing->SetGraph(std::move(graph));
+    return routing;
+}
 
 /**
  * \ingroup fabric

@@ -60,14 +60,12 @@ FabricSwitchForwarder::DoDispose()
     m_ports.clear();
     m_queues.clear();
     m_ecn = nullptr;
-    m_routing.reset();
+    m_routing = nullptr;
     Object::DoDispose();
 }
 
 void
-FabricSwitchForwarder::Install(Ptr<Node> node,
-                               uint32_t fabricNode,
-                               std::shared_ptr<const FabricRouting> routing)
+FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRouting> routing)
 {
     NS_LOG_FUNCTION(this << node << fabricNode);
     m_fabricNode = fabricNode;

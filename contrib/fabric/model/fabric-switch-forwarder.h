@@ -37,7 +37,7 @@ class FabricSwitchForwarder : public Object
      * Take over IPv4 reception on every device of \p node.
      * Device i of the node must be the device of fabric port i.
      */
-    void Install(Ptr<Node> node, uint32_t fabricNode, std::shared_ptr<const FabricRouting> routing);
+    void Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRouting> routing);
 
     uint64_t GetForwarded() const { return m_forwarded; }
 
@@ -60,7 +60,7 @@ class FabricSwitchForwarder : public Object
     void Drop(Ptr<const Packet> p, const std::string& reason);
 
     uint32_t m_fabricNode{0};
-    std::shared_ptr<const FabricRouting> m_routing;
+    Ptr<FabricRouting> m_routing;
     std::vector<Ptr<NetDevice>> m_ports;
     std::vector<Ptr<Queue<Packet>>> m_queues; //!< egress queue per port (for ECN)
     std::vector<uint64_t> m_rates;            //!< line rate per port in bit/s

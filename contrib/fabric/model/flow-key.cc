@@ -5,18 +5,6 @@ namespace ns3
 {
 
 uint64_t
-FabricMix64(uint64_t x)
-{
-    // Finalizer with the published SplitMix64 constants: a bijection with full avalanche.
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
-uint64_t
 FlowHash(const FlowKey& key, uint64_t seed)
 {
     const uint64_t addrs = (static_cast<uint64_t>(key.srcAddr) << 32) | key.dstAddr;

@@ -2,6 +2,8 @@
 #ifndef FLOW_KEY_H
 #define FLOW_KEY_H
 
+#include "ns3/fabric-rng.h"
+
 #include <cstdint>
 
 namespace ns3
@@ -38,9 +40,6 @@ struct FlowKey
 
 /// RoCEv2's UDP destination port.
 constexpr uint16_t ROCEV2_UDP_PORT = 4791;
-
-/// A 64-bit avalanche mix (bijective; every input bit affects every output bit).
-uint64_t FabricMix64(uint64_t x);
 
 /**
  * \ingroup fabric

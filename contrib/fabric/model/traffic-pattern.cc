@@ -23,25 +23,6 @@ FlowSpec::Key() const
     return k;
 }
 
-uint64_t
-FabricRng::Next()
-{
-    m_state += 0x9e3779b97f4a7c15ULL;
-    return FabricMix64(m_state);
-}
-
-uint64_t
-FabricRng::Below(uint64_t n)
-{
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do
-    {
-        x = Next();
-    } while (x >= limit);
-    return x % n;
-}
-
 TrafficPattern
 ParseTrafficPattern(const std::string& name)
 {

@@ -2,6 +2,7 @@
 #ifndef TRAFFIC_PATTERN_H
 #define TRAFFIC_PATTERN_H
 
+#include "ns3/fabric-rng.h"
 #include "ns3/flow-key.h"
 
 #include <cstdint>
@@ -71,27 +72,6 @@ struct TrafficPatternParams
  * \throws std::invalid_argument on a parameter outside its valid range (named in the message)
  */
 std::vector<FlowSpec> MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& params);
-
-/**
- * \ingroup fabric
- * A small deterministic RNG (SplitMix64 sequence) whose draws are the same on every
- * platform and standard library, for patterns that must reproduce from a seed.
- */
-class FabricRng
-{
-  public:
-    explicit FabricRng(uint64_t seed)
-        : m_state(seed)
-    {
-    }
-
-    uint64_t Next();
-    /// Uniform in [0, n) by rejection (no modulo bias). n > 0.
-    uint64_t Below(uint64_t n);
-
-  private:
-    uint64_t m_state;
-};
 
 } // namespace ns3
 

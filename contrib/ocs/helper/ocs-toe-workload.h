@@ -2,7 +2,7 @@
 #ifndef OCS_TOE_WORKLOAD_H
 #define OCS_TOE_WORKLOAD_H
 
-#include "ns3/traffic-pattern.h"
+#include "ns3/fabric-rng.h"
 
 #include <cstdint>
 #include <vector>

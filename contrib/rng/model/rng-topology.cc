@@ -228,6 +228,8 @@ std::shared_ptr<FabricGraph>
 RngFabric::Build() const
 {
     auto g = std::make_shared<FabricGraph>();
+    g->SetKind("rng");
+    g->SetParameter("s", m_s);
     const uint32_t n = m_routers.GetN();
     for (uint32_t h = 0; h < n * m_s; ++h)
     {
@@ -249,6 +251,40 @@ RngFabric::Build() const
         g->Connect(RouterNode(a), RouterNode(b), m_laneRate);
     }
     return g;
+}
+
+RngFabric
+RngFabric::FromGraph(const FabricGraph& graph)
+{
+    if (graph.GetKind() != "rng")
+    {
+        throw std::invalid_argument("RngFabric::FromGraph: the graph was not built by RngFabric "
+                                    "(kind '"
+                                    + graph.GetKind() + "')");
+    }
+    const auto s = static_cast<uint32_t>(graph.GetParameter("s"));
+    const uint32_t nServers = graph.GetNHosts();
+    if (s == 0 || nServers % s != 0 || graph.GetNNodes() - nServers != nServers / s)
+    {
+        throw std::invalid_argument("RngFabric::FromGraph: servers, routers and s disagree");
+    }
+    RouterGraph routers(nServers / s);
+    double serverRate = 0;
+    double laneRate = 0;
+    // Links were created servers first, then router edges in edge order: AddEdge in link
+    // order gives back the same neighbour order (router port s + j = j-th neighbour).
+    for (uint32_t l = 0; l < graph.GetNLinks(); ++l)
+    {
+        const FabricLink& link = graph.GetLink(l);
+        if (graph.IsHost(link.node[0]) || graph.IsHost(link.node[1]))
+        {
+            serverRate = link.rateBps;
+            continue;
+        }
+        routers.AddEdge(link.node[0] - nServers, link.node[1] - nServers);
+        laneRate = link.rateBps;
+    }
+    return RngFabric(std::move(routers), s, serverRate, laneRate);
 }
 
 LeafSpineLayout::LeafSpineLayout(uint32_t leaves, uint32_t serversPerLeaf, uint32_t spines)

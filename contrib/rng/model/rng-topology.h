@@ -113,6 +113,13 @@ class RngFabric
     /// Build the FabricGraph (see the class comment for the layout).
     std::shared_ptr<FabricGraph> Build() const;
 
+    /**
+     * The RngFabric that built \p graph (kind "rng"): routers, their edges in port order and
+     * s, read back from the graph, so routing created by TypeId can bind to the graph alone.
+     * \throws std::invalid_argument if the graph was not built by RngFabric::Build
+     */
+    static RngFabric FromGraph(const FabricGraph& graph);
+
   private:
     RouterGraph m_routers;
     uint32_t m_s;

@@ -3,6 +3,7 @@
 #define SPRAYPOINT_ROUTING_H
 
 #include "ns3/fabric-routing.h"
+#include "ns3/ptr.h"
 #include "ns3/rng-topology.h"
 #include "ns3/spraypoint-tables.h"
 
@@ -25,35 +26,65 @@ namespace ns3
  *   SpraypointTables; a local destination server is delivered directly.
  * A packet sprayed to a neighbour that points back to the source revisits the source once and
  * leaves by the pointing VRF: pointing distances strictly decrease, so it never loops.
+ *
+ * ns3::SpraypointRouting binds to a graph built by RngFabric::Build. View: spraying and
+ * pointing choose only among ports the view believes usable (a router whose pointer died falls
+ * back to its other candidates, h > 1); the levels are not recomputed.
  */
 class SpraypointRouting : public FabricRouting
 {
   public:
+    static TypeId GetTypeId();
+    SpraypointRouting();
+
     /**
-     * \param graph the FabricGraph built by \p fabric (RngFabric::Build)
-     * \param tables the shared tables, computed once for the whole fabric
-     * \param seed flow-hash seed (each router mixes in its id)
+     * Use tables computed once elsewhere (shared by several routings of one fabric, e.g.
+     * several seeds) instead of computing them in SetGraph from the P, H, Levels, Key and
+     * DistinctPicks attributes. Call before SetGraph.
      */
-    SpraypointRouting(std::shared_ptr<const FabricGraph> graph,
-                      const RngFabric& fabric,
-                      std::shared_ptr<const SpraypointTables> tables,
-                      uint64_t seed);
+    void SetTables(std::shared_ptr<const SpraypointTables> tables);
 
     uint32_t SelectPort(uint32_t node,
                         uint32_t inPort,
                         uint32_t dstHost,
                         const FlowKey& key) const override;
+    std::vector<uint32_t> Candidates(uint32_t node,
+                                     uint32_t inPort,
+                                     uint32_t dstHost) const override;
     std::string GetName() const override { return "spraypoint"; }
 
     const SpraypointTables& GetTables() const { return *m_tables; }
 
+  protected:
+    /// \throws std::invalid_argument unless the graph was built by RngFabric::Build
+    void DoSetGraph() override;
+
   private:
-    uint32_t m_nServers;
-    uint32_t m_s;
+    /// Number of ports SelectPort picks from, and the i-th of them (view applied).
+    template<typename F>
+    uint32_t ForEachCandidate(uint32_t node, uint32_t inPort, uint32_t dstHost, F f) const;
+
+    // Table parameters (SpraypointParams), used when no tables were given.
+    uint32_t m_p{2};
+    uint32_t m_h{2};
+    uint32_t m_levels{0};
+    uint64_t m_key{0};
+    bool m_distinctPicks{true};
+    uint32_t m_nServers{0};
+    uint32_t m_s{1};
     std::vector<uint32_t> m_degree; //!< fabric ports per router
     std::shared_ptr<const SpraypointTables> m_tables;
-    uint64_t m_seed;
+    uint64_t m_seed{0};
 };
+
+/**
+ * \ingroup rng
+ * A SpraypointRouting with flow-hash seed \p seed over tables computed once elsewhere (shared
+ * by several routings of one fabric), bound to \p graph.
+ */
+Ptr<SpraypointRouting> MakeSpraypointRouting(std::shared_ptr<const FabricGraph> graph,
+                                             std::shared_ptr<const SpraypointTables> tables,
+                                             uint64_t seed);
 
 /**
  * \ingroup rng
@@ -67,16 +98,16 @@ class SpraypointRouting : public FabricRouting
 class KspRouting : public FabricRouting
 {
   public:
-    /// \throws std::invalid_argument on k == 0
-    KspRouting(std::shared_ptr<const FabricGraph> graph,
-               const RngFabric& fabric,
-               uint32_t k,
-               uint64_t seed);
+    static TypeId GetTypeId();
+    KspRouting();
 
     uint32_t SelectPort(uint32_t node,
                         uint32_t inPort,
                         uint32_t dstHost,
                         const FlowKey& key) const override;
+    std::vector<uint32_t> Candidates(uint32_t node,
+                                     uint32_t inPort,
+                                     uint32_t dstHost) const override;
     std::string GetName() const override { return "ksp"; }
 
     /// The paths (router sequences) from router \p a to router \p b.
@@ -91,13 +122,25 @@ class KspRouting : public FabricRouting
                                                             uint32_t b,
                                                             uint32_t k);
 
+  protected:
+    /// \throws std::invalid_argument unless the graph was built by RngFabric::Build
+    void DoSetGraph() override;
+
   private:
-    uint32_t m_n;
-    uint32_t m_nServers;
-    uint32_t m_s;
+    /// Whether the view believes every hop of \p path usable.
+    bool PathUp(const std::vector<uint32_t>& path) const;
+    /// The path a flow from router \p a to router \p b takes (null if none).
+    const std::vector<uint32_t>* ChoosePath(uint32_t a, uint32_t b, const FlowKey& key) const;
+    /// Router port toward neighbour router \p next of router \p r.
+    uint32_t PortTo(uint32_t r, uint32_t next) const;
+
+    uint32_t m_k{4};
+    uint32_t m_n{0};
+    uint32_t m_nServers{0};
+    uint32_t m_s{1};
     std::vector<std::vector<uint32_t>> m_adj;
     std::vector<std::vector<std::vector<uint32_t>>> m_paths;
-    uint64_t m_seed;
+    uint64_t m_seed{0};
 };
 
 /**
@@ -110,7 +153,9 @@ class KspRouting : public FabricRouting
 class FailureMaskRouting : public FabricRouting
 {
   public:
-    FailureMaskRouting(std::shared_ptr<const FabricRouting> inner,
+    static TypeId GetTypeId();
+    /// \param inner a routing bound to a graph; its graph becomes this routing's graph
+    FailureMaskRouting(Ptr<FabricRouting> inner,
                        std::set<uint32_t> failedLinks,
                        std::set<uint32_t> failedNodes);
 
@@ -118,10 +163,19 @@ class FailureMaskRouting : public FabricRouting
                         uint32_t inPort,
                         uint32_t dstHost,
                         const FlowKey& key) const override;
+    std::vector<uint32_t> Candidates(uint32_t node,
+                                     uint32_t inPort,
+                                     uint32_t dstHost) const override;
     std::string GetName() const override { return m_inner->GetName() + "+failed"; }
 
+  protected:
+    void DoSetGraph() override;
+    void DoDispose() override;
+
   private:
-    std::shared_ptr<const FabricRouting> m_inner;
+    bool Masked(uint32_t node, uint32_t port) const;
+
+    Ptr<FabricRouting> m_inner;
     std::set<uint32_t> m_links;
     std::set<uint32_t> m_nodes;
 };

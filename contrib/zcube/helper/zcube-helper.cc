@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "zcube-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -11,8 +14,9 @@ NS_LOG_COMPONENT_DEFINE("ZCubeHelper");
 ZCubeHelper::ZCubeHelper(uint32_t n, uint32_t k, uint32_t parallelCoreLinks, uint64_t hashSeed)
     : m_layout(n, k, parallelCoreLinks),
       m_graph(m_layout.Build()),
-      m_routing(std::make_shared<ZCubeRouting>(m_graph, m_layout, hashSeed))
+      m_routing(CreateObjectWithAttributes<ZCubeRouting>("Seed", UintegerValue(hashSeed)))
 {
+    m_routing->SetGraph(m_graph);
     NS_LOG_FUNCTION(this << n << k << parallelCoreLinks);
 }
 
@@ -25,8 +29,10 @@ ZCubeHelper::Install(FabricNetworkHelper& links) const
 RoftHelper::RoftHelper(const RoftLayout& layout, uint64_t hashSeed, bool mixSwitchId)
     : m_layout(layout),
       m_graph(m_layout.Build()),
-      m_routing(std::make_shared<FlowHashEcmp>(m_graph, hashSeed, mixSwitchId))
+      m_routing(CreateObjectWithAttributes<EcmpRouting>(
+          "Seed", UintegerValue(hashSeed), "MixSwitchId", BooleanValue(mixSwitchId)))
 {
+    m_routing->SetGraph(m_graph);
     NS_LOG_FUNCTION(this << hashSeed << mixSwitchId);
 }
 

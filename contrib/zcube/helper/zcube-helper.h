@@ -2,8 +2,8 @@
 #ifndef ZCUBE_HELPER_H
 #define ZCUBE_HELPER_H
 
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-network-helper.h"
-#include "ns3/flow-hash-ecmp.h"
 #include "ns3/zcube-routing.h"
 #include "ns3/zcube-topology.h"
 
@@ -27,14 +27,14 @@ class ZCubeHelper
 
     const ZCubeLayout& GetLayout() const { return m_layout; }
     std::shared_ptr<const FabricGraph> GetGraph() const { return m_graph; }
-    std::shared_ptr<const ZCubeRouting> GetRouting() const { return m_routing; }
+    Ptr<ZCubeRouting> GetRouting() const { return m_routing; }
 
     Ptr<FabricNetwork> Install(FabricNetworkHelper& links) const;
 
   private:
     ZCubeLayout m_layout;
     std::shared_ptr<const FabricGraph> m_graph;
-    std::shared_ptr<const ZCubeRouting> m_routing;
+    Ptr<ZCubeRouting> m_routing;
 };
 
 /**
@@ -49,14 +49,14 @@ class RoftHelper
 
     const RoftLayout& GetLayout() const { return m_layout; }
     std::shared_ptr<const FabricGraph> GetGraph() const { return m_graph; }
-    std::shared_ptr<const FlowHashEcmp> GetRouting() const { return m_routing; }
+    Ptr<EcmpRouting> GetRouting() const { return m_routing; }
 
     Ptr<FabricNetwork> Install(FabricNetworkHelper& links) const;
 
   private:
     RoftLayout m_layout;
     std::shared_ptr<const FabricGraph> m_graph;
-    std::shared_ptr<const FlowHashEcmp> m_routing;
+    Ptr<EcmpRouting> m_routing;
 };
 
 } // namespace ns3

@@ -1,22 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "zcube-routing.h"
 
+#include "ns3/log.h"
 #include "ns3/traffic-pattern.h"
+#include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
 {
 
-ZCubeRouting::ZCubeRouting(std::shared_ptr<const FabricGraph> graph,
-                           const ZCubeLayout& layout,
-                           uint64_t seed)
-    : FabricRouting(std::move(graph)),
-      m_layout(layout),
-      m_seed(seed)
+NS_LOG_COMPONENT_DEFINE("ZCubeRouting");
+NS_OBJECT_ENSURE_REGISTERED(ZCubeRouting);
+
+TypeId
+ZCubeRouting::GetTypeId()
 {
-    const uint32_t n = layout.GetN();
-    const uint32_t m = layout.GetM();
+    static TypeId tid = TypeId("ns3::ZCubeRouting")
+                            .SetParent<FabricRouting>()
+                            .SetGroupName("ZCube")
+                            .AddConstructor<ZCubeRouting>()
+                            .AddAttribute("Seed",
+                                          "Flow-hash seed for choosing among parallel core links.",
+                                          UintegerValue(0),
+                                          MakeUintegerAccessor(&ZCubeRouting::m_seed),
+                                          MakeUintegerChecker<uint64_t>());
+    return tid;
+}
+
+ZCubeRouting::ZCubeRouting()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+ZCubeRouting::DoSetGraph()
+{
+    if (m_graph->GetKind() != "zcube")
+    {
+        throw std::invalid_argument("ZCubeRouting: the graph was not built by ZCubeLayout (kind '"
+                                    + m_graph->GetKind() + "')");
+    }
+    m_layout = ZCubeLayout(static_cast<uint32_t>(m_graph->GetParameter("n")),
+                           static_cast<uint32_t>(m_graph->GetParameter("k")),
+                           static_cast<uint32_t>(m_graph->GetParameter("parallel")));
+    const uint32_t n = m_layout.GetN();
+    const uint32_t m = m_layout.GetM();
     if (m_graph->GetNHosts() != n || m_graph->GetNNodes() != n + 2 * m)
     {
         throw std::invalid_argument("ZCubeRouting: graph was not built by this ZCubeLayout");
@@ -31,23 +61,80 @@ ZCubeRouting::SelectPort(uint32_t node,
 {
     const uint32_t n = m_layout.GetN();
     const uint32_t m = m_layout.GetM();
+    uint32_t port;
     if (node < n)
     {
-        return node == dstHost ? NO_PORT : 0; // Rule 1 side first
+        port = node == dstHost ? NO_PORT : 0; // Rule 1 side first
     }
-    if (node < n + m)
+    else if (node < n + m)
     {
         const uint32_t b = m_layout.EvenGroup(dstHost);
         const uint32_t par = m_layout.GetParallel();
-        const uint32_t r = par == 1 ? 0 : HashToIndex(FlowHash(key, m_seed ^ node), par);
-        return m_layout.OddCorePort(b, r);
+        if (par == 1)
+        {
+            port = m_layout.OddCorePort(b, 0);
+        }
+        else
+        {
+            // Hash over the parallel links the view believes usable (all, normally).
+            uint32_t nUp = 0;
+            for (uint32_t r = 0; r < par; ++r)
+            {
+                nUp += IsPortUp(node, m_layout.OddCorePort(b, r)) ? 1 : 0;
+            }
+            if (nUp == 0)
+            {
+                return NO_PORT;
+            }
+            uint32_t pick = HashToIndex(FlowHash(key, m_seed ^ node), nUp);
+            for (uint32_t r = 0; r < par; ++r)
+            {
+                if (IsPortUp(node, m_layout.OddCorePort(b, r)) && pick-- == 0)
+                {
+                    return m_layout.OddCorePort(b, r);
+                }
+            }
+            return NO_PORT;
+        }
     }
-    const uint32_t b = node - n - m;
-    if (m_layout.EvenGroup(dstHost) != b)
+    else
     {
-        return NO_PORT; // not on the Eq. 1 path of this destination
+        const uint32_t b = node - n - m;
+        // Not on the Eq. 1 path of this destination: no route.
+        port = m_layout.EvenGroup(dstHost) != b ? NO_PORT : m_layout.EvenHostPort(dstHost);
     }
-    return m_layout.EvenHostPort(dstHost);
+    return (port == NO_PORT || IsPortUp(node, port)) ? port : NO_PORT;
+}
+
+std::vector<uint32_t>
+ZCubeRouting::Candidates(uint32_t node, uint32_t /*inPort*/, uint32_t dstHost) const
+{
+    const uint32_t n = m_layout.GetN();
+    const uint32_t m = m_layout.GetM();
+    std::vector<uint32_t> ports;
+    if (node < n)
+    {
+        if (node != dstHost)
+        {
+            ports.push_back(0);
+        }
+    }
+    else if (node < n + m)
+    {
+        for (uint32_t r = 0; r < m_layout.GetParallel(); ++r)
+        {
+            ports.push_back(m_layout.OddCorePort(m_layout.EvenGroup(dstHost), r));
+        }
+    }
+    else if (m_layout.EvenGroup(dstHost) == node - n - m)
+    {
+        ports.push_back(m_layout.EvenHostPort(dstHost));
+    }
+    ports.erase(std::remove_if(ports.begin(),
+                               ports.end(),
+                               [this, node](uint32_t p) { return !IsPortUp(node, p); }),
+                ports.end());
+    return ports;
 }
 
 std::vector<double>

@@ -15,31 +15,37 @@ namespace ns3
  * every pair, including pairs that share a switch (the path never shortcuts). GPUs originate
  * on their O-side port and never forward. With parallel core links, the flow hash picks
  * one of the parallel links of the single switch-level path.
+ *
+ * ns3::ZCubeRouting binds to a graph built by ZCubeLayout::Build (which records n, k and the
+ * parallel link count in the graph). View: a port the view believes down is not chosen; with
+ * parallel core links the flow hash picks among the surviving ones, otherwise the node has no
+ * route (the controller detours of §6.2 are not part of this scheme).
  */
 class ZCubeRouting : public FabricRouting
 {
   public:
-    /**
-     * \param graph a graph built by \p layout
-     * \param layout the ZCube parameters
-     * \param seed hash seed for choosing among parallel core links
-     * \throws std::invalid_argument if the graph does not match the layout
-     */
-    ZCubeRouting(std::shared_ptr<const FabricGraph> graph,
-                 const ZCubeLayout& layout,
-                 uint64_t seed = 0);
+    static TypeId GetTypeId();
+    ZCubeRouting();
 
     uint32_t SelectPort(uint32_t node,
                         uint32_t inPort,
                         uint32_t dstHost,
                         const FlowKey& key) const override;
+    std::vector<uint32_t> Candidates(uint32_t node,
+                                     uint32_t inPort,
+                                     uint32_t dstHost) const override;
     std::string GetName() const override { return "zcube"; }
 
+    /// The layout read from the graph (valid after SetGraph).
     const ZCubeLayout& GetLayout() const { return m_layout; }
 
+  protected:
+    /// \throws std::invalid_argument unless the graph was built by ZCubeLayout::Build
+    void DoSetGraph() override;
+
   private:
-    ZCubeLayout m_layout;
-    uint64_t m_seed;
+    ZCubeLayout m_layout{2, 1};
+    uint64_t m_seed{0};
 };
 
 /**

@@ -71,6 +71,10 @@ std::shared_ptr<FabricGraph>
 ZCubeLayout::Build() const
 {
     auto g = std::make_shared<FabricGraph>();
+    g->SetKind("zcube");
+    g->SetParameter("n", m_n);
+    g->SetParameter("k", m_k);
+    g->SetParameter("parallel", m_parallel);
     for (uint32_t i = 0; i < m_n; ++i)
     {
         g->AddNode(FabricRole::HOST, "gpu" + std::to_string(i), 0);
@@ -160,6 +164,11 @@ std::shared_ptr<FabricGraph>
 RoftLayout::Build() const
 {
     auto g = std::make_shared<FabricGraph>();
+    g->SetKind("roft");
+    g->SetParameter("n", m_n);
+    g->SetParameter("k", m_k);
+    g->SetParameter("spines", m_spines);
+    g->SetParameter("parallel", m_parallel);
     for (uint32_t i = 0; i < m_n; ++i)
     {
         g->AddNode(FabricRole::HOST, "gpu" + std::to_string(i), 0);

@@ -156,8 +156,6 @@ class NoRouteTestCase : public TestCase
   private:
     struct Holey : ZCubeRouting
     {
-        using ZCubeRouting::ZCubeRouting;
-
         uint32_t SelectPort(uint32_t node,
                             uint32_t inPort,
                             uint32_t dst,
@@ -177,7 +175,8 @@ class NoRouteTestCase : public TestCase
     {
         ZCubeLayout zl(16, 4);
         auto g = zl.Build();
-        auto routing = std::make_shared<Holey>(g, zl);
+        Ptr<Holey> routing = CreateObject<Holey>();
+        routing->SetGraph(g);
         FabricNetworkHelper links;
         links.SetSwitchMode(m_mode);
         Ptr<FabricNetwork> net = links.Install(g, routing);

@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * Rate control of a RoCE queue pair, chosen by TypeId (RoceSender's "RateControl"
  * attribute), as TCP congestion control is in ns-3.
  */
@@ -39,7 +39,7 @@ class RoceRateControl : public Object
 };
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * No congestion control: always line rate.
  */
 class NoRateControl : public RoceRateControl
@@ -55,7 +55,7 @@ class NoRateControl : public RoceRateControl
 };
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * DCQCN reaction point (see Dcqcn) with its timers. Defaults are the DCQCN paper's
  * (Zhu et al., SIGCOMM'15; as listed in REFERENCE-NUMBERS, recalled values): alpha timer 55 us,
  * rate-increase timer 55 us, byte counter 10 MB, F = 5, g = 1/256, additive increase 40 Mb/s;

@@ -8,7 +8,7 @@ namespace ns3
 {
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * A 12-byte transport header after UDP, sized like RoCEv2's Base Transport Header: packet type,
  * flags, queue pair (flow) number and packet sequence number. Data packets carry their PSN;
  * ACKs carry the highest PSN received in order; NACKs the PSN the receiver expects; CNPs only

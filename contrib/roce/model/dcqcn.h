@@ -8,7 +8,7 @@ namespace ns3
 {
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * Parameters of the DCQCN reaction point (sender), in SI units.
  */
 struct DcqcnParams
@@ -23,7 +23,7 @@ struct DcqcnParams
 };
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * The DCQCN reaction point as plain arithmetic (Zhu et al., SIGCOMM'15): current rate RC,
  * target rate RT and alpha. The caller drives time: it calls OnAlphaTimer and
  * OnIncreaseTimer at their periods and OnBytes as it sends.

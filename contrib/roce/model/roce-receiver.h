@@ -18,7 +18,7 @@ class RoceNic;
 class UdpL4Protocol;
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * The receiving side of RoCE-like queue pairs on a host: one UDP socket on port 4791 serves
  * every flow that arrives (flows are told apart by source address and port). ACK, NACK and
  * CNP packets also arrive here (RoCEv2 sends everything to 4791) and are handed to the host's

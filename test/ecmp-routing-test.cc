@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Seeded flow-hash ECMP: shortest paths only, determinism, rehash, polarization, multi-NIC hosts.
+#include "ns3/boolean.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-addressing.h"
-#include "ns3/flow-hash-ecmp.h"
 #include "ns3/link-load.h"
 #include "ns3/traffic-pattern.h"
+#include "ns3/uinteger.h"
 #include "ns3/zcube-topology.h"
 
 #include <gtest/gtest.h>
@@ -23,22 +25,29 @@ AllReduce(uint32_t n)
     return MakeTraffic(TrafficPattern::ALLREDUCE, tp);
 }
 
+Ptr<EcmpRouting>
+Ecmp(std::shared_ptr<const FabricGraph> g, uint64_t seed, bool mix)
+{
+    return MakeRouting<EcmpRouting>(
+        g, "Seed", UintegerValue(seed), "MixSwitchId", BooleanValue(mix));
+}
+
 } // namespace
 
-TEST(FlowHashEcmp, ShortestPathsOnRoft)
+TEST(EcmpRouting, ShortestPathsOnRoft)
 {
     RoftLayout rl(64, 8, 4);
     auto g = rl.Build();
-    FlowHashEcmp ecmp(g, 1, true);
+    auto ecmp = Ecmp(g, 1, true);
     // Same leaf: 2 hops, no spine; other leaf: 4 hops through exactly one spine.
-    EXPECT_EQ(ecmp.GetDistance(0, 1), 2u);
-    EXPECT_EQ(ecmp.GetDistance(0, 63), 4u);
-    EXPECT_EQ(ecmp.GetCandidates(rl.LeafNode(0), 63).size(), 4u);
-    EXPECT_EQ(ecmp.GetCandidates(rl.LeafNode(0), 1).size(), 1u);
-    EXPECT_EQ(ecmp.GetCandidates(rl.SpineNode(2), 63).size(), 1u);
+    EXPECT_EQ(ecmp->GetDistance(0, 1), 2u);
+    EXPECT_EQ(ecmp->GetDistance(0, 63), 4u);
+    EXPECT_EQ(ecmp->GetCandidates(rl.LeafNode(0), 63).size(), 4u);
+    EXPECT_EQ(ecmp->GetCandidates(rl.LeafNode(0), 1).size(), 1u);
+    EXPECT_EQ(ecmp->GetCandidates(rl.SpineNode(2), 63).size(), 1u);
     for (const auto& f : AllReduce(64))
     {
-        FabricPath p = TracePath(ecmp, f.src, f.dst, f.Key());
+        FabricPath p = TracePath(*ecmp, f.src, f.dst, f.Key());
         ASSERT_TRUE(p.delivered);
         ASSERT_EQ(p.dirLinks.size(), rl.LeafOf(f.src) == rl.LeafOf(f.dst) ? 2u : 4u);
         for (size_t i = 1; i + 1 < p.nodes.size(); ++i)
@@ -48,12 +57,12 @@ TEST(FlowHashEcmp, ShortestPathsOnRoft)
     }
 }
 
-TEST(FlowHashEcmp, SameSeedReproducesOtherSeedRehashes)
+TEST(EcmpRouting, SameSeedReproducesOtherSeedRehashes)
 {
     RoftLayout rl(128, 16, 8);
     auto g = rl.Build();
     auto flows = AllReduce(128);
-    auto spineOf = [&](const FlowHashEcmp& e)
+    auto spineOf = [&](const EcmpRouting& e)
     {
         std::vector<uint32_t> s;
         for (const auto& f : flows)
@@ -63,9 +72,9 @@ TEST(FlowHashEcmp, SameSeedReproducesOtherSeedRehashes)
         }
         return s;
     };
-    auto a = spineOf(FlowHashEcmp(g, 11, true));
-    auto b = spineOf(FlowHashEcmp(g, 11, true));
-    auto c = spineOf(FlowHashEcmp(g, 12, true));
+    auto a = spineOf(*Ecmp(g, 11, true));
+    auto b = spineOf(*Ecmp(g, 11, true));
+    auto c = spineOf(*Ecmp(g, 12, true));
     EXPECT_EQ(a, b);
     size_t changed = 0;
     size_t remote = 0;
@@ -82,7 +91,7 @@ TEST(FlowHashEcmp, SameSeedReproducesOtherSeedRehashes)
     EXPECT_LT(double(changed) / remote, 0.95);
 }
 
-TEST(FlowHashEcmp, PolarizationWithoutSwitchIdMixing)
+TEST(EcmpRouting, PolarizationWithoutSwitchIdMixing)
 {
     // Two ECMP stages: the leaf picks one of 8 spines, the spine one of 2 parallel down-links.
     // Without mixing both stages read the same hash, so each spine keeps using the same
@@ -92,11 +101,11 @@ TEST(FlowHashEcmp, PolarizationWithoutSwitchIdMixing)
     auto flows = AllReduce(128);
     auto usedDownlinks = [&](bool mix)
     {
-        FlowHashEcmp e(g, 5, mix);
+        auto e = Ecmp(g, 5, mix);
         std::set<uint32_t> used;
         for (const auto& f : flows)
         {
-            FabricPath p = TracePath(e, f.src, f.dst, f.Key());
+            FabricPath p = TracePath(*e, f.src, f.dst, f.Key());
             if (p.dirLinks.size() == 4)
             {
                 used.insert(p.dirLinks[2]); // spine -> leaf
@@ -109,7 +118,7 @@ TEST(FlowHashEcmp, PolarizationWithoutSwitchIdMixing)
     EXPECT_LE(usedDownlinks(false), allDown / 2);
 }
 
-TEST(FlowHashEcmp, MultiNicHostsAndParallelLinks)
+TEST(EcmpRouting, MultiNicHostsAndParallelLinks)
 {
     // Two dual-homed hosts on two leaves, two spines, two parallel links leaf0-spine0.
     auto g = std::make_shared<FabricGraph>();
@@ -131,17 +140,17 @@ TEST(FlowHashEcmp, MultiNicHostsAndParallelLinks)
     g->Connect(l0, s1);
     g->Connect(l1, s0);
     g->Connect(l1, s1);
-    FlowHashEcmp e(g, 3, true);
+    auto e = Ecmp(g, 3, true);
     // Host 0 to host 3: via its second NIC it is 2 hops, so only that NIC is a candidate.
-    EXPECT_EQ(e.GetCandidates(0, 3), std::vector<uint32_t>{1});
-    EXPECT_EQ(e.GetDistance(0, 3), 2u);
+    EXPECT_EQ(e->GetCandidates(0, 3), std::vector<uint32_t>{1});
+    EXPECT_EQ(e->GetDistance(0, 3), 2u);
     // Host 1 to host 3: 4 hops; leaf 0 has three equal uplinks (two parallel to s0).
-    EXPECT_EQ(e.GetCandidates(l0, 3).size(), 3u);
+    EXPECT_EQ(e->GetCandidates(l0, 3).size(), 3u);
     std::set<uint32_t> used;
     for (uint16_t sp = 49152; sp < 49152 + 200; ++sp)
     {
         FlowKey k{FabricAddressing::HostAddress(1), FabricAddressing::HostAddress(3), sp, 4791, 17};
-        FabricPath p = TracePath(e, 1, 3, k);
+        FabricPath p = TracePath(*e, 1, 3, k);
         ASSERT_TRUE(p.delivered);
         used.insert(p.dirLinks[1]);
     }

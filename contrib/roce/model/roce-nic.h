@@ -16,7 +16,7 @@ namespace ns3
 class RoceSender;
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * The transmit arbiter of a host's RDMA NIC: queue pairs do not push packets; the NIC pulls
  * one packet at a time, round-robin among the queue pairs of a port whose pacing
  * (rate-control) allows them to send now, and only while the port's device queue holds fewer

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "flow-hash-ecmp.h"
+#include "ecmp-routing.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
@@ -15,26 +19,75 @@ namespace
 constexpr uint32_t UNREACHABLE = std::numeric_limits<uint32_t>::max();
 }
 
-FlowHashEcmp::FlowHashEcmp(std::shared_ptr<const FabricGraph> graph,
-                           uint64_t seed,
-                           bool mixSwitchId)
-    : FabricRouting(std::move(graph)),
-      m_seed(seed),
-      m_mixSwitchId(mixSwitchId),
-      m_tables(BuildTables(*m_graph))
+NS_LOG_COMPONENT_DEFINE("EcmpRouting");
+NS_OBJECT_ENSURE_REGISTERED(EcmpRouting);
+
+TypeId
+EcmpRouting::GetTypeId()
 {
+    static TypeId tid
+        = TypeId("ns3::EcmpRouting")
+              .SetParent<FabricRouting>()
+              .SetGroupName("Fabric")
+              .AddConstructor<EcmpRouting>()
+              .AddAttribute("Seed",
+                            "Flow-hash seed; changing it re-draws every choice (a rehash).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&EcmpRouting::m_seed),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("MixSwitchId",
+                            "Whether each node mixes its id into the hash seed (no polarization "
+                            "between consecutive stages).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&EcmpRouting::m_mixSwitchId),
+                            MakeBooleanChecker())
+              .AddAttribute("HostHashesPorts",
+                            "Whether a multi-NIC host hashes the whole 5-tuple to choose its NIC "
+                            "(false: the addresses only, so all flows of a host pair share one "
+                            "NIC).",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&EcmpRouting::m_hostHashesPorts),
+                            MakeBooleanChecker());
+    return tid;
 }
 
-FlowHashEcmp
-FlowHashEcmp::Reseeded(uint64_t seed) const
+EcmpRouting::EcmpRouting()
 {
-    FlowHashEcmp copy(*this);
-    copy.m_seed = seed;
+    NS_LOG_FUNCTION(this);
+}
+
+void
+EcmpRouting::DoSetGraph()
+{
+    m_baseTables = BuildTables(*m_graph, FabricState(m_graph));
+    m_tables = m_baseTables;
+}
+
+void
+EcmpRouting::DoViewChanged(const FabricStateChange& /*change*/)
+{
+    // Reconverged routing: shortest paths over what the view believes usable.
+    m_tables = (m_view->GetNDirLinksDown() == 0 && m_view->GetNNodesDown() == 0)
+                 ? m_baseTables
+                 : BuildTables(*m_graph, *m_view);
+}
+
+Ptr<EcmpRouting>
+EcmpRouting::Reseeded(uint64_t seed) const
+{
+    auto copy = CreateObject<EcmpRouting>();
+    copy->m_seed = seed;
+    copy->m_mixSwitchId = m_mixSwitchId;
+    copy->m_hostHashesPorts = m_hostHashesPorts;
+    copy->m_graph = m_graph;
+    copy->m_tables = m_tables;
+    copy->m_baseTables = m_baseTables;
+    copy->SetView(m_view);
     return copy;
 }
 
-std::shared_ptr<const FlowHashEcmp::Tables>
-FlowHashEcmp::BuildTables(const FabricGraph& g)
+std::shared_ptr<const EcmpRouting::Tables>
+EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
 {
     auto tab = std::make_shared<Tables>();
     const uint32_t nNodes = g.GetNNodes();
@@ -52,7 +105,8 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
     for (uint32_t l = 0; l < g.GetNLinks(); ++l)
     {
         const FabricLink& link = g.GetLink(l);
-        if (!g.IsHost(link.node[0]) && !g.IsHost(link.node[1]))
+        if (!g.IsHost(link.node[0]) && !g.IsHost(link.node[1]) && view.IsDirLinkUsable(2 * l)
+            && view.IsDirLinkUsable(2 * l + 1))
         {
             boost::add_edge(link.node[0] - nHosts, link.node[1] - nHosts, sw);
         }
@@ -76,7 +130,7 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
         for (uint32_t p = 0; p < g.GetNPorts(t); ++p)
         {
             const uint32_t a = g.GetPeer(t, p);
-            if (g.IsHost(a))
+            if (g.IsHost(a) || !view.IsPortUsable(a, g.GetPeerPort(t, p)))
             {
                 continue;
             }
@@ -102,6 +156,10 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
             uint32_t best = UNREACHABLE;
             for (uint32_t p = 0; p < g.GetNPorts(h); ++p)
             {
+                if (!view.IsPortUsable(h, p))
+                {
+                    continue;
+                }
                 const uint32_t a = g.GetPeer(h, p);
                 const uint32_t d = (a == t) ? 0 : (g.IsHost(a) ? UNREACHABLE : dist(a, t));
                 if (d != UNREACHABLE)
@@ -128,6 +186,10 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
             }
             for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
             {
+                if (!view.IsPortUsable(v, p))
+                {
+                    continue;
+                }
                 const uint32_t a = g.GetPeer(v, p);
                 const bool closer = (a == t) || (!g.IsHost(a) && dist(a, t) + 1 == dv);
                 if (closer)
@@ -142,13 +204,13 @@ FlowHashEcmp::BuildTables(const FabricGraph& g)
 }
 
 uint32_t
-FlowHashEcmp::GetDistance(uint32_t node, uint32_t dstHost) const
+EcmpRouting::GetDistance(uint32_t node, uint32_t dstHost) const
 {
     return m_tables->dist[static_cast<size_t>(node) * m_tables->nHosts + dstHost];
 }
 
 std::vector<uint32_t>
-FlowHashEcmp::GetCandidates(uint32_t node, uint32_t dstHost) const
+EcmpRouting::GetCandidates(uint32_t node, uint32_t dstHost) const
 {
     const Tables& t = *m_tables;
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
@@ -156,17 +218,23 @@ FlowHashEcmp::GetCandidates(uint32_t node, uint32_t dstHost) const
                                  t.ports.begin() + t.offset[idx + 1]);
 }
 
+std::vector<uint32_t>
+EcmpRouting::Candidates(uint32_t node, uint32_t /*inPort*/, uint32_t dstHost) const
+{
+    return GetCandidates(node, dstHost);
+}
+
 uint64_t
-FlowHashEcmp::NodeSeed(uint32_t node) const
+EcmpRouting::NodeSeed(uint32_t node) const
 {
     return m_mixSwitchId ? m_seed ^ FabricMix64(static_cast<uint64_t>(node) + 1) : m_seed;
 }
 
 uint32_t
-FlowHashEcmp::SelectPort(uint32_t node,
-                         uint32_t /*inPort*/,
-                         uint32_t dstHost,
-                         const FlowKey& key) const
+EcmpRouting::SelectPort(uint32_t node,
+                        uint32_t /*inPort*/,
+                        uint32_t dstHost,
+                        const FlowKey& key) const
 {
     const Tables& t = *m_tables;
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
@@ -180,8 +248,29 @@ FlowHashEcmp::SelectPort(uint32_t node,
     {
         return t.ports[begin];
     }
-    const FlowKey k = m_graph->IsHost(node) ? key.WithoutPorts() : key;
-    return t.ports[begin + HashToIndex(FlowHash(k, NodeSeed(node)), n)];
+    const FlowKey k = (m_graph->IsHost(node) && !m_hostHashesPorts) ? key.WithoutPorts() : key;
+    const uint64_t h = FlowHash(k, NodeSeed(node));
+    if (m_tables == m_baseTables)
+    {
+        return t.ports[begin + HashToIndex(h, n)];
+    }
+    // Resilient hashing: a flow keeps the port it had with everything up while that port is
+    // still a candidate; only flows whose port left the set are rehashed over the survivors.
+    const Tables& base = *m_baseTables;
+    const uint32_t bBegin = base.offset[idx];
+    const uint32_t bn = base.offset[idx + 1] - bBegin;
+    if (bn > 0)
+    {
+        const uint32_t had = base.ports[bBegin + (bn == 1 ? 0 : HashToIndex(h, bn))];
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (t.ports[begin + i] == had)
+            {
+                return had;
+            }
+        }
+    }
+    return t.ports[begin + HashToIndex(FabricMix64(h), n)];
 }
 
 } // namespace ns3

@@ -28,7 +28,7 @@ RoceReceiver::GetTypeId()
     static TypeId tid
         = TypeId("ns3::RoceReceiver")
               .SetParent<Application>()
-              .SetGroupName("Fabric")
+              .SetGroupName("Roce")
               .AddConstructor<RoceReceiver>()
               .AddAttribute("AckEveryPackets",
                             "Coalesce ACKs: one per this many packets.",

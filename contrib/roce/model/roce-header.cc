@@ -11,7 +11,7 @@ RoceHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::RoceHeader")
                             .SetParent<Header>()
-                            .SetGroupName("Fabric")
+                            .SetGroupName("Roce")
                             .AddConstructor<RoceHeader>();
     return tid;
 }

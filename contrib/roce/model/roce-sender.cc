@@ -31,7 +31,7 @@ RoceSender::GetTypeId()
     static TypeId tid
         = TypeId("ns3::RoceSender")
               .SetParent<Application>()
-              .SetGroupName("Fabric")
+              .SetGroupName("Roce")
               .AddConstructor<RoceSender>()
               .AddAttribute("Remote",
                             "Receiver address and UDP port (RoCEv2: 4791).",

@@ -20,7 +20,7 @@ RoceRateControl::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::RoceRateControl")
                             .SetParent<Object>()
-                            .SetGroupName("Fabric")
+                            .SetGroupName("Roce")
                             .AddTraceSource("Rate",
                                             "Current sending rate in bit/s.",
                                             MakeTraceSourceAccessor(&RoceRateControl::m_rate),
@@ -33,7 +33,7 @@ NoRateControl::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::NoRateControl")
                             .SetParent<RoceRateControl>()
-                            .SetGroupName("Fabric")
+                            .SetGroupName("Roce")
                             .AddConstructor<NoRateControl>();
     return tid;
 }
@@ -44,7 +44,7 @@ DcqcnRateControl::GetTypeId()
     static TypeId tid
         = TypeId("ns3::DcqcnRateControl")
               .SetParent<RoceRateControl>()
-              .SetGroupName("Fabric")
+              .SetGroupName("Roce")
               .AddConstructor<DcqcnRateControl>()
               .AddAttribute("MinRate",
                             "Floor of the current rate (HPCC ns-3 rdma-hw default).",

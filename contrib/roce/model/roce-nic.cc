@@ -23,7 +23,7 @@ RoceNic::GetTypeId()
     static TypeId tid
         = TypeId("ns3::RoceNic")
               .SetParent<Object>()
-              .SetGroupName("Fabric")
+              .SetGroupName("Roce")
               .AddConstructor<RoceNic>()
               .AddAttribute("DeviceQueuePackets",
                             "Data packets the arbiter keeps waiting in a port's device queue.",

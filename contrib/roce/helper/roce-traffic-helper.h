@@ -20,7 +20,7 @@ namespace ns3
 class RoceSender;
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * What one RoCE flow did.
  */
 struct RoceFlowRecord
@@ -54,7 +54,7 @@ struct RoceFlowRecord
 };
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * Installs RoCE-like flows (RoceSender per flow, one RoceReceiver per host on UDP 4791) on a
  * FabricNetwork, starts them at their time, after another flow, or in phases, and records
  * each flow's RoceFlowRecord.
@@ -91,7 +91,7 @@ class RoceTrafficHelper
 };
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * Everything a RoCE run reports, with its packet accounting.
  */
 struct FabricRoceRunResult

@@ -20,7 +20,7 @@ class UdpL4Protocol;
 class Ipv4Route;
 
 /**
- * \ingroup fabric
+ * \ingroup roce
  * The sending side of a RoCE-like queue pair: one message of MessageBytes, segmented into
  * packets of at most PacketSize payload bytes with consecutive PSNs, sent over UDP from a
  * fixed source port (the ECMP entropy, as RoCEv2 does) to port 4791, with ECT(0) set.

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ECMP_ROUTING_H
+#define ECMP_ROUTING_H
+
+#include "ns3/fabric-routing.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup fabric
+ * Shortest-path routing with seeded flow-hash ECMP (ns3::EcmpRouting): at every node the
+ * equal-cost egress ports toward the destination host are found once (BFS over switches;
+ * hosts never transit), and a flow picks one by FlowHash(key, seed'). With switch-id mixing,
+ * seed' mixes in the node id so that consecutive stages do not choose alike (no
+ * polarization); without it, every node hashes identically. Parallel links count as separate
+ * equal-cost ports. A multi-NIC host hashes the addresses only (one NIC per host pair) unless
+ * HostHashesPorts is set.
+ *
+ * View: the equal-cost sets are recomputed over the links the view believes usable (a link
+ * counts only while both its directions are usable) whenever the view changes. Hashing is
+ * resilient: a flow keeps the port it would take with everything up while that port is still
+ * in its equal-cost set, and only flows whose port left the set are rehashed over the
+ * survivors (as switches with resilient ECMP groups do).
+ */
+class EcmpRouting : public FabricRouting
+{
+  public:
+    static TypeId GetTypeId();
+    EcmpRouting();
+
+    uint32_t SelectPort(uint32_t node,
+                        uint32_t inPort,
+                        uint32_t dstHost,
+                        const FlowKey& key) const override;
+    std::vector<uint32_t> Candidates(uint32_t node,
+                                     uint32_t inPort,
+                                     uint32_t dstHost) const override;
+    std::string GetName() const override { return "ecmp"; }
+
+    /// Equal-cost egress ports at \p node toward \p dstHost (empty if none).
+    std::vector<uint32_t> GetCandidates(uint32_t node, uint32_t dstHost) const;
+    /// Hop count from \p node to host \p dstHost (UINT32_MAX if unreachable).
+    uint32_t GetDistance(uint32_t node, uint32_t dstHost) const;
+
+    uint64_t GetSeed() const { return m_seed; }
+
+    /**
+     * The same routing with another seed; shares the equal-cost tables (O(1), no BFS) and
+     * the view. For analytic sweeps over many seeds.
+     */
+    Ptr<EcmpRouting> Reseeded(uint64_t seed) const;
+
+  protected:
+    void DoSetGraph() override;
+    void DoViewChanged(const FabricStateChange& change) override;
+
+  private:
+    struct Tables
+    {
+        uint32_t nHosts{0};
+        // Candidate lists in CSR form, indexed by node * nHosts + dstHost.
+        std::vector<uint32_t> offset;
+        std::vector<uint32_t> ports;
+        std::vector<uint32_t> dist;
+    };
+
+    uint64_t NodeSeed(uint32_t node) const;
+    static std::shared_ptr<const Tables> BuildTables(const FabricGraph& g, const FabricState& view);
+
+    uint64_t m_seed{0};
+    bool m_mixSwitchId{true};
+    bool m_hostHashesPorts{false};
+    std::shared_ptr<const Tables> m_baseTables; //!< everything up
+    std::shared_ptr<const Tables> m_tables;     //!< over what the view believes usable
+};
+
+} // namespace ns3
+
+#endif // ECMP_ROUTING_H

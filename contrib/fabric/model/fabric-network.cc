@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-network.h"
+
+#include "ns3/ecn-marker.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-addressing.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricNetwork");
+NS_OBJECT_ENSURE_REGISTERED(FabricNetwork);
+
+TypeId
+FabricNetwork::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricNetwork")
+              .SetParent<Object>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FabricNetwork>()
+              .AddAttribute("SwitchMode",
+                            "How switches forward: fast (device-level FabricSwitchForwarder, no "
+                            "IPv4 stack on switches) or ipv4 (IPv4 stack with FabricIpv4Routing).",
+                            EnumValue(static_cast<int>(FabricSwitchMode::FAST)),
+                            MakeEnumAccessor(&FabricNetwork::SetSwitchModeValue,
+                                             &FabricNetwork::GetSwitchModeValue),
+                            MakeEnumChecker(static_cast<int>(FabricSwitchMode::FAST),
+                                            "fast",
+                                            static_cast<int>(FabricSwitchMode::IPV4),
+                                            "ipv4"));
+    return tid;
+}
+
+FabricNetwork::FabricNetwork()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+NodeContainer
+FabricNetwork::GetHostNodes() const
+{
+    NodeContainer c;
+    for (uint32_t h = 0; h < m_graph->GetNHosts(); ++h)
+    {
+        c.Add(m_nodes.Get(h));
+    }
+    return c;
+}
+
+uint32_t
+FabricNetwork::GetHostOfAddress(Ipv4Address addr) const
+{
+    if (!m_globalRouting)
+    {
+        return FabricAddressing::HostOf(addr.Get());
+    }
+    auto it = m_globalHostOf.find(addr.Get());
+    return it == m_globalHostOf.end() ? FabricAddressing::NOT_A_HOST : it->second;
+}
+
+int64_t
+FabricNetwork::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t v = m_graph->GetNHosts(); v < m_graph->GetNNodes(); ++v)
+    {
+        if (auto ecn = m_nodes.Get(v)->GetObject<EcnMarker>())
+        {
+            used += ecn->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+Ptr<PointToPointNetDevice>
+FabricNetwork::GetDevice(uint32_t fabricNode, uint32_t port) const
+{
+    return m_devices.at(fabricNode).at(port);
+}
+
+Ptr<PointToPointNetDevice>
+FabricNetwork::GetDirLinkDevice(uint32_t dirLink) const
+{
+    const FabricLink& l = m_graph->GetLink(dirLink / 2);
+    return GetDevice(l.node[dirLink % 2], l.port[dirLink % 2]);
+}
+
+} // namespace ns3
