@@ -55,9 +55,9 @@ TEST(Dcqcn, FastRecoveryThenAdditiveThenHyper)
 {
     Dcqcn d(Params());
     d.OnCnp(); // RC 200G, RT 400G
-    // Fast recovery: F timer events halve the distance to RT, RT unchanged.
+    // Fast recovery: F = 5 timer events halve the distance to RT, RT unchanged.
     double rc = 200e9;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 5; ++i)
     {
         d.OnIncreaseTimer();
         rc = (400e9 + rc) / 2;
@@ -67,12 +67,12 @@ TEST(Dcqcn, FastRecoveryThenAdditiveThenHyper)
     // Cut again so RT is below line rate and the increase phases become visible.
     d.OnCnp();
     const double rt0 = d.GetTarget();
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 5; ++i)
     {
-        d.OnIncreaseTimer(); // T = 1..4 < F
+        d.OnIncreaseTimer(); // T = 1..5 <= F: fast recovery
     }
     EXPECT_DOUBLE_EQ(d.GetTarget(), rt0);
-    d.OnIncreaseTimer(); // T = 5 = F, byte counter 0: additive increase
+    d.OnIncreaseTimer(); // T = 6 > F, byte counter 0: additive increase
     EXPECT_DOUBLE_EQ(d.GetTarget(), rt0 + 400e6);
     // Hyper increase needs both counters past F: drive the byte counter too.
     for (int i = 0; i < 6; ++i)
@@ -80,7 +80,7 @@ TEST(Dcqcn, FastRecoveryThenAdditiveThenHyper)
         d.OnBytes(10000000);
     }
     const double rt1 = d.GetTarget();
-    d.OnIncreaseTimer(); // min(T, BC) = 6 > F
+    d.OnIncreaseTimer(); // min(T, BC) = 6 > F (the 6 byte events were additive or hyper)
     EXPECT_DOUBLE_EQ(d.GetTarget(), std::min(400e9, rt1 + 2e9));
 }
 

@@ -372,7 +372,22 @@ RoceTrafficHelper::GetRecords() const
         r.retxPackets = s->GetRetxPackets();
         r.cnps = s->GetCnps();
         r.nacks = s->GetNacks();
+        r.repeatedNacks = s->GetRepeatedNacks();
         r.timeouts = s->GetTimeouts();
+    }
+    for (const auto& rx : st.receivers)
+    {
+        if (!rx)
+        {
+            continue;
+        }
+        for (const auto& [key, fs] : rx->GetFlows())
+        {
+            if (fs.qp < st.records.size())
+            {
+                st.records[fs.qp].duplicatesReceived = fs.duplicates;
+            }
+        }
     }
     return st.records;
 }
@@ -485,7 +500,9 @@ RoceFlowsToJson(const std::vector<RoceFlowRecord>& flows)
                        {"retx_packets", r.retxPackets},
                        {"cnps", r.cnps},
                        {"nacks", r.nacks},
+                       {"repeated_nacks", r.repeatedNacks},
                        {"timeouts", r.timeouts},
+                       {"duplicates_received", r.duplicatesReceived},
                        {"stalls", r.stalls},
                        {"path", r.path}});
     }

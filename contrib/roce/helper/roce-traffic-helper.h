@@ -37,9 +37,11 @@ struct RoceFlowRecord
     uint64_t retxPackets{0}; //!< of which retransmissions
     uint32_t cnps{0};        //!< CNPs received by the sender
     uint32_t nacks{0};
+    uint32_t repeatedNacks{0}; //!< NACKs ignored: their rewind was already under way
     uint32_t timeouts{0};
-    uint32_t stalls{0};         //!< watchdog reports
-    std::vector<uint32_t> path; //!< node ids from the routing function
+    uint64_t duplicatesReceived{0}; //!< data packets that arrived twice (resent for nothing)
+    uint32_t stalls{0};             //!< watchdog reports
+    std::vector<uint32_t> path;     //!< node ids from the routing function
     /// Ideal FCT: wire bytes / line rate + base RTT of the path, counting the first packet's
     /// serialization once (it is in both terms): what an otherwise empty network achieves.
     double idealSeconds{0};

@@ -73,7 +73,9 @@ Dcqcn::Increase()
 {
     const uint32_t hi = std::max(m_timerCount, m_byteCount);
     const uint32_t lo = std::min(m_timerCount, m_byteCount);
-    if (hi >= m_p.fastRecovery)
+    // Fast recovery for the first F increase events (counters 1..F), then additive; hyper
+    // once both counters are past F.
+    if (hi > m_p.fastRecovery)
     {
         m_rt += (lo > m_p.fastRecovery) ? m_p.haiBps : m_p.aiBps;
         m_rt = std::min(m_rt, m_p.lineBps);

@@ -31,9 +31,10 @@ struct DcqcnParams
  * - CNP: RT <- RC, RC <- RC (1 - alpha/2), alpha <- (1-g) alpha + g; both increase counters
  *   and the byte count restart.
  * - Alpha timer without a CNP in the period: alpha <- (1-g) alpha.
- * - Increase event (timer or byte counter; counters T and BC): while max(T, BC) < F fast
- *   recovery RC <- (RT+RC)/2; when min(T, BC) > F hyper increase RT += HAI; otherwise
- *   additive increase RT += AI; then RC <- (RT+RC)/2. Rates stay within [min, line].
+ * - Increase event (timer or byte counter; counters T and BC, counted from 1): while
+ *   max(T, BC) <= F fast recovery RC <- (RT+RC)/2 (F events); when min(T, BC) > F hyper
+ *   increase RT += HAI; otherwise additive increase RT += AI; then RC <- (RT+RC)/2. Rates
+ *   stay within [min, line].
  */
 class Dcqcn
 {

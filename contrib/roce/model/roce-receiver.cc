@@ -85,6 +85,10 @@ RoceReceiver::DoDispose()
     m_socket = nullptr;
     m_udp = nullptr;
     m_nic = nullptr;
+    for (auto& [key, f] : m_flows)
+    {
+        f.ackTimer.Cancel();
+    }
     m_flows.clear();
     Application::DoDispose();
 }
@@ -134,6 +138,25 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
     // To UDP 4791 of the sender's host, from the flow's own source port, so that a flow's
     // control packets hash alike, as RoCEv2 NICs do.
     m_udp->Send(p, f.route->GetSource(), f.peer, f.peerPort, PORT, f.route);
+}
+
+void
+RoceReceiver::SendAck(FlowState& f)
+{
+    f.ackTimer.Cancel();
+    f.sinceAck = 0;
+    f.lastAck = Simulator::Now();
+    SendControl(f, RoceHeader::ACK, f.expected - 1);
+}
+
+void
+RoceReceiver::AckTimer(uint64_t key)
+{
+    auto it = m_flows.find(key);
+    if (it != m_flows.end() && it->second.sinceAck > 0 && it->second.expected > 0)
+    {
+        SendAck(it->second);
+    }
 }
 
 void
@@ -204,6 +227,7 @@ RoceReceiver::Receive(Ptr<Socket> socket)
                 f.lastNack = now;
                 m_nackTrace(f.qp, f.expected);
                 SendControl(f, RoceHeader::NACK, f.expected);
+                f.ackTimer.Cancel(); // the NACK acknowledges everything before expected
                 f.sinceAck = 0;
                 f.lastAck = now;
             }
@@ -211,16 +235,18 @@ RoceReceiver::Receive(Ptr<Socket> socket)
         }
         else
         {
-            ++f.discarded; // duplicate of delivered data; re-ACK below
+            ++f.duplicates; // data delivered before; re-ACK below
         }
         ++f.sinceAck;
         if (f.expected > 0
             && (last || f.sinceAck >= m_ackEvery || f.lastAck.IsNegative()
                 || now - f.lastAck >= m_ackMaxDelay))
         {
-            f.sinceAck = 0;
-            f.lastAck = now;
-            SendControl(f, RoceHeader::ACK, f.expected - 1);
+            SendAck(f);
+        }
+        else if (f.expected > 0 && !f.ackTimer.IsRunning())
+        {
+            f.ackTimer = Simulator::Schedule(m_ackMaxDelay, &RoceReceiver::AckTimer, this, key);
         }
     }
 }

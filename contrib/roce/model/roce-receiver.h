@@ -3,6 +3,7 @@
 #define ROCE_RECEIVER_H
 
 #include "ns3/application.h"
+#include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/nstime.h"
@@ -28,7 +29,10 @@ class UdpL4Protocol;
  *   discarded and answered by a NACK carrying the expected PSN (once per expected PSN, again
  *   only after NackRetryInterval); duplicates are discarded.
  * - ACKs are coalesced: one after AckEveryPackets in-order or duplicate packets, or when
- *   AckMaxDelay has passed since the last ACK, and always for the last packet.
+ *   AckMaxDelay has passed since the last ACK, and always for the last packet; packets left
+ *   unacknowledged are acknowledged by a timer AckMaxDelay after the first of them (so the
+ *   sender's timeout never resends data that arrived). Duplicates (data delivered before)
+ *   are counted per flow.
  * - DCQCN notification point: a CE-marked packet triggers a CNP, at most one per
  *   CnpInterval per flow (DCQCN paper: 50 us).
  */
@@ -51,13 +55,15 @@ class RoceReceiver : public Application
         Time lastNack{Seconds(-1)};
         Time lastCnp{Seconds(-1)};
         uint64_t deliveredBytes{0};
-        uint64_t discarded{0};
+        uint64_t discarded{0};  //!< out-of-order packets (beyond the expected PSN)
+        uint64_t duplicates{0}; //!< packets of data already delivered (resent for nothing)
         uint32_t cnpsSent{0};
         uint32_t marked{0};
         bool complete{false};
         Ipv4Address peer;     //!< the sender's address
         uint16_t peerPort{0}; //!< the flow's UDP source port
         Ptr<Ipv4Route> route; //!< back to the sender, for ACK/NACK/CNP
+        EventId ackTimer;     //!< delayed ACK for packets not yet acknowledged
     };
 
     uint64_t GetRxDataPackets() const { return m_rxData; }
@@ -81,6 +87,8 @@ class RoceReceiver : public Application
     void StopApplication() override;
     void Receive(Ptr<Socket> socket);
     void SendControl(FlowState& f, uint8_t type, uint32_t psn);
+    void SendAck(FlowState& f);
+    void AckTimer(uint64_t key);
 
     uint32_t m_ackEvery{4};
     Time m_ackMaxDelay;

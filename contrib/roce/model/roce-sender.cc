@@ -78,6 +78,14 @@ RoceSender::GetTypeId()
                             UintegerValue(3),
                             MakeUintegerAccessor(&RoceSender::m_rtoLowThreshold),
                             MakeUintegerChecker<uint32_t>())
+              .AddAttribute("RtoBackoffMax",
+                            "Consecutive timeouts without an acknowledgement double the timeout, "
+                            "up to this factor (1: fixed timeouts, as IRN). Backoff keeps a "
+                            "queue deeper than the timeout from causing a storm of spurious "
+                            "retransmissions.",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&RoceSender::m_rtoBackoffMax),
+                            MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("WatchdogTimeout",
                             "Report the flow (Stall trace) after this long without progress.",
                             TimeValue(MilliSeconds(10)),
@@ -271,6 +279,7 @@ RoceSender::ReceiveControl(const RoceHeader& rh)
 void
 RoceSender::Progress()
 {
+    m_backoff = 1;
     m_lastProgress = Simulator::Now();
     m_lastAckProgress = m_lastProgress;
     if (m_sndNxt < m_sndUna)
@@ -304,8 +313,18 @@ RoceSender::OnNack(uint32_t psn)
     }
     if (!m_done && psn >= m_sndUna && psn < m_sndNxt)
     {
+        if (psn == m_rewoundTo)
+        {
+            // The receiver repeats its NACK while our retransmission is still on its way (or
+            // queued): rewinding again would resend the same data once more. A lost
+            // retransmission is recovered by the timeout, which counts from the rewind.
+            ++m_dupNacks;
+            return;
+        }
         NS_LOG_LOGIC("flow " << m_flowId << " go-back-N to " << psn);
         m_sndNxt = psn;
+        m_rewoundTo = psn;
+        m_lastProgress = Simulator::Now(); // the timeout counts from the rewind
         m_nic->Kick(m_port);
     }
 }
@@ -313,7 +332,7 @@ RoceSender::OnNack(uint32_t psn)
 Time
 RoceSender::CurrentRto() const
 {
-    return (m_highSent - m_sndUna < m_rtoLowThreshold) ? m_rtoLow : m_rtoHigh;
+    return ((m_highSent - m_sndUna < m_rtoLowThreshold) ? m_rtoLow : m_rtoHigh) * m_backoff;
 }
 
 void
@@ -342,7 +361,9 @@ RoceSender::CheckTimeout()
     NS_LOG_LOGIC("flow " << m_flowId << " timeout, back to " << m_sndUna);
     m_timeoutTrace(m_flowId);
     m_sndNxt = m_sndUna;
+    m_rewoundTo = m_sndUna;
     m_lastProgress = Simulator::Now();
+    m_backoff = std::min<uint64_t>(2 * m_backoff, m_rtoBackoffMax);
     m_nic->Kick(m_port);
     m_rtoEvent = Simulator::Schedule(CurrentRto(), &RoceSender::CheckTimeout, this);
 }
@@ -388,7 +409,7 @@ RoceSender::DescribeState() const
       << m_nPkts << " packets, next psn " << m_sndNxt << ", highest sent " << m_highSent
       << ", rate " << GetRateBps() / 1e9 << " Gb/s, last progress at "
       << m_lastAckProgress.As(Time::US) << ", " << m_timeouts << " timeouts, " << m_nacks
-      << " NACKs, " << m_cnps << " CNPs";
+      << " NACKs (" << m_dupNacks << " repeated), " << m_cnps << " CNPs, timeout x" << m_backoff;
     return s.str();
 }
 

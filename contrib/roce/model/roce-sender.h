@@ -31,10 +31,14 @@ class Ipv4Route;
  *
  * - Pacing: the host's RoceNic pulls a packet when the queue pair's rate control (DCQCN by
  *   default, RateControl attribute) allows it; flows start at line rate.
- * - Go-back-N: a NACK(psn) rewinds the next PSN to psn; cumulative ACKs advance the oldest
- *   unacknowledged PSN. A retransmission timeout (RtoHigh, or RtoLow when fewer than
- *   RtoLowThreshold packets are outstanding; IRN's 320 us / 100 us / 3) rewinds to it when
- *   nothing was acknowledged for that long, covering lost NACKs and tail loss.
+ * - Go-back-N: a NACK(psn) rewinds the next PSN to psn, once: a repeated NACK for the PSN
+ *   of the rewind under way is ignored (counted in GetRepeatedNacks). Cumulative ACKs advance
+ *   the oldest unacknowledged PSN. A retransmission timeout (RtoHigh, or RtoLow when fewer
+ *   than RtoLowThreshold packets are outstanding; IRN's 320 us / 100 us / 3) rewinds to it
+ *   when nothing was acknowledged, nor rewound, for that long, covering lost NACKs,
+ *   lost retransmissions and tail loss. Consecutive timeouts without an acknowledgement double
+ *   the timeout up to RtoBackoffMax times (a queue deeper than the timeout would otherwise
+ *   cause a resend every timeout); an acknowledgement resets it.
  * - Watchdog: a flow without progress for WatchdogTimeout fires the Stall trace with its state
  *   (and again every WatchdogTimeout while stalled); nothing hangs silently.
  *
@@ -68,6 +72,8 @@ class RoceSender : public Application
     uint32_t GetCnps() const { return m_cnps; }
     uint32_t GetNacks() const { return m_nacks; }
     uint32_t GetTimeouts() const { return m_timeouts; }
+    /// NACKs ignored because they asked for a rewind already under way.
+    uint32_t GetRepeatedNacks() const { return m_dupNacks; }
     Time GetStartTime() const { return m_startedAt; }
     Time GetCompleteTime() const { return m_completedAt; }
     double GetRateBps() const;
@@ -105,6 +111,7 @@ class RoceSender : public Application
     Time m_rtoHigh;
     Time m_rtoLow;
     uint32_t m_rtoLowThreshold{3};
+    uint32_t m_rtoBackoffMax{64};
     Time m_watchdog;
 
     // State
@@ -136,6 +143,9 @@ class RoceSender : public Application
     uint32_t m_cnps{0};
     uint32_t m_nacks{0};
     uint32_t m_timeouts{0};
+    uint32_t m_dupNacks{0};           //!< NACKs for a rewind already under way
+    uint32_t m_rewoundTo{UINT32_MAX}; //!< PSN of the latest rewind (NACK or timeout)
+    uint64_t m_backoff{1};            //!< timeout multiplier (doubles per timeout)
 
     TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
     TracedCallback<uint32_t> m_cnpTrace;
