@@ -6,6 +6,8 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/failure-mask-routing.h"
+#include "ns3/ksp-routing.h"
 #include "ns3/spraypoint-routing.h"
 #include "ns3/uinteger.h"
 
