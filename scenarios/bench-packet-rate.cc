@@ -61,9 +61,7 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
             {
                 rates.push_back(400e9 / perSrc[f.src]);
             }
-            FabricChoiceParams fp;
-            fp.n = n;
-            fp.k = k;
+            const FabricChoiceParams fp{n, k};
             const FabricChoice fab = MakeFabricChoice(fabric, fp);
             auto build = [&fab]()
             {

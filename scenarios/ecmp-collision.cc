@@ -190,10 +190,7 @@ Run(int argc, char* argv[])
         std::string fabric;
         uint64_t seed;
     };
-    FabricChoiceParams fp;
-    fp.n = n;
-    fp.k = k;
-    fp.spines = spines;
+    const FabricChoiceParams fp{n, k, spines};
     std::map<std::string, FabricChoice> fabrics;
     for (const auto& name : FabricChoiceNames())
     {

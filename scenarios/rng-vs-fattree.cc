@@ -14,6 +14,7 @@
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-hop-counter.h"
+#include "ns3/fabric-plot.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/failure-mask-routing.h"
@@ -236,23 +237,12 @@ Run(int argc, char* argv[])
     patterns["permutation"] = MakeTraffic(TrafficPattern::PERMUTATION, tp);
     patterns["all-to-all"] = MakeShiftedAllToAll(nServers, a2aBytes, a2aSteps, seed);
 
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"pattern",
-                       "fabric",
-                       "routing",
-                       "case",
-                       "flow",
-                       "src",
-                       "dst",
-                       "bytes",
-                       "complete",
-                       "fct_us",
-                       "ideal_us",
-                       "slowdown",
-                       "throughput_gbps",
-                       "retx",
-                       "cnps",
-                       "routed_router_links"});
+    std::vector<std::string> flowColumns{"pattern", "fabric", "routing", "case"};
+    for (const auto& col : RoceFlowCsvHeader())
+    {
+        flowColumns.push_back(col);
+    }
+    CsvWriter flowCsv(out.Path("flows.csv"), flowColumns);
     CsvWriter pathCsv(out.Path("path-lengths.csv"),
                       {"pattern", "fabric", "routing", "router_links", "fraction_of_data_packets"});
     auto flowRows = [&flowCsv](const std::string& pat,
@@ -263,22 +253,12 @@ Run(int argc, char* argv[])
     {
         for (const auto& r : recs)
         {
-            flowCsv.Row({pat,
-                         fabName,
-                         routing,
-                         what,
-                         std::to_string(r.spec.id),
-                         std::to_string(r.spec.src),
-                         std::to_string(r.spec.dst),
-                         std::to_string(r.spec.bytes),
-                         r.complete ? "1" : "0",
-                         FormatNumber(r.complete ? r.FctSeconds() * 1e6 : -1),
-                         FormatNumber(r.idealSeconds * 1e6),
-                         FormatNumber(r.Slowdown()),
-                         FormatNumber(r.ThroughputBps() / 1e9),
-                         std::to_string(r.retxPackets),
-                         std::to_string(r.cnps),
-                         std::to_string(r.path.size() >= 3 ? r.path.size() - 3 : 0)});
+            std::vector<std::string> cells{pat, fabName, routing, what};
+            for (auto& cell : RoceFlowCsvCells(r))
+            {
+                cells.push_back(std::move(cell));
+            }
+            flowCsv.Row(cells);
         }
     };
 
@@ -354,18 +334,7 @@ Run(int argc, char* argv[])
                     sd.push_back(rec.Slowdown());
                 }
             }
-            std::sort(sd.begin(), sd.end());
-            Gnuplot2dDataset ds(fabName + " " + routing->GetName());
-            ds.SetStyle(Gnuplot2dDataset::LINES);
-            const size_t step = std::max<size_t>(1, sd.size() / 400); // keep the .plt small
-            for (size_t i = 0; i < sd.size(); ++i)
-            {
-                if (i % step == 0 || i + 1 == sd.size())
-                {
-                    ds.Add(sd[i], double(i + 1) / sd.size());
-                }
-            }
-            plot.AddDataset(ds);
+            plot.AddDataset(MakeCdfDataset(fabName + " " + routing->GetName(), sd));
         }
         out.WritePng("fct-slowdown-cdf-" + pat + ".png", plot);
     }
@@ -492,20 +461,8 @@ Run(int argc, char* argv[])
             for (const auto& c : cases)
             {
                 // Flows whose data or ACK path the routing function sends into the failure
-                // (no reconvergence yet). ACKs go to port 4791 of the sender's host from the
-                // flow's own source port, as RoceReceiver sends them.
-                uint32_t predicted = 0;
-                for (const auto& f : flows)
-                {
-                    FlowSpec ack;
-                    ack.src = f.dst;
-                    ack.dst = f.src;
-                    ack.srcPort = f.srcPort;
-                    ack.dstPort = ROCEV2_UDP_PORT;
-                    const bool ok = TracePath(*c.pre, f.src, f.dst, f.Key()).delivered
-                                 && TracePath(*c.pre, ack.src, ack.dst, ack.Key()).delivered;
-                    predicted += ok ? 0 : 1;
-                }
+                // (no reconvergence yet).
+                const uint32_t predicted = CountRoceFlowsNotRouted(*c.pre, flows);
                 std::cerr << "[blast " << kind << "] " << c.fabric << " pre..." << std::flush;
                 RunOut pre = Run1(c.pre, flows, st, blackhole);
                 std::cerr << " post..." << std::flush;

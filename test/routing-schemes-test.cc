@@ -5,9 +5,11 @@
 // made generic) gives the same paths as before on RNG graphs.
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-addressing.h"
+#include "ns3/fabric-choice.h"
 #include "ns3/failure-mask-routing.h"
 #include "ns3/ksp-routing.h"
 #include "ns3/leaf-spine-layout.h"
+#include "ns3/link-load.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-topology.h"
 #include "ns3/spraypoint-routing.h"
@@ -323,4 +325,42 @@ TEST(KspRouting, GenericLeafSpinePathsAndErrors)
     auto zc = std::shared_ptr<const FabricGraph>(ZCubeLayout(8, 4).Build());
     EXPECT_THROW(MakeRouting<KspRouting>(zc, "K", UintegerValue(2)), std::invalid_argument);
     EXPECT_THROW(KspRouting::ShortestPaths(3, {{0, 1}}, 0, 5, 2), std::invalid_argument);
+}
+
+// The zcube experiments' fabric registry: names to graphs and routing TypeIds; a reseeded
+// routing (ECMP tables reused) takes the same paths as one built by TypeId with that seed.
+TEST(FabricChoice, RegistryAndReseededRoutings)
+{
+    EXPECT_EQ(FabricChoiceNames(), (std::vector<std::string>{"zcube", "roft"}));
+    const FabricChoiceParams fp{16, 4, 2};
+    const FabricChoice roft = MakeFabricChoice("roft", fp);
+    EXPECT_EQ(roft.graph->GetKind(), "leaf-spine");
+    EXPECT_EQ(roft.metricDirLinks.size(), 2u * 4 * 2);
+    EXPECT_FALSE(roft.modelCheck);
+    for (uint64_t seed : {1u, 7u})
+    {
+        EXPECT_EQ(AllPaths(*roft.CreateRouting(seed)),
+                  AllPaths(*ByTypeId("ns3::EcmpRouting", roft.graph, {{"Seed", seed}})));
+    }
+    const FabricChoice zc = MakeFabricChoice("zcube", fp);
+    EXPECT_EQ(zc.graph->GetKind(), "zcube");
+    EXPECT_EQ(zc.metricDirLinks.size(), 4u * 4);
+    ASSERT_TRUE(zc.modelCheck);
+    TrafficPatternParams tp;
+    tp.hosts = 16;
+    const auto flows = MakeTraffic(TrafficPattern::ALLREDUCE, tp);
+    const std::vector<double> w(flows.size(), 1.0);
+    auto loads = ComputeDirLinkLoads(*zc.CreateRouting(3), flows, w);
+    EXPECT_TRUE(zc.modelCheck(flows, w, loads));
+    loads[zc.metricDirLinks[0]] += 1; // a walk that disagrees with Eq. 3 is caught
+    EXPECT_FALSE(zc.modelCheck(flows, w, loads));
+    try
+    {
+        MakeFabricChoice("clos", fp);
+        ADD_FAILURE() << "no error for an unknown fabric";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("zcube|roft"), std::string::npos) << e.what();
+    }
 }

@@ -73,7 +73,6 @@ class EcmpPacketAccountingTestCase : public TestCase
                                   std::vector<double>(flows.size(), 400e9 / 24),
                                   4096);
             NS_TEST_EXPECT_MSG_GT(r.droppedPackets, 0u, "a 2:1 oversubscribed uplink drops");
-            NS_TEST_EXPECT_MSG_EQ(r.drops.count("queue-overflow"), 1u, "drops carry a reason");
             NS_TEST_EXPECT_MSG_EQ(r.Unaccounted(), 0, "sent = delivered + dropped");
             uint64_t linkDrops = 0;
             for (const auto& c : r.links)
@@ -81,7 +80,19 @@ class EcmpPacketAccountingTestCase : public TestCase
                 linkDrops += c.queueDrops;
                 NS_TEST_EXPECT_MSG_LT_OR_EQ(c.maxQueueBytes, 8u * 4126, "queue bound");
             }
-            NS_TEST_EXPECT_MSG_EQ(linkDrops, r.drops.at("queue-overflow"), "per-link drops");
+            const uint64_t overflow
+                = r.drops.count("queue-overflow") ? r.drops.at("queue-overflow") : 0;
+            NS_TEST_EXPECT_MSG_EQ(linkDrops, overflow, "per-link drops are the overflow drops");
+            // A packet that meets a stopped (full) device queue on a node with a traffic-control
+            // layer (hosts; switches too in IPv4 mode) is dropped there: host-queue-full, not
+            // attributed to a link (doc/fabric.md, Scope and limitations).
+            const uint64_t tc
+                = r.drops.count("host-queue-full") ? r.drops.at("host-queue-full") : 0;
+            NS_TEST_EXPECT_MSG_EQ(overflow + tc, r.droppedPackets, "every drop has a reason");
+            if (m_mode == FabricSwitchMode::FAST)
+            {
+                NS_TEST_EXPECT_MSG_GT(overflow, 0u, "fast-path switches drop at the device queue");
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "roce-run-summary.h"
 
+#include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/log.h"
 
@@ -94,6 +95,58 @@ SummarizeRoceRun(const FabricRoceRunResult& r, Time horizon)
                 {"horizon_us", horizon.GetSeconds() * 1e6},
                 {"events", r.events},
                 {"wall_s", r.wallSeconds}};
+}
+
+uint32_t
+CountRoceFlowsNotRouted(const FabricRouting& routing, const std::vector<FlowSpec>& flows)
+{
+    uint32_t count = 0;
+    for (const auto& f : flows)
+    {
+        FlowSpec ack;
+        ack.src = f.dst;
+        ack.dst = f.src;
+        ack.srcPort = f.srcPort;
+        ack.dstPort = ROCEV2_UDP_PORT;
+        const bool ok = TracePath(routing, f.src, f.dst, f.Key()).delivered
+                     && TracePath(routing, ack.src, ack.dst, ack.Key()).delivered;
+        count += ok ? 0 : 1;
+    }
+    return count;
+}
+
+std::vector<std::string>
+RoceFlowCsvHeader()
+{
+    return {"flow",
+            "src",
+            "dst",
+            "bytes",
+            "complete",
+            "fct_us",
+            "ideal_us",
+            "slowdown",
+            "throughput_gbps",
+            "retx",
+            "cnps",
+            "routed_router_links"};
+}
+
+std::vector<std::string>
+RoceFlowCsvCells(const RoceFlowRecord& r)
+{
+    return {std::to_string(r.spec.id),
+            std::to_string(r.spec.src),
+            std::to_string(r.spec.dst),
+            std::to_string(r.spec.bytes),
+            r.complete ? "1" : "0",
+            FormatNumber(r.complete ? r.FctSeconds() * 1e6 : -1),
+            FormatNumber(r.idealSeconds * 1e6),
+            FormatNumber(r.Slowdown()),
+            FormatNumber(r.ThroughputBps() / 1e9),
+            std::to_string(r.retxPackets),
+            std::to_string(r.cnps),
+            std::to_string(r.path.size() >= 3 ? r.path.size() - 3 : 0)};
 }
 
 } // namespace ns3

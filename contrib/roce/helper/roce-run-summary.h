@@ -2,9 +2,13 @@
 #ifndef ROCE_RUN_SUMMARY_H
 #define ROCE_RUN_SUMMARY_H
 
+#include "ns3/fabric-routing.h"
 #include "ns3/roce-traffic-helper.h"
 
 #include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -22,6 +26,25 @@ namespace ns3
  * \param horizon the run's stop time (reported as horizon_us)
  */
 nlohmann::json SummarizeRoceRun(const FabricRoceRunResult& run, Time horizon);
+
+/**
+ * \ingroup roce
+ * Flows of \p flows whose data path or ACK path (the receiver's port 4791 back to the flow's
+ * source port, as RoceReceiver sends ACKs) \p routing does not deliver (TracePath): the flows
+ * a failure blackholes before the routing reconverges.
+ */
+uint32_t CountRoceFlowsNotRouted(const FabricRouting& routing, const std::vector<FlowSpec>& flows);
+
+/// \ingroup roce The column names of RoceFlowCsvCells.
+std::vector<std::string> RoceFlowCsvHeader();
+
+/**
+ * \ingroup roce
+ * One flow as CSV cells: flow, src, dst, bytes, complete, fct_us (-1 if not complete),
+ * ideal_us, slowdown, throughput_gbps, retx, cnps, routed_router_links (switch-switch links of
+ * the routed path).
+ */
+std::vector<std::string> RoceFlowCsvCells(const RoceFlowRecord& record);
 
 } // namespace ns3
 

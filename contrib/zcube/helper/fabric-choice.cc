@@ -2,6 +2,7 @@
 #include "fabric-choice.h"
 
 #include "ns3/boolean.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 #include "ns3/zcube-routing.h"
@@ -64,6 +65,10 @@ Registry()
 Ptr<FabricRouting>
 FabricChoice::CreateRouting(uint64_t seed) const
 {
+    if (Ptr<EcmpRouting> ecmp = DynamicCast<EcmpRouting>(base))
+    {
+        return ecmp->Reseeded(seed);
+    }
     ObjectFactory f = routing;
     f.Set("Seed", UintegerValue(seed));
     Ptr<FabricRouting> r = f.Create<FabricRouting>();
@@ -92,6 +97,7 @@ MakeFabricChoice(const std::string& name, const FabricChoiceParams& params)
         {
             FabricChoice c = builder(params);
             c.name = name;
+            c.base = c.CreateRouting(0);
             return c;
         }
         valid += (valid.empty() ? "" : "|") + known;

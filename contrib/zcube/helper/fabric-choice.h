@@ -50,8 +50,15 @@ struct FabricChoice
         const std::vector<FlowSpec>&, const std::vector<double>&, const std::vector<double>&)>
         modelCheck;
 
-    /// A routing of this fabric with flow-hash seed \p seed, bound to the graph.
+    /**
+     * A routing of this fabric with flow-hash seed \p seed, bound to the graph. An ECMP
+     * routing is made by EcmpRouting::Reseeded from one built once (same tables, so a sweep
+     * over many seeds costs no BFS; it shares that routing's all-up view).
+     */
     Ptr<FabricRouting> CreateRouting(uint64_t seed) const;
+
+    /// The routing built once from the factory (seed 0), whose tables CreateRouting reuses.
+    Ptr<FabricRouting> base;
 };
 
 /// The names MakeFabricChoice knows, in a fixed order ("zcube", "roft").
