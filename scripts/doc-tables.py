@@ -114,10 +114,13 @@ def table_rng_vs_fattree(summary):
                 r = runs[routing]
                 t = r["throughput_gbps"]
                 sd = r["fct_slowdown"]
+                label = routing
+                if routing == "ksp" and "k" in summary.get("params", {}):
+                    label = f"ksp (k={summary['params']['k']})"
                 rows.append("| " + " | ".join([
                     pattern,
                     "rng" if fabric == "rng" else "fat tree",
-                    routing,
+                    label,
                     str(r["flows"]),
                     str(r["flows_incomplete"]),
                     f"{t['mean']:.1f}",
@@ -151,7 +154,7 @@ def table_rng_blast(summary):
             rows.append("| " + " | ".join([
                 labels[kind],
                 "rng" if fabric == "rng" else "fat tree",
-                b["elements"],
+                re.sub(r"^1 links$", "1 link", b["elements"]),
                 str(b["flows"]),
                 str(b["flows_blackholed_predicted"]),
                 f"{b['flows_hit_before_reconvergence']:.3f} ({hit})",
