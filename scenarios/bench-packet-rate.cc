@@ -13,13 +13,13 @@
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
 #include "ns3/core-module.h"
+#include "ns3/fabric-choice.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/zcube-helper.h"
-
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,14 +31,6 @@ using json = nlohmann::json;
 
 namespace
 {
-
-double
-PeakRssMiB()
-{
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss / 1024.0; // Linux reports KiB
-}
 
 /// RoCE (DCQCN, go-back-N) against plain constant-rate UDP on the same fabric and flows:
 /// hop-level packets per wall-second, data and control separately.
@@ -69,11 +61,12 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
             {
                 rates.push_back(400e9 / perSrc[f.src]);
             }
-            auto build = [&]()
+            const FabricChoiceParams fp{n, k};
+            const FabricChoice fab = MakeFabricChoice(fabric, fp);
+            auto build = [&fab]()
             {
                 FabricNetworkHelper links;
-                return fabric == "zcube" ? ZCubeHelper(n, k).Install(links)
-                                         : RoftHelper(RoftLayout(n, k, n / k), 1).Install(links);
+                return links.Install(fab.graph, fab.CreateRouting(1));
             };
             const FabricUdpRunResult u
                 = RunFabricUdp(build(), flows, rates, 4096, MicroSeconds(simUs));

@@ -6,9 +6,8 @@
 //   ./build/bin/bench-rng-tables --sizes=1000:64,4000:64 --out=results/bench-rng-tables
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
 #include "ns3/spraypoint-tables.h"
-
-#include <sys/resource.h>
 
 #include <chrono>
 #include <iomanip>
@@ -39,14 +38,6 @@ ParseSize(const std::string& item)
         throw std::invalid_argument("--sizes: '" + item + "' must be n:d");
     }
     return {number(item.substr(0, colon), "n"), number(item.substr(colon + 1), "d")};
-}
-
-double
-PeakRssMb()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss / 1024.0;
 }
 
 int
@@ -115,7 +106,7 @@ Run(int argc, char* argv[])
         const double mb = tab.MemoryBytes() / 1048576.0;
         std::cout << std::setw(6) << n << std::setw(5) << d << std::setw(12) << std::fixed
                   << std::setprecision(3) << gs << std::setw(12) << ts << std::setw(14)
-                  << std::setprecision(1) << mb << std::setw(13) << PeakRssMb() << "\n";
+                  << std::setprecision(1) << mb << std::setw(13) << PeakRssMiB() << "\n";
         std::cerr << "n=" << n << " done\n";
         runs.push_back({{"n", n},
                         {"d", d},
@@ -125,7 +116,7 @@ Run(int argc, char* argv[])
                         {"graph_s", gs},
                         {"tables_s", ts},
                         {"tables_mb", mb},
-                        {"peak_rss_mb", PeakRssMb()}});
+                        {"peak_rss_mb", PeakRssMiB()}});
     }
     out.WriteJson("summary.json", json{{"runs", runs}, {"threads", 1}});
     return 0;

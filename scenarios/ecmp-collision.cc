@@ -13,12 +13,12 @@
 //
 //   ./build/bin/ecmp-collision --out=results/ecmp-collision
 #include "ns3/core-module.h"
+#include "ns3/fabric-choice.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
-#include "ns3/zcube-helper.h"
 
 #include <iomanip>
 #include <iostream>
@@ -190,6 +190,13 @@ Run(int argc, char* argv[])
         std::string fabric;
         uint64_t seed;
     };
+    const FabricChoiceParams fp{n, k, spines};
+    std::map<std::string, FabricChoice> fabrics;
+    for (const auto& name : FabricChoiceNames())
+    {
+        fabrics.emplace(name, MakeFabricChoice(name, fp));
+    }
+    // ZCube's one path per pair does not depend on the hash seed: one run.
     std::vector<RunSpec> runs{{"zcube", seed0}};
     for (uint32_t s = 0; s < seeds; ++s)
     {
@@ -197,16 +204,9 @@ Run(int argc, char* argv[])
     }
     for (const auto& run : runs)
     {
-        Ptr<FabricNetwork> net;
         FabricNetworkHelper h = links();
-        if (run.fabric == "zcube")
-        {
-            net = ZCubeHelper(n, k).Install(h);
-        }
-        else
-        {
-            net = RoftHelper(RoftLayout(n, k, spines), run.seed, true).Install(h);
-        }
+        const FabricChoice& fab = fabrics.at(run.fabric);
+        Ptr<FabricNetwork> net = h.Install(fab.graph, fab.CreateRouting(run.seed));
         const FabricGraph& g = net->GetGraph();
         // Collisions are known before the run: the routing function decides the paths.
         std::vector<RoceFlowRecord> pre(flows.size());

@@ -15,9 +15,11 @@
 // with P ports into Cross Wiring: [{"eg":e,"port":p,"from":{"ocs":o,"s":i},
 // "to":{"ocs":o2,"s":i2}},...] (RX fibres only, §5).
 // A bad matrix or an impossible wiring prints "error: ..." and exits with code 2.
+#include "ns3/double.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/ocs-configurator.h"
 #include "ns3/ocs-json.h"
+#include "ns3/ocs-setup.h"
 
 #include <fstream>
 #include <iostream>
@@ -66,13 +68,15 @@ Run(int argc, char* argv[])
             throw std::invalid_argument("--" + req + " is required");
         }
     }
-    const OcsWiringType type
-        = ParseOcsWiringType(cli.GetChoice("wiring", {"single", "uniform", "2uniform", "cross"}));
-    const auto egs = static_cast<uint32_t>(cli.GetUint("egs", 1, 65536));
-    const auto ports = static_cast<uint32_t>(cli.GetUint("ports", 1, 4096));
-    const OcsAlgorithm algorithm
-        = ParseOcsAlgorithm(cli.GetChoice("algorithm", {"exact", "greedy", "bvn", "dfs", "ilp"}));
-    const double timeLimit = cli.GetDouble("time-limit-ms", 0.001, 3.6e6);
+    // Wiring, sizes and algorithm as attributes of one OcsSetup (names checked there).
+    Ptr<OcsSetup> setup = CreateObject<OcsSetup>();
+    setup->Set("Wiring", cli.GetChoice("wiring", {"single", "uniform", "2uniform", "cross"}));
+    setup->Set("Egs", std::to_string(cli.GetUint("egs", 1, 65536)));
+    setup->Set("Ports", std::to_string(cli.GetUint("ports", 1, 4096)));
+    setup->Set("Algorithm", cli.GetChoice("algorithm", {"exact", "greedy", "bvn", "dfs", "ilp"}));
+    setup->SetAttribute("TimeLimitMs", DoubleValue(cli.GetDouble("time-limit-ms", 0.001, 3.6e6)));
+    const uint32_t egs = setup->GetEgs();
+    const uint32_t ports = setup->GetPorts();
     std::ifstream in(cli.GetString("logical"));
     if (!in)
     {
@@ -80,9 +84,9 @@ Run(int argc, char* argv[])
                                     + ": cannot open the file");
     }
     const OcsMatrix logical = OcsMatrix::Read(in, "--logical=" + cli.GetString("logical"));
-    const OcsWiring wiring(type, egs, ports);
+    const OcsWiring wiring = setup->MakeWiring();
     ValidateLogicalTopology(logical, egs, ports);
-    const OcsConfigResult r = OcsConfigurator(wiring).Configure(logical, algorithm, timeLimit);
+    const OcsConfigResult r = setup->Configure(logical);
     WriteJsonFile(cli.GetString("physical-out"), OcsWiringToJson(wiring), "physical-out");
     WriteJsonFile(cli.GetString("out"), OcsConfigToJson(r), "out");
     if (!cli.GetString("rewire-out").empty())
@@ -91,10 +95,10 @@ Run(int argc, char* argv[])
                       OcsFibreMovesToJson(UniformToCrossMoves(egs, ports)),
                       "rewire-out");
     }
-    std::cerr << "ocs-configure: " << OcsWiringTypeName(type) << " E=" << egs << " P=" << ports
-              << " (" << wiring.GetNumOcs() << " OCSes of " << wiring.GetRadix()
-              << " ports a side), " << OcsAlgorithmName(algorithm) << ": " << r.circuits.size()
-              << " circuits, LTCR " << r.ltcr << ", " << r.solveUs << " us"
+    std::cerr << "ocs-configure: " << OcsWiringTypeName(setup->GetWiringType()) << " E=" << egs
+              << " P=" << ports << " (" << wiring.GetNumOcs() << " OCSes of " << wiring.GetRadix()
+              << " ports a side), " << OcsAlgorithmName(setup->GetAlgorithm()) << ": "
+              << r.circuits.size() << " circuits, LTCR " << r.ltcr << ", " << r.solveUs << " us"
               << (r.timedOut ? " (time limit reached)" : "") << "\n";
     return 0;
 }

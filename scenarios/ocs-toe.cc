@@ -16,8 +16,10 @@
 //   ./build/bin/ocs-toe --full                # 2k, 4k, 8k, 16k GPUs as in the paper
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
 #include "ns3/ocs-configurator.h"
 #include "ns3/ocs-logical-solver.h"
+#include "ns3/ocs-setup.h"
 #include "ns3/ocs-toe-workload.h"
 
 #include <malloc.h>
@@ -35,28 +37,8 @@ using json = nlohmann::json;
 namespace
 {
 
-double
-Quantile(std::vector<double> v, double q)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    const size_t k = std::min(v.size() - 1, size_t(q * (v.size() - 1) + 0.5));
-    return v[k];
-}
-
-double
-Mean(const std::vector<double>& v)
-{
-    double s = 0;
-    for (double x : v)
-    {
-        s += x;
-    }
-    return v.empty() ? 0 : s / v.size();
-}
+/// ocs-toe reports sorted[round(q (n-1))] (its published tables use this rule).
+constexpr QuantileMethod kRule = QuantileMethod::ROUNDED_INDEX;
 
 struct Series
 {
@@ -143,12 +125,12 @@ Run(int argc, char* argv[])
                                         + "' is not valid; valid: "
                                           "uniform|cross|2uniform");
         }
-        wirings.push_back(ParseOcsWiringType(w));
+        wirings.push_back(OcsSetup::WiringByName(w));
     }
     std::vector<OcsAlgorithm> algorithms;
     for (const auto& a : cli.GetList("algorithms"))
     {
-        algorithms.push_back(ParseOcsAlgorithm(a));
+        algorithms.push_back(OcsSetup::AlgorithmByName(a));
     }
     const double dfsMs = cli.GetDouble("dfs-time-limit-ms", 0.001, 3.6e6);
     const double ilpMs = cli.GetDouble("ilp-time-limit-ms", 1, 3.6e6);
@@ -288,9 +270,10 @@ Run(int argc, char* argv[])
                           << " s)\n";
             }
         }
-        logicalSummary[std::to_string(gpus)] = {{"egs", egs},
-                                                {"mlu_median", Quantile(mlus, 0.5)},
-                                                {"solve_us_median", Quantile(logicalUs, 0.5)}};
+        logicalSummary[std::to_string(gpus)]
+            = {{"egs", egs},
+               {"mlu_median", Quantile(mlus, 0.5, kRule)},
+               {"solve_us_median", Quantile(logicalUs, 0.5, kRule)}};
     }
 
     // Table.
@@ -313,25 +296,26 @@ Run(int argc, char* argv[])
         std::cout << std::left << std::setw(7) << gpus << std::setw(9) << wiring << std::setw(8)
                   << algo << std::right << std::setw(6) << s.ltcr.size() << std::fixed
                   << std::setprecision(4) << std::setw(10) << Mean(s.ltcr) << std::setw(9)
-                  << Quantile(s.ltcr, 0) << std::setw(9) << Quantile(s.ltcr, 0.1) << std::setw(9)
-                  << Quantile(s.ltcr, 0.5) << std::setw(8) << exactSteps << std::setprecision(1)
-                  << std::setw(13) << Quantile(s.solveUs, 0.5) << std::setw(13)
-                  << Quantile(s.solveUs, 1) << std::setw(10) << s.timeouts << "\n";
+                  << Quantile(s.ltcr, 0, kRule) << std::setw(9) << Quantile(s.ltcr, 0.1, kRule)
+                  << std::setw(9) << Quantile(s.ltcr, 0.5, kRule) << std::setw(8) << exactSteps
+                  << std::setprecision(1) << std::setw(13) << Quantile(s.solveUs, 0.5, kRule)
+                  << std::setw(13) << Quantile(s.solveUs, 1, kRule) << std::setw(10) << s.timeouts
+                  << "\n";
         results.push_back({{"gpus", gpus},
                            {"egs", gpus / gpusPerEg},
                            {"wiring", wiring},
                            {"algorithm", algo},
                            {"steps", s.ltcr.size()},
                            {"ltcr_mean", Mean(s.ltcr)},
-                           {"ltcr_min", Quantile(s.ltcr, 0)},
-                           {"ltcr_p10", Quantile(s.ltcr, 0.1)},
-                           {"ltcr_median", Quantile(s.ltcr, 0.5)},
-                           {"ltcr_max", Quantile(s.ltcr, 1)},
+                           {"ltcr_min", Quantile(s.ltcr, 0, kRule)},
+                           {"ltcr_p10", Quantile(s.ltcr, 0.1, kRule)},
+                           {"ltcr_median", Quantile(s.ltcr, 0.5, kRule)},
+                           {"ltcr_max", Quantile(s.ltcr, 1, kRule)},
                            {"steps_ltcr_1", exactSteps},
-                           {"solve_us_median", Quantile(s.solveUs, 0.5)},
-                           {"solve_us_p90", Quantile(s.solveUs, 0.9)},
-                           {"solve_us_max", Quantile(s.solveUs, 1)},
-                           {"decomposition_us_median", Quantile(s.decompUs, 0.5)},
+                           {"solve_us_median", Quantile(s.solveUs, 0.5, kRule)},
+                           {"solve_us_p90", Quantile(s.solveUs, 0.9, kRule)},
+                           {"solve_us_max", Quantile(s.solveUs, 1, kRule)},
+                           {"decomposition_us_median", Quantile(s.decompUs, 0.5, kRule)},
                            {"timeouts", s.timeouts},
                            {"proved_optimal", s.provedOptimal}});
     }
@@ -379,8 +363,8 @@ Run(int argc, char* argv[])
                     continue;
                 }
                 const auto& v = series[key].ltcr;
-                const double lo = Quantile(v, 0);
-                const double hi = Quantile(v, 1);
+                const double lo = Quantile(v, 0, kRule);
+                const double hi = Quantile(v, 1, kRule);
                 range.Add(ai + dx, 0.5 * (lo + hi), 0.5 * (hi - lo));
                 mean.Add(ai + dx, Mean(v));
             }
@@ -409,7 +393,7 @@ Run(int argc, char* argv[])
                 byAlgo.emplace(name, Gnuplot2dDataset(name));
                 byAlgo.at(name).SetStyle(Gnuplot2dDataset::LINES_POINTS);
             }
-            byAlgo.at(name).Add(std::get<0>(key), Quantile(series[key].solveUs, 0.5));
+            byAlgo.at(name).Add(std::get<0>(key), Quantile(series[key].solveUs, 0.5, kRule));
         }
         for (auto& [name, ds] : byAlgo)
         {

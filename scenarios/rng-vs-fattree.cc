@@ -13,22 +13,24 @@
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-cli.h"
+#include "ns3/fabric-hop-counter.h"
+#include "ns3/fabric-plot.h"
 #include "ns3/fabric-results.h"
-#include "ns3/fabric-switch-forwarder.h"
-#include "ns3/ipv4-header.h"
-#include "ns3/ppp-header.h"
+#include "ns3/fabric-stats.h"
+#include "ns3/failure-mask-routing.h"
+#include "ns3/ksp-routing.h"
+#include "ns3/leaf-spine-layout.h"
 #include "ns3/rng-models.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-rate-control.h"
+#include "ns3/roce-run-summary.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/spraypoint-routing.h"
-#include "ns3/udp-header.h"
 
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
-#include <unordered_map>
 
 using namespace ns3;
 using json = nlohmann::json;
@@ -51,42 +53,6 @@ struct RunOut
     std::vector<RoceFlowRecord> flows;
 };
 
-/// Nearest-rank quantile of a sorted vector (0 if empty).
-double
-Quantile(const std::vector<double>& sorted, double q)
-{
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    const auto rank = static_cast<size_t>(std::ceil(q * sorted.size()));
-    return sorted[std::min(sorted.size() - 1, rank > 0 ? rank - 1 : 0)];
-}
-
-/// True for a RoCE data packet as received by a host device (PPP, IPv4, UDP, RoCE headers).
-bool
-IsRoceData(Ptr<const Packet> p)
-{
-    Ptr<Packet> c = p->Copy();
-    PppHeader ppp;
-    Ipv4Header ip;
-    UdpHeader udp;
-    RoceHeader roce;
-    if (c->GetSize() < ppp.GetSerializedSize() + 20 + 8 + RoceHeader::SIZE)
-    {
-        return false;
-    }
-    c->RemoveHeader(ppp);
-    c->RemoveHeader(ip);
-    if (ip.GetProtocol() != 17)
-    {
-        return false;
-    }
-    c->RemoveHeader(udp);
-    c->PeekHeader(roce);
-    return roce.GetType() == RoceHeader::DATA;
-}
-
 /**
  * One packet-level RoCE run. Router hops of every data packet are counted as it is forwarded
  * (the switches' Forward trace, keyed by packet uid) and binned when the packet reaches its
@@ -98,183 +64,33 @@ Run1(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const Setup
     FabricNetworkHelper links;
     links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(st.lineBps))));
     auto net = links.Install(routing->GetGraphPtr(), routing);
-    const FabricGraph& g = routing->GetGraph();
-    auto hops = std::make_shared<std::unordered_map<uint64_t, uint32_t>>();
-    auto hist = std::make_shared<std::map<uint32_t, uint64_t>>();
-    for (uint32_t v = g.GetNHosts(); v < g.GetNNodes(); ++v)
-    {
-        auto fw = net->GetNode(v)->GetObject<FabricSwitchForwarder>();
-        fw->TraceConnectWithoutContext("Forward",
-                                       Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
-                                           [hops](Ptr<const Packet> p, uint32_t, uint32_t)
-                                           { (*hops)[p->GetUid()]++; }));
-    }
-    for (uint32_t hst = 0; hst < g.GetNHosts(); ++hst)
-    {
-        net->GetDevice(hst, 0)->TraceConnectWithoutContext(
-            "MacRx",
-            Callback<void, Ptr<const Packet>>(
-                [hops, hist](Ptr<const Packet> p)
-                {
-                    auto it = hops->find(p->GetUid());
-                    if (it == hops->end())
-                    {
-                        return;
-                    }
-                    if (IsRoceData(p))
-                    {
-                        (*hist)[it->second - 1]++; // router-router links = routers - 1
-                    }
-                    hops->erase(it);
-                }));
-    }
+    auto hops = CreateObject<FabricHopCounter>();
+    hops->SetFilter(IsRoceDataFrame);
+    hops->Install(net);
     FabricRoceRunOptions opt;
     opt.stopAt = stopAt;
     opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(
         st.rateControl == "dcqcn" ? DcqcnRateControl::GetTypeId() : NoRateControl::GetTypeId());
     FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
 
-    std::vector<double> slow;
-    std::vector<double> fct;
-    std::vector<double> tput;
-    uint32_t incomplete = 0;
-    uint32_t withRetx = 0;
-    uint64_t retx = 0;
-    uint64_t cnps = 0;
-    uint64_t timeouts = 0;
-    double first = 1e300;
-    double last = 0;
-    std::map<uint32_t, uint64_t> flowHist; // router links of each flow's routed path
-    for (const auto& rec : r.flows)
-    {
-        retx += rec.retxPackets;
-        cnps += rec.cnps;
-        timeouts += rec.timeouts;
-        withRetx += rec.retxPackets > 0 ? 1 : 0;
-        if (rec.path.size() >= 3)
-        {
-            flowHist[static_cast<uint32_t>(rec.path.size() - 3)]++;
-        }
-        if (!rec.complete)
-        {
-            ++incomplete;
-            continue;
-        }
-        slow.push_back(rec.Slowdown());
-        fct.push_back(rec.FctSeconds() * 1e6);
-        tput.push_back(rec.ThroughputBps() / 1e9);
-        first = std::min(first, rec.start.GetSeconds());
-        last = std::max(last, rec.finish.GetSeconds());
-    }
-    std::sort(slow.begin(), slow.end());
-    std::sort(fct.begin(), fct.end());
-    std::sort(tput.begin(), tput.end());
-    double tputMean = 0;
-    for (double x : tput)
-    {
-        tputMean += x / tput.size();
-    }
-    json h = json::object();
-    json hFlows = json::object();
-    uint64_t tot = 0;
-    double mean = 0;
-    for (const auto& [k, c] : *hist)
-    {
-        tot += c;
-    }
-    for (const auto& [k, c] : *hist)
-    {
-        h[std::to_string(k)] = double(c) / tot;
-        mean += double(k) * c / tot;
-    }
-    for (const auto& [k, c] : flowHist)
-    {
-        hFlows[std::to_string(k)] = double(c) / r.flows.size();
-    }
-    json drops = json::object();
-    for (const auto& [reason, c] : r.drops)
-    {
-        drops[reason] = c;
-    }
     RunOut out;
-    out.j = json{{"routing", routing->GetName()},
-                 {"flows", r.flows.size()},
-                 {"flows_complete", r.flows.size() - incomplete},
-                 {"flows_incomplete", incomplete},
-                 {"flows_with_retransmissions", withRetx},
-                 {"throughput_gbps",
-                  {{"mean", tputMean},
-                   {"p1", Quantile(tput, 0.01)},
-                   {"min", tput.empty() ? 0 : tput.front()},
-                   {"p50", Quantile(tput, 0.5)},
-                   {"max", tput.empty() ? 0 : tput.back()}}},
-                 {"fct_slowdown",
-                  {{"p50", Quantile(slow, 0.5)},
-                   {"p90", Quantile(slow, 0.9)},
-                   {"p99", Quantile(slow, 0.99)},
-                   {"max", slow.empty() ? 0 : slow.back()}}},
-                 {"fct_us", {{"p50", Quantile(fct, 0.5)}, {"p99", Quantile(fct, 0.99)}}},
-                 {"makespan_us", last > 0 ? (last - first) * 1e6 : 0.0},
-                 {"path_length_hist", h},
-                 {"path_length_data_packets", tot},
-                 {"mean_router_links", mean},
-                 {"routed_path_length_hist_per_flow", hFlows},
-                 {"retransmitted_packets", retx},
-                 {"timeouts", timeouts},
-                 {"cnps", cnps},
-                 {"sent_packets", r.sentPackets},
-                 {"delivered_packets", r.deliveredPackets},
-                 {"dropped_packets", r.droppedPackets},
-                 {"drops", drops},
-                 {"unaccounted_packets", r.Unaccounted()},
-                 {"horizon_us", stopAt.GetSeconds() * 1e6},
-                 {"events", r.events},
-                 {"wall_s", r.wallSeconds}};
+    out.j = SummarizeRoceRun(r, stopAt);
+    out.j["routing"] = routing->GetName();
+    // Path lengths of the data packets as they happened: router-router links = routers - 1.
+    json h = json::object();
+    const uint64_t tot = hops->GetPackets();
+    double mean = 0;
+    for (const auto& [switches, c] : hops->GetHistogram())
+    {
+        const uint32_t routerLinks = switches - 1;
+        h[std::to_string(routerLinks)] = double(c) / tot;
+        mean += double(routerLinks) * c / tot;
+    }
+    out.j["path_length_hist"] = h;
+    out.j["path_length_data_packets"] = tot;
+    out.j["mean_router_links"] = mean;
     out.flows = std::move(r.flows);
     return out;
-}
-
-/**
- * All-to-all as steps of shifted permutations: in step k every server i sends \p bytes to
- * server (i + shift_k) mod N, and a server starts its next step when its previous flow
- * completed (pairwise exchange without a global barrier). \p steps random distinct shifts in
- * [1, N-1] (all N-1 when steps = 0 or >= N-1).
- */
-std::vector<FlowSpec>
-MakeAllToAll(uint32_t servers, uint64_t bytes, uint32_t steps, uint64_t seed)
-{
-    std::vector<uint32_t> shifts;
-    for (uint32_t k = 1; k < servers; ++k)
-    {
-        shifts.push_back(k);
-    }
-    FabricRng rng(seed ^ 0x61326131ULL);
-    for (size_t i = shifts.size(); i > 1; --i)
-    {
-        std::swap(shifts[i - 1], shifts[rng.Below(i)]);
-    }
-    if (steps > 0 && steps < shifts.size())
-    {
-        shifts.resize(steps);
-    }
-    std::vector<FlowSpec> flows;
-    std::vector<int64_t> prev(servers, -1);
-    for (size_t k = 0; k < shifts.size(); ++k)
-    {
-        for (uint32_t i = 0; i < servers; ++i)
-        {
-            FlowSpec f;
-            f.id = static_cast<uint32_t>(flows.size());
-            f.src = i;
-            f.dst = (i + shifts[k]) % servers;
-            f.bytes = bytes;
-            f.srcPort = static_cast<uint16_t>(49152 + k);
-            f.after = prev[i];
-            prev[i] = f.id;
-            flows.push_back(f);
-        }
-    }
-    return flows;
 }
 
 int
@@ -365,7 +181,7 @@ Run(int argc, char* argv[])
     const double rngE2E = std::max(1.0, s * om.oversub / d);
     const uint32_t spines
         = std::min(s, std::max(1u, static_cast<uint32_t>(std::ceil(s / rngE2E - 1e-9))));
-    LeafSpineLayout ft(n, s, spines);
+    LeafSpineLayout ft(n * s, s, spines);
     auto fGraph = std::shared_ptr<const FabricGraph>(ft.Build());
     const uint32_t nServers = n * s;
     std::cout << "RNG: " << n << " routers, d=" << d << ", s=" << s << " (" << nServers
@@ -400,22 +216,18 @@ Run(int argc, char* argv[])
                          {"rng_switch_ports", n * (s + d)},
                          {"fat_tree_switch_ports", ft.SwitchPorts()}};
 
-    auto makeRng = [&](const std::string& name,
-                       std::shared_ptr<const FabricGraph> g,
-                       const RngFabric& f,
-                       std::shared_ptr<const SpraypointTables> t) -> Ptr<FabricRouting>
+    // The RNG routing schemes --routings names, as ns-3 objects by TypeId with attributes.
+    std::map<std::string, ObjectFactory> schemes{{"spraypoint", {"ns3::SpraypointRouting"}},
+                                                 {"ecmp", {"ns3::EcmpRouting"}},
+                                                 {"ksp", {"ns3::KspRouting"}}};
+    schemes["spraypoint"].Set("P", UintegerValue(p));
+    schemes["spraypoint"].Set("H", UintegerValue(h));
+    schemes["spraypoint"].Set("Key", UintegerValue(seed));
+    schemes["ksp"].Set("K", UintegerValue(k));
+    for (auto& [name, factory] : schemes)
     {
-        (void) f;
-        if (name == "spraypoint")
-        {
-            return MakeSpraypointRouting(g, t, seed);
-        }
-        if (name == "ksp")
-        {
-            return MakeRouting<KspRouting>(g, "K", UintegerValue(k), "Seed", UintegerValue(seed));
-        }
-        return MakeRouting<EcmpRouting>(g, "Seed", UintegerValue(seed));
-    };
+        factory.Set("Seed", UintegerValue(seed));
+    }
 
     TrafficPatternParams tp;
     tp.hosts = nServers;
@@ -423,25 +235,14 @@ Run(int argc, char* argv[])
     tp.bytes = permBytes;
     std::map<std::string, std::vector<FlowSpec>> patterns;
     patterns["permutation"] = MakeTraffic(TrafficPattern::PERMUTATION, tp);
-    patterns["all-to-all"] = MakeAllToAll(nServers, a2aBytes, a2aSteps, seed);
+    patterns["all-to-all"] = MakeShiftedAllToAll(nServers, a2aBytes, a2aSteps, seed);
 
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"pattern",
-                       "fabric",
-                       "routing",
-                       "case",
-                       "flow",
-                       "src",
-                       "dst",
-                       "bytes",
-                       "complete",
-                       "fct_us",
-                       "ideal_us",
-                       "slowdown",
-                       "throughput_gbps",
-                       "retx",
-                       "cnps",
-                       "routed_router_links"});
+    std::vector<std::string> flowColumns{"pattern", "fabric", "routing", "case"};
+    for (const auto& col : RoceFlowCsvHeader())
+    {
+        flowColumns.push_back(col);
+    }
+    CsvWriter flowCsv(out.Path("flows.csv"), flowColumns);
     CsvWriter pathCsv(out.Path("path-lengths.csv"),
                       {"pattern", "fabric", "routing", "router_links", "fraction_of_data_packets"});
     auto flowRows = [&flowCsv](const std::string& pat,
@@ -452,22 +253,12 @@ Run(int argc, char* argv[])
     {
         for (const auto& r : recs)
         {
-            flowCsv.Row({pat,
-                         fabName,
-                         routing,
-                         what,
-                         std::to_string(r.spec.id),
-                         std::to_string(r.spec.src),
-                         std::to_string(r.spec.dst),
-                         std::to_string(r.spec.bytes),
-                         r.complete ? "1" : "0",
-                         FormatNumber(r.complete ? r.FctSeconds() * 1e6 : -1),
-                         FormatNumber(r.idealSeconds * 1e6),
-                         FormatNumber(r.Slowdown()),
-                         FormatNumber(r.ThroughputBps() / 1e9),
-                         std::to_string(r.retxPackets),
-                         std::to_string(r.cnps),
-                         std::to_string(r.path.size() >= 3 ? r.path.size() - 3 : 0)});
+            std::vector<std::string> cells{pat, fabName, routing, what};
+            for (auto& cell : RoceFlowCsvCells(r))
+            {
+                cells.push_back(std::move(cell));
+            }
+            flowCsv.Row(cells);
         }
     };
 
@@ -514,7 +305,9 @@ Run(int argc, char* argv[])
         std::vector<std::pair<std::string, Ptr<FabricRouting>>> runs;
         for (const auto& name : routings)
         {
-            runs.emplace_back("rng", makeRng(name, rGraph, fab, tab));
+            auto routing = schemes.at(name).Create<FabricRouting>();
+            routing->SetGraph(rGraph);
+            runs.emplace_back("rng", routing);
         }
         runs.emplace_back("fat-tree",
                           MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)));
@@ -541,18 +334,7 @@ Run(int argc, char* argv[])
                     sd.push_back(rec.Slowdown());
                 }
             }
-            std::sort(sd.begin(), sd.end());
-            Gnuplot2dDataset ds(fabName + " " + routing->GetName());
-            ds.SetStyle(Gnuplot2dDataset::LINES);
-            const size_t step = std::max<size_t>(1, sd.size() / 400); // keep the .plt small
-            for (size_t i = 0; i < sd.size(); ++i)
-            {
-                if (i % step == 0 || i + 1 == sd.size())
-                {
-                    ds.Add(sd[i], double(i + 1) / sd.size());
-                }
-            }
-            plot.AddDataset(ds);
+            plot.AddDataset(MakeCdfDataset(fabName + " " + routing->GetName(), sd));
         }
         out.WritePng("fct-slowdown-cdf-" + pat + ".png", plot);
     }
@@ -617,15 +399,15 @@ Run(int argc, char* argv[])
                     flows.back().id = static_cast<uint32_t>(flows.size() - 1);
                 }
             }
-            // Fat-tree failure: a spine (the upper-layer failure), or 1% of leaf-spine links.
+            // Fat-tree failure: a spine (the upper-layer failure), or 1% of leaf-spine links,
+            // as a state of the intact graph (link ids never change).
             std::set<std::pair<uint32_t, uint32_t>> removed;
             uint32_t failedSpine = UINT32_MAX;
-            std::set<uint32_t> ftLinks;
-            std::set<uint32_t> ftNodes;
+            auto ftFailed = std::make_shared<FabricState>(fGraph);
             if (kind == "router")
             {
                 failedSpine = static_cast<uint32_t>(frng.Below(spines));
-                ftNodes.insert(ft.SpineNode(failedSpine));
+                ftFailed->FailNode(ft.SpineNode(failedSpine));
             }
             else
             {
@@ -637,7 +419,7 @@ Run(int argc, char* argv[])
                 }
                 for (const auto& [l, sp] : removed)
                 {
-                    ftLinks.insert(nServers + l * spines + sp);
+                    ftFailed->FailLink(ft.LeafSpineLink(*fGraph, l, sp));
                 }
             }
 
@@ -649,48 +431,38 @@ Run(int argc, char* argv[])
                 Ptr<FabricRouting> post;
             };
 
-            // Router-router link e of the RNG is FabricGraph link n*s + e.
-            std::set<uint32_t> fLinks;
+            auto rngFailed = std::make_shared<FabricState>(rGraph);
             for (uint32_t e : failedEdges)
             {
-                fLinks.insert(nServers + e);
+                rngFailed->FailLink(fab.RouterLink(*rGraph, e));
             }
+            // Reconverged Spraypoint: tables (levels) recomputed on the degraded mesh, which a
+            // routing view does not do.
             RngFabric degraded(fab.GetRouters().WithoutEdges(failedEdges), s);
             auto dGraph = std::shared_ptr<const FabricGraph>(degraded.Build());
             auto dTab = std::make_shared<SpraypointTables>(degraded.GetRouters(), prm);
-            auto fdGraph = std::shared_ptr<const FabricGraph>(ft.Build(removed, failedSpine));
+            // Reconverged ECMP: equal-cost tables over what its view (the failed state)
+            // believes usable.
+            auto ftPost = MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed));
+            ftPost->SetView(ftFailed);
             const std::vector<Case> cases{
                 {"rng",
                  kind == "router" ? "router R" + std::to_string(failedRouter)
                                   : std::to_string(failedEdges.size()) + " links",
-                 CreateObject<FailureMaskRouting>(
-                     MakeSpraypointRouting(rGraph, tab, seed), fLinks, std::set<uint32_t>{}),
+                 CreateObject<FailureMaskRouting>(MakeSpraypointRouting(rGraph, tab, seed),
+                                                  rngFailed),
                  MakeSpraypointRouting(dGraph, dTab, seed)},
                 {"fat-tree",
                  kind == "router" ? "spine S" + std::to_string(failedSpine)
                                   : std::to_string(removed.size()) + " links",
                  CreateObject<FailureMaskRouting>(
-                     MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)),
-                     ftLinks,
-                     ftNodes),
-                 MakeRouting<EcmpRouting>(fdGraph, "Seed", UintegerValue(seed))}};
+                     MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)), ftFailed),
+                 ftPost}};
             for (const auto& c : cases)
             {
                 // Flows whose data or ACK path the routing function sends into the failure
-                // (no reconvergence yet). ACKs go to port 4791 of the sender's host from the
-                // flow's own source port, as RoceReceiver sends them.
-                uint32_t predicted = 0;
-                for (const auto& f : flows)
-                {
-                    FlowSpec ack;
-                    ack.src = f.dst;
-                    ack.dst = f.src;
-                    ack.srcPort = f.srcPort;
-                    ack.dstPort = ROCEV2_UDP_PORT;
-                    const bool ok = TracePath(*c.pre, f.src, f.dst, f.Key()).delivered
-                                 && TracePath(*c.pre, ack.src, ack.dst, ack.Key()).delivered;
-                    predicted += ok ? 0 : 1;
-                }
+                // (no reconvergence yet).
+                const uint32_t predicted = CountRoceFlowsNotRouted(*c.pre, flows);
                 std::cerr << "[blast " << kind << "] " << c.fabric << " pre..." << std::flush;
                 RunOut pre = Run1(c.pre, flows, st, blackhole);
                 std::cerr << " post..." << std::flush;

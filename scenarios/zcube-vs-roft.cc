@@ -18,12 +18,14 @@
 //   ./build/bin/zcube-vs-roft --out=results/zcube-vs-roft
 //   ./build/bin/zcube-vs-roft --pattern=prefill --prefill-fraction=0.5 --level=analytic
 #include "ns3/core-module.h"
+#include "ns3/fabric-choice.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/fabric-udp-summary.h"
 #include "ns3/link-load.h"
 #include "ns3/udp-flow-sender.h"
-#include "ns3/zcube-helper.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,44 +37,6 @@ using json = nlohmann::json;
 
 namespace
 {
-
-/// One entry of --pattern: a traffic pattern with its own prefill fraction.
-struct PatternCase
-{
-    std::string key; //!< as written in --pattern, the key in summary.json
-    TrafficPattern pattern;
-    double prefillFraction;
-};
-
-std::vector<PatternCase>
-ParsePatterns(const std::vector<std::string>& items, double defaultFraction)
-{
-    std::vector<PatternCase> out;
-    for (const auto& item : items)
-    {
-        const size_t colon = item.find(':');
-        PatternCase c{item, ParseTrafficPattern(item.substr(0, colon)), defaultFraction};
-        if (colon != std::string::npos)
-        {
-            if (c.pattern != TrafficPattern::PREFILL)
-            {
-                throw std::invalid_argument("--pattern: only prefill takes a fraction "
-                                            "(prefill:0.5), got '"
-                                            + item + "'");
-            }
-            char* end = nullptr;
-            const std::string f = item.substr(colon + 1);
-            c.prefillFraction = std::strtod(f.c_str(), &end);
-            if (f.empty() || *end != '\0' || !(c.prefillFraction > 0 && c.prefillFraction < 1))
-            {
-                throw std::invalid_argument("--pattern: prefill fraction in '" + item
-                                            + "' must be a number in (0, 1)");
-            }
-        }
-        out.push_back(c);
-    }
-    return out;
-}
 
 /// Imbalance statistics over seeds for one fabric and pattern.
 struct SeedStats
@@ -98,120 +62,62 @@ struct SeedStats
     }
 };
 
-/// The two fabrics of the experiment, built once.
-struct Fabrics
-{
-    ZCubeLayout zcube;
-    RoftLayout roft;
-    std::shared_ptr<const FabricGraph> zGraph;
-    std::shared_ptr<const FabricGraph> rGraph;
-    std::vector<uint32_t> zSet; //!< ZCube core O->E
-    std::vector<uint32_t> rSet; //!< ROFT leaf<->spine, both directions
-    Ptr<EcmpRouting> rBase;
-    bool mixSwitchId;
-};
-
-/// Per-flow on-wire rates: each source splits load * line rate evenly over its flows.
-std::vector<double>
-SplitHostRate(const std::vector<FlowSpec>& flows, uint32_t hosts, double load, double lineBps)
-{
-    std::vector<uint32_t> perSrc(hosts, 0);
-    for (const auto& f : flows)
-    {
-        perSrc[f.src]++;
-    }
-    std::vector<double> rates;
-    for (const auto& f : flows)
-    {
-        rates.push_back(load * lineBps / perSrc[f.src]);
-    }
-    return rates;
-}
-
-/// The packet-level side of one (fabric, pattern, seed, load) combination.
+/**
+ * The packet-level side of one (fabric, pattern, seed, load) combination: the flows as UDP
+ * over \p routing (the instance the analytic loads were walked with), loads read from the
+ * devices and compared with \p analyticBytes over the metric's links.
+ */
 json
-PacketRun(const std::string& fabric,
-          const Fabrics& fx,
+PacketRun(const FabricChoice& fabric,
+          Ptr<FabricRouting> routing,
           uint64_t seed,
           const std::vector<FlowSpec>& flows,
           const std::vector<double>& rates,
           double load,
           const std::vector<double>& analyticBytes,
           uint32_t packetSize,
-          FabricSwitchMode mode,
+          const std::string& switchMode,
           double lineBps,
           FabricUdpRunResult* keep)
 {
     FabricNetworkHelper links;
-    links.SetSwitchMode(mode);
+    links.SetNetworkAttribute("SwitchMode", StringValue(switchMode));
     links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
-    Ptr<FabricNetwork> net;
-    if (fabric == "zcube")
-    {
-        net = ZCubeHelper(fx.zcube.GetN(), fx.zcube.GetK(), fx.zcube.GetParallel(), seed)
-                  .Install(links);
-    }
-    else
-    {
-        net = RoftHelper(fx.roft, seed, fx.mixSwitchId).Install(links);
-    }
+    Ptr<FabricNetwork> net = links.Install(fabric.graph, routing);
     FabricUdpRunResult r = RunFabricUdp(net, flows, rates, packetSize);
-    const std::vector<uint32_t>& set = (fabric == "zcube") ? fx.zSet : fx.rSet;
-
-    std::vector<double> measured(r.links.size());
-    for (size_t d = 0; d < r.links.size(); ++d)
-    {
-        measured[d] = double(r.links[d].txBytes);
-    }
-    const ImbalanceStats st = ComputeImbalance(measured, set);
-    double maxRelErr = 0;
-    uint64_t maxQueue = 0;
-    for (uint32_t d : set)
-    {
-        const double a = analyticBytes[d];
-        const double err = (a > 0) ? std::fabs(measured[d] - a) / a : (measured[d] > 0 ? 1 : 0);
-        maxRelErr = std::max(maxRelErr, err);
-        maxQueue = std::max(maxQueue, r.links[d].maxQueueBytes);
-    }
-    std::vector<double> tput;
-    double lastRx = 0;
-    uint64_t incomplete = 0;
-    for (size_t f = 0; f < r.flows.size(); ++f)
-    {
-        tput.push_back(r.flows[f].ThroughputBps() / 1e9);
-        lastRx = std::max(lastRx, r.flows[f].lastRx.GetSeconds());
-        incomplete += (r.flows[f].rxBytes < flows[f].bytes) ? 1 : 0;
-    }
-    std::sort(tput.begin(), tput.end());
-    const MeanStd t = ComputeMeanStd(tput);
-    json drops = json::object();
-    for (const auto& [reason, n] : r.drops)
-    {
-        drops[reason] = n;
-    }
+    json j = CompareUdpRunWithAnalytic(r, flows, analyticBytes, fabric.metricDirLinks);
+    j["seed"] = seed;
+    j["offered_load"] = load;
     if (keep)
     {
         *keep = r;
     }
-    return json{{"seed", seed},
-                {"offered_load", load},
-                {"imbalance", st.imbalance},
-                {"loaded_imbalance", st.loadedImbalance},
-                {"max_rel_err_vs_analytic", maxRelErr},
-                {"max_queue_bytes", maxQueue},
-                {"sent_packets", r.sentPackets},
-                {"delivered_packets", r.deliveredPackets},
-                {"dropped_packets", r.droppedPackets},
-                {"unaccounted_packets", r.Unaccounted()},
-                {"drops", drops},
-                {"flows_incomplete", incomplete},
-                {"throughput_gbps_mean", t.mean},
-                {"throughput_gbps_min", tput.front()},
-                {"throughput_gbps_p50", tput[tput.size() / 2]},
-                {"throughput_gbps_max", tput.back()},
-                {"completion_us", lastRx * 1e6},
-                {"hop_packets", r.hopPackets},
-                {"wall_s", r.wallSeconds}};
+    return j;
+}
+
+/// One table row: a pattern on a fabric (analytic imbalance, then the first packet seed's).
+void
+PrintRow(const std::string& pattern, const std::string& fabric, const json& fj, bool packet)
+{
+    std::ostringstream imb;
+    imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>() << "+-"
+        << fj["imbalance_std"].get<double>();
+    std::cout << std::left << std::setw(16) << pattern << std::setw(7) << fabric << std::right
+              << std::setw(15) << imb.str() << std::setw(9) << std::fixed << std::setprecision(2)
+              << fj["loaded_imbalance_mean"].get<double>();
+    if (packet)
+    {
+        const json& lo = fj["packet"][0]["unsaturated"];
+        const json& hi = fj["packet"][0]["full_load"];
+        std::cout << " |" << std::setw(8) << lo["imbalance"].get<double>() << std::setw(9)
+                  << std::setprecision(4) << 100 * lo["max_rel_err_vs_analytic"].get<double>()
+                  << "%" << std::setw(7) << std::setprecision(2) << lo["offered_load"].get<double>()
+                  << " |" << std::setw(10) << hi["dropped_packets"].get<uint64_t>() << std::setw(11)
+                  << std::setprecision(1) << hi["throughput_gbps_mean"].get<double>()
+                  << std::setw(10) << hi["throughput_gbps_min"].get<double>() << std::setw(11)
+                  << hi["max_queue_bytes"].get<uint64_t>() / 1000;
+    }
+    std::cout << "\n";
 }
 
 int
@@ -262,9 +168,13 @@ Run(int argc, char* argv[])
     const uint32_t spines = cli.GetString("spines") == "m"
                               ? m
                               : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
-    const RoftAttachment attachment = ParseRoftAttachment(cli.GetString("attachment"));
+    FabricChoiceParams fp;
+    fp.n = n;
+    fp.k = k;
+    fp.spines = spines;
+    fp.attachment = ParseLeafAttachment(cli.GetString("attachment"));
     const double prefillFraction = cli.GetDouble("prefill-fraction", 1e-9, 1 - 1e-9);
-    const auto patterns = ParsePatterns(cli.GetList("pattern"), prefillFraction);
+    const auto patterns = ParsePatternCases(cli.GetList("pattern"), prefillFraction);
     const auto elephants = static_cast<uint32_t>(cli.GetUint("elephants", 1, n));
     const uint64_t patternSeed = cli.GetUint("pattern-seed", 0, UINT64_MAX);
     const auto seeds = static_cast<uint32_t>(cli.GetUint("seeds", 1, 1000000));
@@ -277,18 +187,16 @@ Run(int argc, char* argv[])
     // At most the default MTU (4200) less IPv4 and UDP headers: packets are never fragmented.
     const auto packetSize = static_cast<uint32_t>(cli.GetUint("packet-size", 64, 4172));
     const double lineBps = cli.GetDouble("link-rate-gbps", 0.001, 100000) * 1e9;
-    const FabricSwitchMode mode = cli.GetChoice("switch-mode", {"fast", "ipv4"}) == "fast"
-                                    ? FabricSwitchMode::FAST
-                                    : FabricSwitchMode::IPV4;
+    const std::string switchMode = cli.GetChoice("switch-mode", {"fast", "ipv4"});
     FabricResults out(cli.GetString("out"));
 
-    Fabrics fx{ZCubeLayout(n, k), RoftLayout(n, k, spines, attachment), {}, {}, {}, {}, {}, mix};
-    fx.zGraph = fx.zcube.Build();
-    fx.rGraph = fx.roft.Build();
-    fx.zSet = fx.zcube.CoreDirLinks(*fx.zGraph);
-    fx.rSet = fx.roft.FabricDirLinks(*fx.rGraph);
-    fx.rBase = MakeRouting<EcmpRouting>(
-        fx.rGraph, "Seed", UintegerValue(seed0), "MixSwitchId", BooleanValue(mix));
+    fp.mixSwitchId = mix;
+    // The fabrics compared, in table order: graph, metric links and routing TypeId, built once.
+    std::vector<FabricChoice> fabrics;
+    for (const auto& name : FabricChoiceNames())
+    {
+        fabrics.push_back(MakeFabricChoice(name, fp));
+    }
     const bool doAnalytic = level != "packet";
     const bool doPacket = level != "analytic";
     const uint32_t analyticSeeds = doAnalytic ? seeds : std::min(seeds, packetSeeds);
@@ -297,7 +205,7 @@ Run(int argc, char* argv[])
               << " attachment=" << cli.GetString("attachment") << ", " << analyticSeeds
               << " hash seeds from " << seed0 << "\n";
     json notes = json::array();
-    if (!fx.zcube.CellsUniform())
+    if (k % m != 0) // ZCubeLayout::CellsUniform
     {
         const std::string note = "m=" + std::to_string(m)
                                + " does not divide k=" + std::to_string(k)
@@ -325,8 +233,8 @@ Run(int argc, char* argv[])
                          {"packet_size", packetSize},
                          {"link_rate_gbps", lineBps / 1e9},
                          {"switch_mode", cli.GetString("switch-mode")},
-                         {"zcube_core_links", fx.zSet.size()},
-                         {"roft_fabric_links", fx.rSet.size()}};
+                         {"zcube_core_links", fabrics[0].metricDirLinks.size()},
+                         {"roft_fabric_links", fabrics[1].metricDirLinks.size()}};
     summary["notes"] = notes;
 
     CsvWriter seedCsv(
@@ -355,12 +263,15 @@ Run(int argc, char* argv[])
     }
     std::cout << "\n";
 
-    Gnuplot2dDataset dsZ("ZCube");
-    Gnuplot2dDataset dsR("ROFT + ECMP");
-    dsZ.SetStyle(Gnuplot2dDataset::POINTS);
-    dsR.SetStyle(Gnuplot2dDataset::POINTS);
-    dsZ.SetErrorBars(Gnuplot2dDataset::Y);
-    dsR.SetErrorBars(Gnuplot2dDataset::Y);
+    // One plot series per fabric (legend title, x offset around the pattern's tick).
+    const std::map<std::string, std::string> titles{{"zcube", "ZCube"}, {"roft", "ROFT + ECMP"}};
+    std::vector<Gnuplot2dDataset> series;
+    for (const auto& fab : fabrics)
+    {
+        series.emplace_back(titles.count(fab.name) ? titles.at(fab.name) : fab.name);
+        series.back().SetStyle(Gnuplot2dDataset::POINTS);
+        series.back().SetErrorBars(Gnuplot2dDataset::Y);
+    }
     std::string xtics;
     bool packetOk = true;
 
@@ -376,58 +287,48 @@ Run(int argc, char* argv[])
         const std::vector<FlowSpec> flows = MakeTraffic(pc.pattern, tp);
         const std::vector<double> w(flows.size(), 1.0); // equal volume per flow
 
-        SeedStats zs;
-        SeedStats rs;
-        std::vector<double> zFirst;
-        std::vector<double> rFirst;
+        // Analytic level: link loads walked over each fabric's routing, per hash seed.
+        std::vector<SeedStats> stats(fabrics.size());
+        std::vector<std::vector<double>> firstLoads;
         std::cerr << "[" << pc.key << "] analytic over " << analyticSeeds << " seeds..."
                   << std::flush;
         for (uint32_t s = 0; s < analyticSeeds; ++s)
         {
             const uint64_t seed = seed0 + s;
-            auto zr = MakeRouting<ZCubeRouting>(fx.zGraph, "Seed", UintegerValue(seed));
             uint32_t undelivered = 0;
-            auto zl = ComputeDirLinkLoads(*zr, flows, w, &undelivered);
-            const Ptr<EcmpRouting> rr = fx.rBase->Reseeded(seed);
-            auto rl = ComputeDirLinkLoads(*rr, flows, w, &undelivered);
+            std::vector<std::vector<double>> loads;
+            for (const auto& fab : fabrics)
+            {
+                loads.push_back(
+                    ComputeDirLinkLoads(*fab.CreateRouting(seed), flows, w, &undelivered));
+            }
             if (undelivered)
             {
                 throw std::logic_error("a flow's route did not reach its destination");
             }
-            if (s == 0)
+            for (size_t fi = 0; fi < fabrics.size(); ++fi)
             {
-                // Eq. 3 cross-check: the walked loads are the load matrix L_ab.
-                auto L = ZCubeCoreLoadMatrix(fx.zcube, flows, w);
-                for (uint32_t a = 0; a < m; ++a)
+                if (s == 0 && fabrics[fi].modelCheck
+                    && !fabrics[fi].modelCheck(flows, w, loads[fi]))
                 {
-                    for (uint32_t b = 0; b < m; ++b)
-                    {
-                        const double walked = zl[fx.zGraph->GetEgressDirLink(
-                            fx.zcube.OddNode(a), fx.zcube.OddCorePort(b))];
-                        if (fx.zcube.GetParallel() == 1 && walked != L[a * m + b])
-                        {
-                            throw std::logic_error("Eq. 3 disagrees with the routing walk");
-                        }
-                    }
+                    throw std::logic_error("Eq. 3 disagrees with the routing walk");
                 }
-                zFirst = zl;
-                rFirst = rl;
-            }
-            for (auto [stats, loads, set, name] :
-                 {std::tuple{&zs, &zl, &fx.zSet, "zcube"}, std::tuple{&rs, &rl, &fx.rSet, "roft"}})
-            {
-                const ImbalanceStats st = ComputeImbalance(*loads, *set);
-                stats->imbalance.push_back(st.imbalance);
-                stats->loaded.push_back(st.loadedImbalance);
-                stats->links = st.links;
-                stats->loadedLinks = st.loadedLinks;
+                const ImbalanceStats st = ComputeImbalance(loads[fi], fabrics[fi].metricDirLinks);
+                stats[fi].imbalance.push_back(st.imbalance);
+                stats[fi].loaded.push_back(st.loadedImbalance);
+                stats[fi].links = st.links;
+                stats[fi].loadedLinks = st.loadedLinks;
                 seedCsv.Row({pc.key,
-                             name,
+                             fabrics[fi].name,
                              std::to_string(seed),
                              FormatNumber(st.imbalance),
                              FormatNumber(st.loadedImbalance),
                              FormatNumber(st.max),
                              FormatNumber(st.mean)});
+            }
+            if (s == 0)
+            {
+                firstLoads = loads;
             }
         }
         std::cerr << " done\n";
@@ -435,82 +336,61 @@ Run(int argc, char* argv[])
         pj["flows"] = flows.size();
         pj["prefill_fraction"]
             = pc.pattern == TrafficPattern::PREFILL ? json(pc.prefillFraction) : json(nullptr);
-        pj["zcube"] = zs.ToJson();
-        pj["roft"] = rs.ToJson();
+        for (size_t fi = 0; fi < fabrics.size(); ++fi)
+        {
+            pj[fabrics[fi].name] = stats[fi].ToJson();
+        }
 
-        // Packet level: the same flows (smaller) as UDP, per fabric and packet seed.
-        std::map<std::string, std::vector<json>> packetRows;
-        std::map<std::string, std::pair<FabricUdpRunResult, FabricUdpRunResult>> firstRuns;
+        // Packet level: the same flows (smaller) as UDP, per fabric and packet seed, over the
+        // routing instance the analytic loads are walked with.
         if (doPacket)
         {
-            uint32_t maxPerSrc = 0;
-            {
-                std::vector<uint32_t> perSrc(n, 0);
-                for (const auto& f : flows)
-                {
-                    maxPerSrc = std::max(maxPerSrc, ++perSrc[f.src]);
-                }
-            }
-            uint64_t bytes = packetBytesFlag;
-            if (bytes == 0)
-            {
-                const uint64_t pkts = std::max<uint64_t>(1, (hostBytes / maxPerSrc) / packetSize);
-                bytes = pkts * packetSize;
-            }
+            const uint64_t bytes = packetBytesFlag > 0
+                                     ? packetBytesFlag
+                                     : HostBudgetFlowBytes(flows, n, hostBytes, packetSize);
             std::vector<FlowSpec> pflows = flows;
             for (auto& f : pflows)
             {
                 f.bytes = bytes;
             }
-            std::vector<double> wire(pflows.size());
-            for (size_t f = 0; f < pflows.size(); ++f)
-            {
-                wire[f] = double(UdpFlowSender::Ipv4BytesOf(bytes, packetSize));
-            }
+            const std::vector<double> wire(pflows.size(),
+                                           double(UdpFlowSender::Ipv4BytesOf(bytes, packetSize)));
             for (uint32_t s = 0; s < std::min(packetSeeds, analyticSeeds); ++s)
             {
                 const uint64_t seed = seed0 + s;
-                for (const std::string fabric : {"zcube", "roft"})
+                for (const auto& fab : fabrics)
                 {
-                    Ptr<FabricRouting> routing;
-                    if (fabric == "zcube")
-                    {
-                        routing = MakeRouting<ZCubeRouting>(fx.zGraph, "Seed", UintegerValue(seed));
-                    }
-                    else
-                    {
-                        routing = fx.rBase->Reseeded(seed);
-                    }
+                    Ptr<FabricRouting> routing = fab.CreateRouting(seed);
                     const auto analytic = ComputeDirLinkLoads(*routing, pflows, wire);
                     // Offered load that keeps the hottest link (access links included) at 90%.
-                    const auto rate1 = SplitHostRate(pflows, n, 1.0, lineBps);
+                    const auto rate1 = HostShareRates(pflows, n, lineBps);
                     const auto util = ComputeDirLinkLoads(*routing, pflows, rate1);
                     const double hottest = *std::max_element(util.begin(), util.end()) / lineBps;
                     const double safe = std::min(1.0, 0.9 / hottest);
-                    std::cerr << "[" << pc.key << "] packet " << fabric << " seed " << seed
+                    std::cerr << "[" << pc.key << "] packet " << fab.name << " seed " << seed
                               << ": load " << FormatNumber(safe, 3) << " and 1.0..." << std::flush;
                     FabricUdpRunResult r1;
                     FabricUdpRunResult r2;
-                    json lowRun = PacketRun(fabric,
-                                            fx,
+                    json lowRun = PacketRun(fab,
+                                            routing,
                                             seed,
                                             pflows,
-                                            SplitHostRate(pflows, n, safe, lineBps),
+                                            HostShareRates(pflows, n, safe * lineBps),
                                             safe,
                                             analytic,
                                             packetSize,
-                                            mode,
+                                            switchMode,
                                             lineBps,
                                             &r1);
-                    json fullRun = PacketRun(fabric,
-                                             fx,
+                    json fullRun = PacketRun(fab,
+                                             routing,
                                              seed,
                                              pflows,
                                              rate1,
                                              1.0,
                                              analytic,
                                              packetSize,
-                                             mode,
+                                             switchMode,
                                              lineBps,
                                              &r2);
                     std::cerr << " done ("
@@ -521,46 +401,36 @@ Run(int argc, char* argv[])
                     packetOk = packetOk && lowRun["max_rel_err_vs_analytic"].get<double>() < 0.01
                             && lowRun["unaccounted_packets"].get<int64_t>() == 0
                             && fullRun["unaccounted_packets"].get<int64_t>() == 0;
-                    packetRows[fabric].push_back(json{{"seed", seed},
-                                                      {"flow_bytes", bytes},
-                                                      {"unsaturated", lowRun},
-                                                      {"full_load", fullRun}});
-                    if (s == 0)
+                    pj[fab.name]["packet"].push_back(json{{"seed", seed},
+                                                          {"flow_bytes", bytes},
+                                                          {"unsaturated", lowRun},
+                                                          {"full_load", fullRun}});
+                    for (uint32_t d : s == 0 ? fab.metricDirLinks : std::vector<uint32_t>{})
                     {
-                        const FabricGraph& g = fabric == "zcube" ? *fx.zGraph : *fx.rGraph;
-                        const auto& set = fabric == "zcube" ? fx.zSet : fx.rSet;
-                        for (uint32_t d : set)
-                        {
-                            linkCsv.Row({pc.key,
-                                         fabric,
-                                         std::to_string(seed),
-                                         std::to_string(d),
-                                         g.GetDirLinkLabel(d),
-                                         FormatNumber(analytic[d], 12),
-                                         std::to_string(r1.links[d].txBytes),
-                                         std::to_string(r2.links[d].txBytes)});
-                        }
+                        linkCsv.Row({pc.key,
+                                     fab.name,
+                                     std::to_string(seed),
+                                     std::to_string(d),
+                                     fab.graph->GetDirLinkLabel(d),
+                                     FormatNumber(analytic[d], 12),
+                                     std::to_string(r1.links[d].txBytes),
+                                     std::to_string(r2.links[d].txBytes)});
                     }
                 }
             }
-            pj["zcube"]["packet"] = packetRows["zcube"];
-            pj["roft"]["packet"] = packetRows["roft"];
         }
         else
         {
-            for (const auto& [name, loads] :
-                 {std::pair{"zcube", &zFirst}, std::pair{"roft", &rFirst}})
+            for (size_t fi = 0; fi < fabrics.size(); ++fi)
             {
-                const FabricGraph& g = std::string(name) == "zcube" ? *fx.zGraph : *fx.rGraph;
-                const auto& set = std::string(name) == "zcube" ? fx.zSet : fx.rSet;
-                for (uint32_t d : set)
+                for (uint32_t d : fabrics[fi].metricDirLinks)
                 {
                     linkCsv.Row({pc.key,
-                                 name,
+                                 fabrics[fi].name,
                                  std::to_string(seed0),
                                  std::to_string(d),
-                                 g.GetDirLinkLabel(d),
-                                 FormatNumber((*loads)[d] * tp.bytes, 12),
+                                 fabrics[fi].graph->GetDirLinkLabel(d),
+                                 FormatNumber(firstLoads[fi][d] * tp.bytes, 12),
                                  "",
                                  ""});
                 }
@@ -568,38 +438,13 @@ Run(int argc, char* argv[])
         }
         summary["patterns"][pc.key] = pj;
 
-        // Table rows.
-        for (const std::string fabric : {"zcube", "roft"})
+        // Table rows and plot points.
+        for (size_t fi = 0; fi < fabrics.size(); ++fi)
         {
-            const json& fj = pj[fabric];
-            std::ostringstream imb;
-            imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>() << "+-"
-                << fj["imbalance_std"].get<double>();
-            std::cout << std::left << std::setw(16) << pc.key << std::setw(7) << fabric
-                      << std::right << std::setw(15) << imb.str() << std::setw(9) << std::fixed
-                      << std::setprecision(2) << fj["loaded_imbalance_mean"].get<double>();
-            if (doPacket)
-            {
-                const json& p0 = fj["packet"][0];
-                const json& lo = p0["unsaturated"];
-                const json& hi = p0["full_load"];
-                std::cout << " |" << std::setw(8) << lo["imbalance"].get<double>() << std::setw(9)
-                          << std::setprecision(4)
-                          << 100 * lo["max_rel_err_vs_analytic"].get<double>() << "%"
-                          << std::setw(7) << std::setprecision(2)
-                          << lo["offered_load"].get<double>() << " |" << std::setw(10)
-                          << hi["dropped_packets"].get<uint64_t>() << std::setw(11)
-                          << std::setprecision(1) << hi["throughput_gbps_mean"].get<double>()
-                          << std::setw(10) << hi["throughput_gbps_min"].get<double>()
-                          << std::setw(11) << hi["max_queue_bytes"].get<uint64_t>() / 1000;
-            }
-            std::cout << "\n";
+            PrintRow(pc.key, fabrics[fi].name, pj[fabrics[fi].name], doPacket);
+            const MeanStd ms = ComputeMeanStd(stats[fi].imbalance);
+            series[fi].Add(pi + 0.12 * (fabrics.size() - 1) - 0.24 * fi, ms.mean, ms.std);
         }
-
-        const MeanStd z = ComputeMeanStd(zs.imbalance);
-        const MeanStd r = ComputeMeanStd(rs.imbalance);
-        dsR.Add(pi - 0.12, r.mean, r.std);
-        dsZ.Add(pi + 0.12, z.mean, z.std);
         xtics += (xtics.empty() ? "" : ", ") + std::string("\"") + pc.key + "\" "
                + std::to_string(pi);
     }
@@ -614,8 +459,10 @@ Run(int argc, char* argv[])
     plot.AppendExtra("set yrange [0:*]");
     plot.AppendExtra("set grid ytics");
     plot.AppendExtra("set key top left");
-    plot.AddDataset(dsR);
-    plot.AddDataset(dsZ);
+    for (size_t fi = series.size(); fi-- > 0;)
+    {
+        plot.AddDataset(series[fi]);
+    }
     out.WritePng("imbalance.png", plot);
     out.WriteJson("summary.json", summary);
 

@@ -96,3 +96,72 @@ TEST(TrafficPattern, BadParametersNamed)
         EXPECT_NE(std::string(e.what()).find("allreduce|prefill"), std::string::npos);
     }
 }
+
+TEST(TrafficPattern, ShiftedAllToAllSteps)
+{
+    const uint32_t n = 10;
+    auto all = MakeShiftedAllToAll(n, 4096, 0, 3);
+    ASSERT_EQ(all.size(), n * (n - 1));
+    // Every ordered pair once; step j uses source port 49152 + j and chains on step j-1.
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    for (const auto& f : all)
+    {
+        EXPECT_NE(f.src, f.dst);
+        EXPECT_EQ(f.bytes, 4096u);
+        pairs.insert({f.src, f.dst});
+        const uint32_t step = f.id / n;
+        EXPECT_EQ(f.srcPort, 49152 + step);
+        if (step == 0)
+        {
+            EXPECT_EQ(f.after, -1);
+        }
+        else
+        {
+            EXPECT_EQ(all[f.after].src, f.src);
+            EXPECT_EQ(all[f.after].id / n, step - 1);
+        }
+    }
+    EXPECT_EQ(pairs.size(), size_t(n) * (n - 1));
+    auto some = MakeShiftedAllToAll(n, 4096, 3, 3);
+    EXPECT_EQ(some.size(), 3u * n);
+    for (size_t i = 0; i < some.size(); ++i)
+    {
+        EXPECT_EQ(some[i].dst, all[i].dst); // the first steps of the same shuffle
+    }
+    // Another seed, another order of the shifts.
+    auto other = MakeShiftedAllToAll(n, 4096, 0, 4);
+    std::vector<uint32_t> shifts3;
+    std::vector<uint32_t> shifts4;
+    for (uint32_t j = 0; j + 1 < n; ++j)
+    {
+        shifts3.push_back(all[j * n].dst);
+        shifts4.push_back(other[j * n].dst);
+    }
+    EXPECT_NE(shifts3, shifts4);
+    EXPECT_THROW(MakeShiftedAllToAll(1, 4096, 0, 1), std::invalid_argument);
+    EXPECT_THROW(MakeShiftedAllToAll(4, 0, 0, 1), std::invalid_argument);
+}
+
+TEST(TrafficPattern, PatternCasesAndHostBudgets)
+{
+    auto cases = ParsePatternCases({"allreduce", "prefill", "prefill:0.5"}, 0.25);
+    ASSERT_EQ(cases.size(), 3u);
+    EXPECT_EQ(cases[0].pattern, TrafficPattern::ALLREDUCE);
+    EXPECT_EQ(cases[1].prefillFraction, 0.25);
+    EXPECT_EQ(cases[2].key, "prefill:0.5");
+    EXPECT_EQ(cases[2].prefillFraction, 0.5);
+    EXPECT_THROW(ParsePatternCases({"allreduce:0.5"}, 0.25), std::invalid_argument);
+    EXPECT_THROW(ParsePatternCases({"prefill:1.5"}, 0.25), std::invalid_argument);
+    EXPECT_THROW(ParsePatternCases({"prefill:x"}, 0.25), std::invalid_argument);
+    EXPECT_THROW(ParsePatternCases({"nosuch"}, 0.25), std::invalid_argument);
+
+    // Host 0 has three flows, host 1 one: host 0's budget sets the per-flow size.
+    std::vector<FlowSpec> flows(4);
+    flows[3].src = 1;
+    EXPECT_EQ(HostBudgetFlowBytes(flows, 2, 30000, 4096), 2u * 4096); // 10000 / 4096 -> 2
+    EXPECT_EQ(HostBudgetFlowBytes(flows, 2, 100, 4096), 4096u);       // at least one packet
+    auto rates = HostShareRates(flows, 2, 300e9);
+    EXPECT_DOUBLE_EQ(rates[0], 100e9);
+    EXPECT_DOUBLE_EQ(rates[3], 300e9);
+    EXPECT_THROW(HostShareRates(flows, 1, 1e9), std::invalid_argument);
+}

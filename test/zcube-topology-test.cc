@@ -197,7 +197,7 @@ TEST(ZCubeTopology, InvalidSizesNamed)
     expectMsg([] { ZCubeLayout(32, 8, 0); }, "parallel");
     expectMsg([] { RoftLayout(32, 8, 0); }, "spines must be in [1, 1024]");
     expectMsg([] { RoftLayout(30, 8, 4); }, "must divide n");
-    expectMsg([] { ParseRoftAttachment("zigzag"); }, "contiguous|rail");
+    expectMsg([] { ParseLeafAttachment("zigzag"); }, "contiguous|rail");
 }
 
 TEST(RoftTopology, AttachmentModes)

@@ -4,7 +4,11 @@
 // physical or symmetry constraint; the minimal example of Fig. 3.
 #include "ocs-test-util.h"
 
+#include "ns3/object-factory.h"
 #include "ns3/ocs-configurator.h"
+#include "ns3/ocs-setup.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 
@@ -166,7 +170,7 @@ TEST(OcsExact, RefusedOnUniformAndBadTopologies)
     over(0, 1) = over(1, 0) = 2; // row 0 sums to 3 > 2
     EXPECT_THROW(c.Configure(over, OcsAlgorithm::EXACT), std::invalid_argument);
     EXPECT_THROW(c.Configure(OcsMatrix(4), OcsAlgorithm::EXACT), std::invalid_argument);
-    EXPECT_THROW(ParseOcsAlgorithm("mcf"), std::invalid_argument);
+    EXPECT_THROW(OcsSetup::AlgorithmByName("mcf"), std::invalid_argument);
 }
 
 // Every baseline on Uniform, Cross Wiring and 2-Uniform returns a configuration that obeys the
@@ -292,4 +296,47 @@ TEST(OcsColouring, CheckerAndLimits)
     EXPECT_THROW(ColourBipartiteExact(p), std::invalid_argument);
     p.pairs = {{0, 0, 1}};
     EXPECT_THROW(p.Validate(), std::invalid_argument);
+}
+
+// OcsSetup: wiring and algorithm chosen by attributes (ObjectFactory / text), names checked by
+// the attribute checkers; the result is the configurator's, computed by code.
+TEST(OcsSetup, AttributesChooseWiringAndAlgorithm)
+{
+    FabricRng rng(11);
+    const OcsMatrix l = RandomLogical(rng, 6, 4, 0.8);
+    for (const std::string wiring : {"uniform", "2uniform", "cross"})
+    {
+        for (const std::string algorithm : {"greedy", "bvn"})
+        {
+            ObjectFactory f("ns3::OcsSetup");
+            f.Set("Wiring", StringValue(wiring));
+            f.Set("Egs", UintegerValue(6));
+            f.Set("Ports", UintegerValue(4));
+            f.Set("Algorithm", StringValue(algorithm));
+            Ptr<OcsSetup> setup = f.Create<OcsSetup>();
+            EXPECT_EQ(OcsWiringTypeName(setup->GetWiringType()), wiring);
+            EXPECT_EQ(OcsAlgorithmName(setup->GetAlgorithm()), algorithm);
+            const OcsConfigResult byAttr = setup->Configure(l);
+            const OcsConfigResult byCode
+                = OcsConfigurator(OcsWiring(OcsSetup::WiringByName(wiring), 6, 4))
+                      .Configure(l, OcsSetup::AlgorithmByName(algorithm));
+            EXPECT_EQ(byAttr.realized, byCode.realized) << wiring << " " << algorithm;
+            EXPECT_EQ(byAttr.circuits.size(), byCode.circuits.size());
+        }
+    }
+    Ptr<OcsSetup> s = CreateObject<OcsSetup>();
+    try
+    {
+        s->Set("Wiring", "clos");
+        ADD_FAILURE() << "no error for wiring 'clos'";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("2uniform"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(s->Set("Algorithm", "mcf"), std::invalid_argument);
+    EXPECT_THROW(s->Set("Egs", "0"), std::invalid_argument);
+    EXPECT_THROW(s->Set("NoSuch", "1"), std::invalid_argument);
+    s->Set("Algorithm", "ilp");
+    EXPECT_EQ(s->GetAlgorithm(), OcsAlgorithm::ILP);
 }

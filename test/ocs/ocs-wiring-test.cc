@@ -3,6 +3,7 @@
 // Wiring fibre moves, logical-topology validation and LTCR (Eq. 1).
 #include "ns3/ocs-configuration.h"
 #include "ns3/ocs-matrix.h"
+#include "ns3/ocs-setup.h"
 #include "ns3/ocs-wiring.h"
 
 #include <gtest/gtest.h>
@@ -100,7 +101,7 @@ TEST(OcsWiring, BadParametersThrow)
     EXPECT_THROW(OcsWiring(OcsWiringType::TWO_UNIFORM, 4, 5), std::invalid_argument);
     EXPECT_THROW(OcsWiring(OcsWiringType::UNIFORM, 0, 4), std::invalid_argument);
     EXPECT_THROW(OcsWiring(OcsWiringType::UNIFORM, 4, 0), std::invalid_argument);
-    EXPECT_THROW(ParseOcsWiringType("clos"), std::invalid_argument);
+    EXPECT_THROW(OcsSetup::WiringByName("clos"), std::invalid_argument);
     try
     {
         OcsWiring(OcsWiringType::CROSS, 4, 3);

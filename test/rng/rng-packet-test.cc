@@ -3,6 +3,8 @@
 // UDP and with RoCE flows: every packet delivered and accounted for, every flow complete.
 #include "ns3/config.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/failure-mask-routing.h"
+#include "ns3/ksp-routing.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/simulator.h"

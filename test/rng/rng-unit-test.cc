@@ -2,6 +2,8 @@
 // Unit tests of the rng module: random regular graphs, ShuffleBox construction and expansion,
 // Spraypoint levels, loop freedom, determinism, the two VRFs, baselines, models, bad input.
 #include "ns3/ecmp-routing.h"
+#include "ns3/failure-mask-routing.h"
+#include "ns3/ksp-routing.h"
 #include "ns3/rng-models.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"

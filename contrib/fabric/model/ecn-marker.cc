@@ -38,7 +38,7 @@ EcnMarker::GetTypeId()
                             MakeTimeChecker(Time(0)))
               .AddAttribute("Pmax",
                             "Marking probability at Kmax (HPCC's DCQCN profile: 0.2; the DCQCN "
-                            "paper's 1% reacts too late at 400 Gb/s, see doc/transport.md).",
+                            "paper's 1% reacts too late at 400 Gb/s, see doc/roce.md).",
                             DoubleValue(0.2),
                             MakeDoubleAccessor(&EcnMarker::m_pmax),
                             MakeDoubleChecker<double>(0, 1));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <stdexcept>
 
@@ -189,6 +190,137 @@ MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& p)
     }
     }
     return flows;
+}
+
+std::vector<FlowSpec>
+MakeShiftedAllToAll(uint32_t hosts, uint64_t bytes, uint32_t steps, uint64_t seed)
+{
+    if (hosts < 2)
+    {
+        throw std::invalid_argument("all-to-all: hosts=" + std::to_string(hosts) + " must be >= 2");
+    }
+    if (bytes == 0)
+    {
+        throw std::invalid_argument("all-to-all: bytes per flow must be >= 1");
+    }
+    std::vector<uint32_t> shifts;
+    for (uint32_t j = 1; j < hosts; ++j)
+    {
+        shifts.push_back(j);
+    }
+    FabricRng rng(seed ^ 0x61326131ULL);
+    for (size_t i = shifts.size(); i > 1; --i)
+    {
+        std::swap(shifts[i - 1], shifts[rng.Below(i)]);
+    }
+    if (steps > 0 && steps < shifts.size())
+    {
+        shifts.resize(steps);
+    }
+    if (shifts.size() > 16383)
+    {
+        throw std::invalid_argument("all-to-all: " + std::to_string(shifts.size())
+                                    + " steps exceed 16383 (one UDP source port per step)");
+    }
+    std::vector<FlowSpec> flows;
+    std::vector<int64_t> prev(hosts, -1);
+    for (size_t j = 0; j < shifts.size(); ++j)
+    {
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            FlowSpec f;
+            f.id = static_cast<uint32_t>(flows.size());
+            f.src = i;
+            f.dst = (i + shifts[j]) % hosts;
+            f.bytes = bytes;
+            f.srcPort = static_cast<uint16_t>(49152 + j);
+            f.after = prev[i];
+            prev[i] = f.id;
+            flows.push_back(f);
+        }
+    }
+    return flows;
+}
+
+namespace
+{
+std::vector<uint32_t>
+FlowsPerSource(const std::vector<FlowSpec>& flows, uint32_t hosts)
+{
+    std::vector<uint32_t> perSrc(hosts, 0);
+    for (const auto& f : flows)
+    {
+        if (f.src >= hosts)
+        {
+            throw std::invalid_argument("flow source " + std::to_string(f.src) + " outside [0, "
+                                        + std::to_string(hosts) + ")");
+        }
+        perSrc[f.src]++;
+    }
+    return perSrc;
+}
+} // namespace
+
+std::vector<double>
+HostShareRates(const std::vector<FlowSpec>& flows, uint32_t hosts, double hostRateBps)
+{
+    const auto perSrc = FlowsPerSource(flows, hosts);
+    std::vector<double> rates;
+    rates.reserve(flows.size());
+    for (const auto& f : flows)
+    {
+        rates.push_back(hostRateBps / perSrc[f.src]);
+    }
+    return rates;
+}
+
+uint64_t
+HostBudgetFlowBytes(const std::vector<FlowSpec>& flows,
+                    uint32_t hosts,
+                    uint64_t hostBytes,
+                    uint32_t packetBytes)
+{
+    if (packetBytes == 0)
+    {
+        throw std::invalid_argument("HostBudgetFlowBytes: packet bytes must be >= 1");
+    }
+    const auto perSrc = FlowsPerSource(flows, hosts);
+    const uint32_t maxPerSrc = std::max(1u, *std::max_element(perSrc.begin(), perSrc.end()));
+    const uint64_t pkts = std::max<uint64_t>(1, (hostBytes / maxPerSrc) / packetBytes);
+    return pkts * packetBytes;
+}
+
+std::vector<PatternCase>
+ParsePatternCases(const std::vector<std::string>& items,
+                  double defaultFraction,
+                  const std::string& what)
+{
+    std::vector<PatternCase> out;
+    for (const auto& item : items)
+    {
+        const size_t colon = item.find(':');
+        PatternCase c{item, ParseTrafficPattern(item.substr(0, colon)), defaultFraction};
+        if (colon != std::string::npos)
+        {
+            if (c.pattern != TrafficPattern::PREFILL)
+            {
+                throw std::invalid_argument(what
+                                            + ": only prefill takes a fraction (prefill:0.5), "
+                                              "got '"
+                                            + item + "'");
+            }
+            char* end = nullptr;
+            const std::string f = item.substr(colon + 1);
+            c.prefillFraction = std::strtod(f.c_str(), &end);
+            if (f.empty() || *end != '\0' || !(c.prefillFraction > 0 && c.prefillFraction < 1))
+            {
+                throw std::invalid_argument(what + ": prefill fraction in '" + item
+                                            + "' must be a number in (0, 1)");
+            }
+        }
+        out.push_back(c);
+    }
+    return out;
 }
 
 } // namespace ns3

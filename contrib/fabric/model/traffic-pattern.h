@@ -73,6 +73,55 @@ struct TrafficPatternParams
  */
 std::vector<FlowSpec> MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& params);
 
+/**
+ * All-to-all as steps of shifted permutations: in step j every host i sends \p bytes to host
+ * (i + shift_j) mod hosts from UDP source port 49152 + j, and starts its step-j flow when its
+ * step-(j-1) flow completed (FlowSpec::after: pairwise exchange without a global barrier). The
+ * shifts are \p steps distinct values of [1, hosts-1] in a seeded random order (all hosts-1
+ * when steps is 0 or >= hosts-1).
+ * \throws std::invalid_argument when hosts < 2, bytes == 0 or more than 16383 steps (one
+ * source port each)
+ */
+std::vector<FlowSpec> MakeShiftedAllToAll(uint32_t hosts,
+                                          uint64_t bytes,
+                                          uint32_t steps,
+                                          uint64_t seed);
+
+/**
+ * Per-flow sending rates when every source host splits \p hostRateBps evenly over its flows.
+ * \param hosts number of hosts (every flow's src must be below it)
+ */
+std::vector<double> HostShareRates(const std::vector<FlowSpec>& flows,
+                                   uint32_t hosts,
+                                   double hostRateBps);
+
+/**
+ * Bytes per flow (whole packets of \p packetBytes, at least one) so that the busiest source
+ * host sends about \p hostBytes in all.
+ */
+uint64_t HostBudgetFlowBytes(const std::vector<FlowSpec>& flows,
+                             uint32_t hosts,
+                             uint64_t hostBytes,
+                             uint32_t packetBytes);
+
+/// One entry of a pattern list: a traffic pattern with its own prefill fraction.
+struct PatternCase
+{
+    std::string key; //!< as written ("prefill:0.5"), e.g. the key in summary.json
+    TrafficPattern pattern;
+    double prefillFraction;
+};
+
+/**
+ * Parse pattern names (ParseTrafficPattern), where "prefill:x" gives Prefill its own fraction
+ * x in (0, 1); other entries get \p defaultFraction.
+ * \param what the parameter's name for messages (e.g. "--pattern")
+ * \throws std::invalid_argument naming \p what and the bad entry
+ */
+std::vector<PatternCase> ParsePatternCases(const std::vector<std::string>& items,
+                                           double defaultFraction,
+                                           const std::string& what = "--pattern");
+
 } // namespace ns3
 
 #endif // TRAFFIC_PATTERN_H

@@ -10,24 +10,6 @@
 namespace ns3
 {
 
-OcsAlgorithm
-ParseOcsAlgorithm(const std::string& name)
-{
-    for (OcsAlgorithm a : {OcsAlgorithm::EXACT,
-                           OcsAlgorithm::GREEDY,
-                           OcsAlgorithm::BVN,
-                           OcsAlgorithm::DFS,
-                           OcsAlgorithm::ILP})
-    {
-        if (OcsAlgorithmName(a) == name)
-        {
-            return a;
-        }
-    }
-    throw std::invalid_argument("algorithm '" + name
-                                + "' is not valid; valid: exact|greedy|bvn|dfs|ilp");
-}
-
 std::string
 OcsAlgorithmName(OcsAlgorithm a)
 {

@@ -23,9 +23,8 @@ enum class OcsAlgorithm
     ILP,    //!< GLPK integer program under a time limit
 };
 
-/// "exact" | "greedy" | "bvn" | "dfs" | "ilp". \throws std::invalid_argument otherwise
-OcsAlgorithm ParseOcsAlgorithm(const std::string& name);
-/// The name ParseOcsAlgorithm accepts.
+/// The algorithm's name (the ns3::OcsSetup Algorithm attribute's; OcsSetup::AlgorithmByName
+/// goes back).
 std::string OcsAlgorithmName(OcsAlgorithm a);
 
 /// \ingroup ocs The outcome of one configuration.

@@ -6,30 +6,6 @@
 namespace ns3
 {
 
-OcsWiringType
-ParseOcsWiringType(const std::string& name)
-{
-    if (name == "single")
-    {
-        return OcsWiringType::SINGLE;
-    }
-    if (name == "uniform")
-    {
-        return OcsWiringType::UNIFORM;
-    }
-    if (name == "2uniform")
-    {
-        return OcsWiringType::TWO_UNIFORM;
-    }
-    if (name == "cross")
-    {
-        return OcsWiringType::CROSS;
-    }
-    throw std::invalid_argument("wiring '" + name
-                                + "' is not valid; valid: single|uniform|"
-                                  "2uniform|cross");
-}
-
 std::string
 OcsWiringTypeName(OcsWiringType type)
 {

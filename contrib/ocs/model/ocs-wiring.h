@@ -18,9 +18,7 @@ enum class OcsWiringType
     CROSS,       //!< Cross Wiring: TX(2j), RX(2j+1) to OCS 2j; TX(2j+1), RX(2j) to OCS 2j+1 (§4.6)
 };
 
-/// "single" | "uniform" | "2uniform" | "cross". \throws std::invalid_argument otherwise
-OcsWiringType ParseOcsWiringType(const std::string& name);
-/// The name ParseOcsWiringType accepts.
+/// The wiring's name (the ns3::OcsSetup Wiring attribute's; OcsSetup::WiringByName goes back).
 std::string OcsWiringTypeName(OcsWiringType type);
 
 /// \ingroup ocs An EG port: EG index and port index within the EG.

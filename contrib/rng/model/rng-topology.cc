@@ -287,50 +287,27 @@ RngFabric::FromGraph(const FabricGraph& graph)
     return RngFabric(std::move(routers), s, serverRate, laneRate);
 }
 
-LeafSpineLayout::LeafSpineLayout(uint32_t leaves, uint32_t serversPerLeaf, uint32_t spines)
-    : m_leaves(leaves),
-      m_s(serversPerLeaf),
-      m_spines(spines)
+uint32_t
+RngFabric::RouterLink(const FabricGraph& graph, uint32_t e) const
 {
-    if (leaves == 0 || serversPerLeaf == 0 || spines == 0)
+    if (e >= m_routers.GetNEdges())
     {
-        throw std::invalid_argument("LeafSpineLayout: leaves, servers per leaf and spines must "
-                                    "all be >= 1");
+        throw std::invalid_argument("RngFabric::RouterLink: edge " + std::to_string(e)
+                                    + " out of range [0, " + std::to_string(m_routers.GetNEdges())
+                                    + ")");
     }
-}
-
-std::shared_ptr<FabricGraph>
-LeafSpineLayout::Build(const std::set<std::pair<uint32_t, uint32_t>>& removed,
-                       uint32_t failedSpine) const
-{
-    auto g = std::make_shared<FabricGraph>();
-    for (uint32_t h = 0; h < GetNServers(); ++h)
+    const auto& [a, b] = m_routers.GetEdges()[e];
+    const uint32_t na = RouterNode(a);
+    const uint32_t nb = RouterNode(b);
+    for (uint32_t p = 0; na < graph.GetNNodes() && p < graph.GetNPorts(na); ++p)
     {
-        g->AddNode(FabricRole::HOST, "srv" + std::to_string(h), 0);
-    }
-    for (uint32_t l = 0; l < m_leaves; ++l)
-    {
-        g->AddNode(FabricRole::SWITCH, "L" + std::to_string(l), 1);
-    }
-    for (uint32_t s = 0; s < m_spines; ++s)
-    {
-        g->AddNode(FabricRole::SWITCH, "S" + std::to_string(s), 2);
-    }
-    for (uint32_t h = 0; h < GetNServers(); ++h)
-    {
-        g->Connect(h, LeafNode(h / m_s));
-    }
-    for (uint32_t l = 0; l < m_leaves; ++l)
-    {
-        for (uint32_t s = 0; s < m_spines; ++s)
+        if (graph.GetPeer(na, p) == nb)
         {
-            if (s != failedSpine && !removed.count({l, s}))
-            {
-                g->Connect(LeafNode(l), SpineNode(s));
-            }
+            return graph.GetPortLink(na, p);
         }
     }
-    return g;
+    throw std::invalid_argument("RngFabric::RouterLink: the graph has no link for edge "
+                                + std::to_string(e));
 }
 
 } // namespace ns3

@@ -110,6 +110,13 @@ class RngFabric
     /// Whether \p port of a router faces a server.
     bool IsServerPort(uint32_t port) const { return port < m_s; }
 
+    /**
+     * The FabricGraph link of router edge \p e (GetRouters().GetEdges()[e]) in \p graph, found
+     * by a graph query (the port of one end router whose peer is the other).
+     * \throws std::invalid_argument if \p e is out of range or the graph has no such link
+     */
+    uint32_t RouterLink(const FabricGraph& graph, uint32_t e) const;
+
     /// Build the FabricGraph (see the class comment for the layout).
     std::shared_ptr<FabricGraph> Build() const;
 
@@ -125,40 +132,6 @@ class RngFabric
     uint32_t m_s;
     double m_serverRate;
     double m_laneRate;
-};
-
-/**
- * \ingroup rng
- * A two-tier fat tree (leaf-spine) for comparisons: L leaves of s servers, S spines, every
- * leaf linked once to every spine. Node ids: servers (server h on leaf h / s), then leaves,
- * then spines. Leaf oversubscription is s / S.
- */
-class LeafSpineLayout
-{
-  public:
-    /// \throws std::invalid_argument on a zero size
-    LeafSpineLayout(uint32_t leaves, uint32_t serversPerLeaf, uint32_t spines);
-
-    uint32_t GetLeaves() const { return m_leaves; }
-    uint32_t GetSpines() const { return m_spines; }
-    uint32_t GetServersPerLeaf() const { return m_s; }
-    uint32_t GetNServers() const { return m_leaves * m_s; }
-    uint32_t LeafNode(uint32_t leaf) const { return GetNServers() + leaf; }
-    uint32_t SpineNode(uint32_t spine) const { return GetNServers() + m_leaves + spine; }
-    /// Number of switch ports (servers' ports not counted).
-    uint32_t SwitchPorts() const { return m_leaves * (m_s + m_spines) + m_spines * m_leaves; }
-
-    /**
-     * Build the graph without the leaf-spine links in \p removed ((leaf, spine) pairs) and,
-     * if \p failedSpine < spines, without any link of that spine.
-     */
-    std::shared_ptr<FabricGraph> Build(const std::set<std::pair<uint32_t, uint32_t>>& removed = {},
-                                       uint32_t failedSpine = UINT32_MAX) const;
-
-  private:
-    uint32_t m_leaves;
-    uint32_t m_s;
-    uint32_t m_spines;
 };
 
 } // namespace ns3

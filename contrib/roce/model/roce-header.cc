@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "roce-header.h"
 
+#include "ns3/ipv4-header.h"
+#include "ns3/ppp-header.h"
+#include "ns3/udp-header.h"
+
 namespace ns3
 {
 
@@ -55,6 +59,29 @@ RoceHeader::Print(std::ostream& os) const
     static const char* names[] = {"DATA", "ACK", "NACK", "CNP"};
     os << (m_type <= CNP ? names[m_type] : "?") << " qp=" << m_qp << " psn=" << m_psn
        << ((m_flags & FLAG_LAST) ? " last" : "");
+}
+
+bool
+IsRoceDataFrame(Ptr<const Packet> frame)
+{
+    Ptr<Packet> c = frame->Copy();
+    PppHeader ppp;
+    Ipv4Header ip;
+    UdpHeader udp;
+    RoceHeader roce;
+    if (c->GetSize() < ppp.GetSerializedSize() + 20 + 8 + RoceHeader::SIZE)
+    {
+        return false;
+    }
+    c->RemoveHeader(ppp);
+    c->RemoveHeader(ip);
+    if (ip.GetProtocol() != 17) // not UDP
+    {
+        return false;
+    }
+    c->RemoveHeader(udp);
+    c->PeekHeader(roce);
+    return roce.GetType() == RoceHeader::DATA;
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
 #define ROCE_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/packet.h"
 
 namespace ns3
 {
@@ -50,6 +51,13 @@ class RoceHeader : public Header
     uint32_t m_qp{0};
     uint32_t m_psn{0};
 };
+
+/**
+ * \ingroup roce
+ * Whether \p frame, as a host's point-to-point device receives it (PPP, IPv4, UDP and RoCE
+ * headers), is a RoCE DATA packet (not an ACK, NACK or CNP, nor another protocol).
+ */
+bool IsRoceDataFrame(Ptr<const Packet> frame);
 
 } // namespace ns3
 

@@ -6,6 +6,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -153,6 +154,35 @@ ZCubeCoreLoadMatrix(const ZCubeLayout& layout,
         L[layout.OddGroup(flows[f].src) * m + layout.EvenGroup(flows[f].dst)] += weight[f];
     }
     return L;
+}
+
+bool
+ZCubeWalkMatchesEq3(const ZCubeLayout& layout,
+                    const FabricGraph& graph,
+                    const std::vector<FlowSpec>& flows,
+                    const std::vector<double>& weight,
+                    const std::vector<double>& walked)
+{
+    const auto L = ZCubeCoreLoadMatrix(layout, flows, weight);
+    const uint32_t m = layout.GetM();
+    for (uint32_t a = 0; a < m; ++a)
+    {
+        for (uint32_t b = 0; b < m; ++b)
+        {
+            double sum = 0;
+            for (uint32_t r = 0; r < layout.GetParallel(); ++r)
+            {
+                sum += walked[graph.GetEgressDirLink(layout.OddNode(a), layout.OddCorePort(b, r))];
+            }
+            // Exact for one link per pair (the same additions); a tolerance for the split sum.
+            const double tol = layout.GetParallel() == 1 ? 0 : 1e-9 * std::max(1.0, L[a * m + b]);
+            if (std::fabs(sum - L[a * m + b]) > tol)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 } // namespace ns3

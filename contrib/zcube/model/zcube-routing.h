@@ -57,6 +57,19 @@ std::vector<double> ZCubeCoreLoadMatrix(const ZCubeLayout& layout,
                                         const std::vector<FlowSpec>& flows,
                                         const std::vector<double>& weight);
 
+/**
+ * \ingroup zcube
+ * The Eq. 3 cross-check of a routing walk: whether \p walked (per directed link of \p graph,
+ * e.g. from ComputeDirLinkLoads over ZCubeRouting) equals ZCubeCoreLoadMatrix on every core
+ * link O_a -> E_b. With parallel core links the load of a pair is split by the flow hash, so
+ * the walked sum over the pair's links is compared.
+ */
+bool ZCubeWalkMatchesEq3(const ZCubeLayout& layout,
+                         const FabricGraph& graph,
+                         const std::vector<FlowSpec>& flows,
+                         const std::vector<double>& weight,
+                         const std::vector<double>& walked);
+
 } // namespace ns3
 
 #endif // ZCUBE_ROUTING_H

@@ -3,6 +3,7 @@
 #define ZCUBE_TOPOLOGY_H
 
 #include "ns3/fabric-graph.h"
+#include "ns3/leaf-spine-layout.h"
 
 #include <memory>
 #include <vector>
@@ -66,61 +67,10 @@ class ZCubeLayout
     uint32_t m_parallel;
 };
 
-/// Host attachment of a rail-optimized fat tree.
-enum class RoftAttachment
-{
-    CONTIGUOUS, //!< GPU i on leaf floor(i / k), as in the ZCube paper §7.2
-    RAIL,       //!< server-major numbering, GPU j of every server on rail leaf j: leaf i mod L
-};
-
-/**
- * \ingroup zcube
- * A rail-optimized two-tier fat tree (leaf-spine): n GPUs with one NIC each, L = n / k leaves
- * of k GPUs, S spines, every leaf linked to every spine by \c parallel links.
- * Node ids: GPUs, then leaves 0..L-1, then spines 0..S-1. Leaf ports 0..k-1 face GPUs,
- * then port k + s*parallel + r is its r-th uplink to spine s.
- */
-class RoftLayout
-{
-  public:
-    /**
-     * \param spines number of spines S, in [1, 1024]; ZCube §7.2 uses S = L = n / k
-     * \throws std::invalid_argument naming the parameter and its valid range
-     */
-    RoftLayout(uint32_t n,
-               uint32_t k,
-               uint32_t spines,
-               RoftAttachment attachment = RoftAttachment::CONTIGUOUS,
-               uint32_t parallel = 1);
-
-    uint32_t GetN() const { return m_n; }
-    uint32_t GetK() const { return m_k; }
-    uint32_t GetLeaves() const { return m_leaves; }
-    uint32_t GetSpines() const { return m_spines; }
-    uint32_t GetParallel() const { return m_parallel; }
-    RoftAttachment GetAttachment() const { return m_attachment; }
-
-    /// Leaf of GPU i.
-    uint32_t LeafOf(uint32_t gpu) const;
-    uint32_t LeafNode(uint32_t leaf) const { return m_n + leaf; }
-    uint32_t SpineNode(uint32_t spine) const { return m_n + m_leaves + spine; }
-
-    std::shared_ptr<FabricGraph> Build() const;
-
-    /// All directed leaf<->spine links (up and down), the set the §7.2 metric uses.
-    std::vector<uint32_t> FabricDirLinks(const FabricGraph& g) const;
-
-  private:
-    uint32_t m_n;
-    uint32_t m_k;
-    uint32_t m_leaves;
-    uint32_t m_spines;
-    RoftAttachment m_attachment;
-    uint32_t m_parallel;
-};
-
-/// Parse "contiguous|rail". \throws std::invalid_argument
-RoftAttachment ParseRoftAttachment(const std::string& name);
+/// The rail-optimized fat tree of the ZCube paper §7.2 is the generic leaf-spine builder.
+using RoftAttachment = LeafAttachment;
+/// \copydoc LeafSpineLayout
+using RoftLayout = LeafSpineLayout;
 
 } // namespace ns3
 

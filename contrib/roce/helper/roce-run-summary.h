@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_RUN_SUMMARY_H
+#define ROCE_RUN_SUMMARY_H
+
+#include "ns3/fabric-routing.h"
+#include "ns3/roce-traffic-helper.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup roce
+ * The per-run statistics of a RoCE run as JSON, the way the scenarios report them:
+ * "flows", "flows_complete", "flows_incomplete", "flows_with_retransmissions",
+ * "throughput_gbps" {mean, p1, min, p50, max} and "fct_slowdown" {p50, p90, p99, max} and
+ * "fct_us" {p50, p99} over the completed flows (nearest-rank quantiles), "makespan_us" (first
+ * start to last finish of completed flows), "routed_path_length_hist_per_flow" (fraction of
+ * flows per switch-switch links on their routed path), "retransmitted_packets", "timeouts",
+ * "cnps", "sent_packets", "delivered_packets", "dropped_packets", "drops" (by reason),
+ * "unaccounted_packets", "horizon_us", "events", "wall_s".
+ * \param horizon the run's stop time (reported as horizon_us)
+ */
+nlohmann::json SummarizeRoceRun(const FabricRoceRunResult& run, Time horizon);
+
+/**
+ * \ingroup roce
+ * Flows of \p flows whose data path or ACK path (the receiver's port 4791 back to the flow's
+ * source port, as RoceReceiver sends ACKs) \p routing does not deliver (TracePath): the flows
+ * a failure blackholes before the routing reconverges.
+ */
+uint32_t CountRoceFlowsNotRouted(const FabricRouting& routing, const std::vector<FlowSpec>& flows);
+
+/// \ingroup roce The column names of RoceFlowCsvCells.
+std::vector<std::string> RoceFlowCsvHeader();
+
+/**
+ * \ingroup roce
+ * One flow as CSV cells: flow, src, dst, bytes, complete, fct_us (-1 if not complete),
+ * ideal_us, slowdown, throughput_gbps, retx, cnps, routed_router_links (switch-switch links of
+ * the routed path).
+ */
+std::vector<std::string> RoceFlowCsvCells(const RoceFlowRecord& record);
+
+} // namespace ns3
+
+#endif // ROCE_RUN_SUMMARY_H
