@@ -42,8 +42,8 @@ Body(int argc, char* argv[])
     for (uint32_t i = 0; i < 2; ++i)
     {
         flows[i].id = i;
-        flows[i].src = i;       // GPUs 0 and 1 on leaf 0
-        flows[i].dst = 12 + i;  // to GPUs 12 and 13 on leaf 3
+        flows[i].src = i;      // GPUs 0 and 1 on leaf 0
+        flows[i].dst = 12 + i; // to GPUs 12 and 13 on leaf 3
         flows[i].bytes = bytes;
         flows[i].srcPort = static_cast<uint16_t>(49152 + i);
     }
@@ -63,10 +63,9 @@ Body(int argc, char* argv[])
         }
         const FabricRoceRunResult r = RunFabricRoce(links.Install(graph), flows);
         std::cout << "Seed " << seed << ": spines " << graph->GetName(s0) << " and "
-                  << graph->GetName(s1) << (s0 == s1 ? " (collision)" : " (separate)")
-                  << ", FCT " << r.flows[0].FctSeconds() * 1e6 << " us and "
-                  << r.flows[1].FctSeconds() * 1e6 << " us, ideal "
-                  << r.flows[0].idealSeconds * 1e6 << " us\n";
+                  << graph->GetName(s1) << (s0 == s1 ? " (collision)" : " (separate)") << ", FCT "
+                  << r.flows[0].FctSeconds() * 1e6 << " us and " << r.flows[1].FctSeconds() * 1e6
+                  << " us, ideal " << r.flows[0].idealSeconds * 1e6 << " us\n";
         if (r.Unaccounted() != 0 || r.incompleteFlows != 0)
         {
             return 1;

@@ -43,8 +43,9 @@ Body(int argc, char* argv[])
     std::cout << "flow  src -> dst    FCT (us)  ideal (us)  path\n";
     for (const RoceFlowRecord& f : r.flows)
     {
-        std::cout << f.spec.id << "     " << g.GetName(f.spec.src) << " -> " << g.GetName(f.spec.dst)
-                  << "   " << f.FctSeconds() * 1e6 << "   " << f.idealSeconds * 1e6 << "  ";
+        std::cout << f.spec.id << "     " << g.GetName(f.spec.src) << " -> "
+                  << g.GetName(f.spec.dst) << "   " << f.FctSeconds() * 1e6 << "   "
+                  << f.idealSeconds * 1e6 << "  ";
         for (uint32_t v : f.path)
         {
             std::cout << " " << g.GetName(v);

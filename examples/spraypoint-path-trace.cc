@@ -26,7 +26,8 @@ OnForward(std::vector<uint32_t>* hops,
           uint32_t inPort,
           uint32_t outPort)
 {
-    const auto node = static_cast<uint32_t>(std::stoul(context.substr(std::string("/NodeList/").size())));
+    const auto node
+        = static_cast<uint32_t>(std::stoul(context.substr(std::string("/NodeList/").size())));
     std::cout << "  " << Simulator::Now().GetNanoSeconds() << " ns: node " << node << " port "
               << inPort << " -> " << outPort << "\n";
     hops->push_back(node);

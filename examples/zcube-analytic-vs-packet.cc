@@ -36,7 +36,8 @@ Body(int argc, char* argv[])
     TrafficPatternParams tp;
     tp.hosts = n;
     tp.bytes = bytes;
-    const std::vector<FlowSpec> flows = MakeTraffic(ParseTrafficPattern(cli.GetString("pattern")), tp);
+    const std::vector<FlowSpec> flows
+        = MakeTraffic(ParseTrafficPattern(cli.GetString("pattern")), tp);
 
     // Analytic: IPv4 bytes of every flow along its Eq. 1 path.
     std::vector<double> wire(flows.size(), double(UdpFlowSender::Ipv4BytesOf(bytes, packetSize)));
@@ -48,12 +49,12 @@ Body(int argc, char* argv[])
     Ptr<FabricNetwork> net = zcube.Install(links);
     DataRateValue line;
     net->GetDevice(0, 0)->GetAttribute("DataRate", line);
-    const std::vector<double> sharing =
-        ComputeDirLinkLoads(*zcube.GetRouting(), flows, std::vector<double>(flows.size(), 1.0));
+    const std::vector<double> sharing
+        = ComputeDirLinkLoads(*zcube.GetRouting(), flows, std::vector<double>(flows.size(), 1.0));
     const double most = *std::max_element(sharing.begin(), sharing.end());
     const double rate = 0.9 * double(line.Get().GetBitRate()) / most;
-    const FabricUdpRunResult r =
-        RunFabricUdp(net, flows, std::vector<double>(flows.size(), rate), packetSize);
+    const FabricUdpRunResult r
+        = RunFabricUdp(net, flows, std::vector<double>(flows.size(), rate), packetSize);
 
     const FabricGraph& g = net->GetGraph();
     uint32_t loaded = 0;
@@ -71,10 +72,11 @@ Body(int argc, char* argv[])
             maxLink = d;
         }
     }
-    std::cout << flows.size() << " flows at " << rate / 1e9 << " Gb/s each, " << loaded << " loaded directed links of "
-              << analytic.size() << "\n"
-              << "busiest link " << g.GetDirLinkLabel(maxLink) << ": analytic " << maxLoad
-              << " B, packet level " << r.links[maxLink].txBytes << " B\n"
+    std::cout << flows.size() << " flows at " << rate / 1e9 << " Gb/s each, " << loaded
+              << " loaded directed links of " << analytic.size() << "\n"
+              << "busiest link " << g.GetDirLinkLabel(maxLink) << ": analytic "
+              << static_cast<uint64_t>(maxLoad) << " B, packet level " << r.links[maxLink].txBytes
+              << " B\n"
               << "links where analytic and packet-level bytes differ: " << differ << "\n"
               << "drops " << r.droppedPackets << ", unaccounted " << r.Unaccounted() << "\n";
     return (differ == 0 && r.droppedPackets == 0 && r.Unaccounted() == 0) ? 0 : 1;

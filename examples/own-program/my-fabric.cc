@@ -15,8 +15,8 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__); // --ns3::PointToPointNetDevice::DataRate=100Gbps etc. work
     cmd.Parse(argc, argv);
 
-    ZCubeHelper zcube(16, 4);     // 16 GPUs, 4 per switch
-    FabricNetworkHelper links;    // datacenter link defaults (see doc/fabric.md)
+    ZCubeHelper zcube(16, 4);  // 16 GPUs, 4 per switch
+    FabricNetworkHelper links; // datacenter link defaults (see doc/fabric.md)
     Ptr<FabricNetwork> net = zcube.Install(links);
 
     std::vector<FlowSpec> flows(2);

@@ -99,7 +99,7 @@ bool
 IsNs3DefaultChanged(const TypeId::AttributeInformation& info)
 {
     return info.initialValue->SerializeToString(info.checker)
-           != info.originalInitialValue->SerializeToString(info.checker);
+        != info.originalInitialValue->SerializeToString(info.checker);
 }
 
 /// A fabric node name made safe for a file name.
@@ -241,9 +241,9 @@ FabricNetworkHelper::EnablePcap(const std::string& prefix,
     const FabricGraph& g = net->GetGraph();
     if (fabricNode >= g.GetNNodes() || port >= g.GetNPorts(fabricNode))
     {
-        throw std::invalid_argument("FabricNetworkHelper::EnablePcap: no port " +
-                                    std::to_string(port) + " on fabric node " +
-                                    std::to_string(fabricNode));
+        throw std::invalid_argument("FabricNetworkHelper::EnablePcap: no port "
+                                    + std::to_string(port) + " on fabric node "
+                                    + std::to_string(fabricNode));
     }
     m_p2p.EnablePcap(PortFileName(prefix, g, fabricNode, port, ".pcap"),
                      net->GetDevice(fabricNode, port),

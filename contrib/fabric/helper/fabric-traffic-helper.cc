@@ -46,8 +46,8 @@ WarnUnreachable(Ptr<FabricNetwork> net,
             if (++unreachable <= 3)
             {
                 examples += (examples.empty() ? "" : ", ") + std::string("flow ")
-                            + std::to_string(fs.id) + " " + g.GetName(fs.src) + " -> "
-                            + g.GetName(fs.dst);
+                          + std::to_string(fs.id) + " " + g.GetName(fs.src) + " -> "
+                          + g.GetName(fs.dst);
             }
         }
     }

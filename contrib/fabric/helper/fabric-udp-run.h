@@ -41,7 +41,7 @@ struct FabricUdpRunResult
     int64_t Unaccounted() const
     {
         return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets)
-               - inFlightPackets;
+             - inFlightPackets;
     }
 };
 

@@ -103,9 +103,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         }));
             if (g.IsHost(v))
             {
-                Connect(PeekPointer(dev),
-                        "MacTx",
-                        Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_hostTx; }));
+                Connect(
+                    PeekPointer(dev),
+                    "MacTx",
+                    Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_hostTx; }));
                 Connect(PeekPointer(dev),
                         "MacRx",
                         Callback<void, Ptr<const Packet>>(
@@ -176,12 +177,12 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         "EcnMark",
                         Callback<void, Ptr<const Packet>, uint32_t>(
                             [markOn](Ptr<const Packet>, uint32_t port) { markOn(port); }));
-                Connect(PeekPointer(r),
-                        "Drop",
-                        Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
-                            [this, sw](Ptr<const Packet>,
-                                       const Ipv4Header&,
-                                       const std::string& reason) { CountDrop(reason, sw); }));
+                Connect(
+                    PeekPointer(r),
+                    "Drop",
+                    Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
+                        [this, sw](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
+                        { CountDrop(reason, sw); }));
             }
             // Drops inside IPv4 itself (TTL, interface down, ...). Route errors are already
             // counted by FabricIpv4Routing's own Drop trace, with a more precise reason.
@@ -198,10 +199,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                  Ptr<Ipv4>,
                                  uint32_t>(
                             [this, fabricRouting, sw](const Ipv4Header&,
-                                                  Ptr<const Packet>,
-                                                  Ipv4L3Protocol::DropReason why,
-                                                  Ptr<Ipv4>,
-                                                  uint32_t)
+                                                      Ptr<const Packet>,
+                                                      Ipv4L3Protocol::DropReason why,
+                                                      Ptr<Ipv4>,
+                                                      uint32_t)
                             {
                                 switch (why)
                                 {

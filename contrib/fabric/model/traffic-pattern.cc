@@ -38,7 +38,7 @@ void
 FlowSpec::Validate(uint32_t nHosts) const
 {
     const std::string flow = "flow " + std::to_string(id) + " (" + std::to_string(src) + " -> "
-                             + std::to_string(dst) + "): ";
+                           + std::to_string(dst) + "): ";
     if (src >= nHosts || dst >= nHosts)
     {
         throw std::invalid_argument(flow + "src and dst must be hosts in [0, "

@@ -22,8 +22,8 @@ struct FlowSpec
     uint32_t id{0};
     uint32_t src{0};
     uint32_t dst{0};
-    uint64_t bytes{0};   //!< message size (application payload)
-    double startS{0};    //!< start time in seconds
+    uint64_t bytes{0}; //!< message size (application payload)
+    double startS{0};  //!< start time in seconds
     /// UDP source port (the ECMP entropy); 0 = a deterministic ephemeral port (SourcePort()).
     uint16_t srcPort{0};
     uint16_t dstPort{ROCEV2_UDP_PORT};

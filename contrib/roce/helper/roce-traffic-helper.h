@@ -140,7 +140,7 @@ struct FabricRoceRunResult
     int64_t Unaccounted() const
     {
         return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets)
-               - inFlightPackets;
+             - inFlightPackets;
     }
 };
 

@@ -383,8 +383,8 @@ RoceSender::CheckWatchdog()
             // Once per flow: a stall repeats every WatchdogTimeout while it lasts.
             m_stallReported = true;
             FabricWarn("RoceSender",
-                       "flow " + std::to_string(m_flowId) + " stalled (no progress for " +
-                           std::to_string(m_watchdog.GetMicroSeconds()) + " us): " + state);
+                       "flow " + std::to_string(m_flowId) + " stalled (no progress for "
+                           + std::to_string(m_watchdog.GetMicroSeconds()) + " us): " + state);
         }
         NS_LOG_WARN("RoceSender stall: " << state);
         m_stallTrace(m_flowId, state);

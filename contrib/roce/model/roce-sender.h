@@ -75,8 +75,8 @@ class RoceSender : public Application
     /**
      * The queue pair's rate control (the RateController attribute): created from the
      * RateControl TypeId on first use, so that its traces can be connected before the flow
-     * starts, e.g. Config::Connect("/NodeList/* /ApplicationList/* /$ns3::RoceSender/"
-     * "RateController/Rate", ...) (without the spaces).
+     * starts, through the Config path
+     * /NodeList/[node]/ApplicationList/[i]/$ns3::RoceSender/RateController/Rate.
      */
     Ptr<RoceRateControl> GetRateController() const;
     /// One-line description of the queue pair's state (for the watchdog and logs).
