@@ -16,6 +16,10 @@ endforeach()
 
 set(AIFABRIC_INCLUDE_DIR ${CMAKE_BINARY_DIR}/include)
 file(MAKE_DIRECTORY ${AIFABRIC_INCLUDE_DIR}/ns3)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+# Modules built so far, in dependency order (for the package config).
+set_property(GLOBAL PROPERTY AIFABRIC_MODULES "")
 
 function(build_lib)
   cmake_parse_arguments(BLIB "" "LIBNAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK;TEST_SOURCES"
@@ -33,10 +37,24 @@ function(build_lib)
   configure_file(${_module_header}.tmp ${_module_header} COPYONLY)
 
   add_library(${_target} SHARED ${BLIB_SOURCE_FILES})
-  target_include_directories(${_target} PUBLIC ${AIFABRIC_INCLUDE_DIR})
+  target_include_directories(${_target} PUBLIC $<BUILD_INTERFACE:${AIFABRIC_INCLUDE_DIR}>
+                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${_target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
-  set_target_properties(${_target} PROPERTIES OUTPUT_NAME ns3.37-${BLIB_LIBNAME})
+  # Installed libraries find each other next to themselves ($ORIGIN).
+  set_target_properties(${_target} PROPERTIES OUTPUT_NAME ns3.37-${BLIB_LIBNAME}
+                                              EXPORT_NAME ${BLIB_LIBNAME} INSTALL_RPATH "$ORIGIN")
   set(lib${BLIB_LIBNAME} ${_target} CACHE INTERNAL "ns-3 contrib module ${BLIB_LIBNAME}")
+
+  # cmake --install: the library (exported as AiFabric::<module>), its headers flat in
+  # include/ns3/ and the generated <module>-module.h. See aifabric_install_package().
+  install(TARGETS ${_target} EXPORT AiFabricTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set(_installed_headers ${_module_header})
+  foreach(_h ${BLIB_HEADER_FILES})
+    list(APPEND _installed_headers ${CMAKE_CURRENT_SOURCE_DIR}/${_h})
+  endforeach()
+  install(FILES ${_installed_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+  set_property(GLOBAL APPEND PROPERTY AIFABRIC_MODULES ${BLIB_LIBNAME})
 
   # The module's ns-3 TestSuites run through a small runner, registered with ctest.
   if(BLIB_TEST_SOURCES)
@@ -55,4 +73,20 @@ function(build_lib_example)
   cmake_parse_arguments(BEX "" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK" ${ARGN})
   add_executable(${BEX_NAME} ${BEX_SOURCE_FILES})
   target_link_libraries(${BEX_NAME} PRIVATE ${BEX_LIBRARIES_TO_LINK})
+endfunction()
+
+# The CMake package: <prefix>/lib/cmake/AiFabric/AiFabricConfig.cmake (+ version and targets
+# files), so that a user's CMakeLists.txt says find_package(AiFabric) and links AiFabric::zcube,
+# AiFabric::roce, ... Called once from the top-level CMakeLists.txt after every module.
+function(aifabric_install_package)
+  get_property(_modules GLOBAL PROPERTY AIFABRIC_MODULES)
+  set(AIFABRIC_INSTALLED_MODULES ${_modules})
+  set(_dir ${CMAKE_INSTALL_LIBDIR}/cmake/AiFabric)
+  install(EXPORT AiFabricTargets NAMESPACE AiFabric:: DESTINATION ${_dir})
+  configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/AiFabricConfig.cmake.in
+                                ${CMAKE_BINARY_DIR}/AiFabricConfig.cmake INSTALL_DESTINATION ${_dir})
+  write_basic_package_version_file(${CMAKE_BINARY_DIR}/AiFabricConfigVersion.cmake
+                                   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+  install(FILES ${CMAKE_BINARY_DIR}/AiFabricConfig.cmake
+                ${CMAKE_BINARY_DIR}/AiFabricConfigVersion.cmake DESTINATION ${_dir})
 endfunction()

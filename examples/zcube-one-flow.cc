@@ -2,7 +2,11 @@
 // One flow across a small ZCube: the path Eq. 1 gives it, and the bytes seen on each link.
 //
 //   ./build/bin/zcube-one-flow --n=32 --k=8 --src=0 --dst=31
+//
+// The flow sends at its host's line rate, so ns-3 attribute defaults change it, e.g.
+//   ./build/bin/zcube-one-flow --ns3::PointToPointNetDevice::DataRate=10Gbps
 #include "ns3/core-module.h"
+#include "ns3/data-rate.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-traffic-helper.h"
@@ -45,12 +49,16 @@ main(int argc, char* argv[])
         f.dst = dst;
         f.bytes = bytes;
         f.srcPort = 49152;
-        traffic.Install({f}, {400e9});
+        // The host NIC's rate: FabricNetworkHelper's datacenter default unless changed.
+        DataRateValue line;
+        net->GetDevice(src, 0)->GetAttribute("DataRate", line);
+        const double lineBps = static_cast<double>(line.Get().GetBitRate());
+        traffic.Install({f}, {lineBps});
         Simulator::Run();
 
         const FabricGraph& g = net->GetGraph();
         FabricPath path = TracePath(*zcube.GetRouting(), src, dst, f.Key());
-        std::cout << "path:";
+        std::cout << "line rate " << lineBps / 1e9 << " Gb/s\npath:";
         for (uint32_t v : path.nodes)
         {
             std::cout << " " << g.GetName(v);

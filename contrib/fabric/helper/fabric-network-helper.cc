@@ -15,6 +15,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cctype>
 #include <stdexcept>
 
 namespace ns3
@@ -31,9 +32,13 @@ class FabricIpv4RoutingHelper : public Ipv4RoutingHelper
   public:
     FabricIpv4RoutingHelper* Copy() const override { return new FabricIpv4RoutingHelper(*this); }
 
-    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node>) const override
+    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node> node) const override
     {
-        return CreateObject<FabricIpv4Routing>();
+        // Aggregated too, so that its traces have a Config path:
+        // /NodeList/*/$ns3::FabricIpv4Routing/Forward (as ns-3's OLSR does).
+        Ptr<FabricIpv4Routing> routing = CreateObject<FabricIpv4Routing>();
+        node->AggregateObject(routing);
+        return routing;
     }
 };
 
@@ -55,26 +60,212 @@ AddInterfaces(Ptr<Node> node,
 
 } // namespace
 
+namespace
+{
+
+/// A link attribute with a datacenter default (see the FabricNetworkHelper class description).
+struct DatacenterDefault
+{
+    const char* typeId;
+    const char* name;
+    const char* value;
+};
+
+const DatacenterDefault g_datacenterDefaults[] = {
+    {"ns3::PointToPointNetDevice", "DataRate", "400Gbps"},
+    {"ns3::PointToPointNetDevice", "Mtu", "4200"},
+    {"ns3::PointToPointChannel", "Delay", "1us"},
+    {"ns3::DropTailQueue<Packet>", "MaxSize", "2MB"},
+};
+
+/// Attribute \p name declared by \p tid itself (where Config::SetDefault records defaults).
+TypeId::AttributeInformation
+OwnAttribute(TypeId tid, const std::string& name)
+{
+    for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+    {
+        if (tid.GetAttribute(i).name == name)
+        {
+            return tid.GetAttribute(i);
+        }
+    }
+    throw std::invalid_argument("FabricNetworkHelper: " + tid.GetName() + " has no attribute "
+                                + name);
+}
+
+/// Whether the program changed the ns-3 default of an attribute (Config::SetDefault,
+/// --ns3::Type::Attribute=...): its default differs from ns-3's built-in one.
+bool
+IsNs3DefaultChanged(const TypeId::AttributeInformation& info)
+{
+    return info.initialValue->SerializeToString(info.checker)
+        != info.originalInitialValue->SerializeToString(info.checker);
+}
+
+/// A fabric node name made safe for a file name.
+std::string
+FileSafe(const std::string& name)
+{
+    std::string out = name;
+    for (char& c : out)
+    {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+        {
+            c = '_';
+        }
+    }
+    return out;
+}
+
+std::string
+PortFileName(const std::string& prefix,
+             const FabricGraph& g,
+             uint32_t node,
+             uint32_t port,
+             const std::string& ext)
+{
+    return prefix + "-" + FileSafe(g.GetName(node)) + "-" + std::to_string(port) + ext;
+}
+
+} // namespace
+
 FabricNetworkHelper::FabricNetworkHelper()
 {
     m_networkFactory.SetTypeId(FabricNetwork::GetTypeId());
     m_routingFactory.SetTypeId("ns3::EcmpRouting");
-    m_p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("400Gbps")));
-    m_p2p.SetDeviceAttribute("Mtu", UintegerValue(4200));
-    m_p2p.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    m_p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(QueueSize("2MB")));
 }
 
 void
 FabricNetworkHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_p2p.SetDeviceAttribute(name, value);
+    m_linkAttributes["ns3::PointToPointNetDevice::" + name] = value.Copy();
 }
 
 void
 FabricNetworkHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_p2p.SetChannelAttribute(name, value);
+    m_linkAttributes["ns3::PointToPointChannel::" + name] = value.Copy();
+}
+
+void
+FabricNetworkHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_linkAttributes["ns3::DropTailQueue<Packet>::" + name] = value.Copy();
+}
+
+PointToPointHelper
+FabricNetworkHelper::MakeLinkHelper() const
+{
+    PointToPointHelper p2p;
+    p2p.SetQueue("ns3::DropTailQueue<Packet>");
+    auto apply = [&p2p](const std::string& typeId, const std::string& name, const AttributeValue& v)
+    {
+        if (typeId == "ns3::PointToPointNetDevice")
+        {
+            p2p.SetDeviceAttribute(name, v);
+        }
+        else if (typeId == "ns3::PointToPointChannel")
+        {
+            p2p.SetChannelAttribute(name, v);
+        }
+        else
+        {
+            p2p.SetQueue("ns3::DropTailQueue<Packet>", name, v);
+        }
+    };
+    for (const DatacenterDefault& d : g_datacenterDefaults)
+    {
+        const std::string key = std::string(d.typeId) + "::" + d.name;
+        if (m_linkAttributes.count(key) == 0
+            && !IsNs3DefaultChanged(OwnAttribute(TypeId::LookupByName(d.typeId), d.name)))
+        {
+            apply(d.typeId, d.name, StringValue(d.value));
+        }
+    }
+    for (const auto& [key, value] : m_linkAttributes)
+    {
+        const auto sep = key.rfind("::");
+        apply(key.substr(0, sep), key.substr(sep + 2), *value);
+    }
+    return p2p;
+}
+
+std::string
+FabricNetworkHelper::GetLinkAttribute(const std::string& typeId, const std::string& name) const
+{
+    const TypeId::AttributeInformation info = OwnAttribute(TypeId::LookupByName(typeId), name);
+    auto it = m_linkAttributes.find(typeId + "::" + name);
+    if (it != m_linkAttributes.end())
+    {
+        return it->second->SerializeToString(info.checker);
+    }
+    if (!IsNs3DefaultChanged(info))
+    {
+        for (const DatacenterDefault& d : g_datacenterDefaults)
+        {
+            if (typeId == d.typeId && name == d.name)
+            {
+                // Normalised through the attribute's checker, as the device will hold it.
+                Ptr<AttributeValue> v = info.checker->Create();
+                v->DeserializeFromString(d.value, info.checker);
+                return v->SerializeToString(info.checker);
+            }
+        }
+    }
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+void
+FabricNetworkHelper::EnablePcap(const std::string& prefix, Ptr<FabricNetwork> net, bool hostsOnly)
+{
+    const FabricGraph& g = net->GetGraph();
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        if (hostsOnly && !g.IsHost(v))
+        {
+            continue;
+        }
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            EnablePcap(prefix, net, v, p);
+        }
+    }
+}
+
+void
+FabricNetworkHelper::EnablePcap(const std::string& prefix,
+                                Ptr<FabricNetwork> net,
+                                uint32_t fabricNode,
+                                uint32_t port)
+{
+    const FabricGraph& g = net->GetGraph();
+    if (fabricNode >= g.GetNNodes() || port >= g.GetNPorts(fabricNode))
+    {
+        throw std::invalid_argument("FabricNetworkHelper::EnablePcap: no port "
+                                    + std::to_string(port) + " on fabric node "
+                                    + std::to_string(fabricNode));
+    }
+    m_p2p.EnablePcap(PortFileName(prefix, g, fabricNode, port, ".pcap"),
+                     net->GetDevice(fabricNode, port),
+                     false,
+                     true);
+}
+
+void
+FabricNetworkHelper::EnableAscii(const std::string& prefix, Ptr<FabricNetwork> net, bool hostsOnly)
+{
+    const FabricGraph& g = net->GetGraph();
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        if (hostsOnly && !g.IsHost(v))
+        {
+            continue;
+        }
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            m_p2p.EnableAscii(PortFileName(prefix, g, v, p, ".tr"), net->GetDevice(v, p), true);
+        }
+    }
 }
 
 void
@@ -103,16 +294,11 @@ FabricNetworkHelper::Install(std::shared_ptr<const FabricGraph> graph)
     return Install(graph, CreateRouting(graph));
 }
 
-void
-FabricNetworkHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_p2p.SetQueue("ns3::DropTailQueue<Packet>", name, value);
-}
-
 Ptr<FabricNetwork>
 FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
 {
     const FabricGraph& g = *graph;
+    const PointToPointHelper links = MakeLinkHelper();
     Ptr<FabricNetwork> net = m_networkFactory.Create<FabricNetwork>();
     net->m_graph = graph;
     net->m_state = std::make_shared<FabricState>(graph);
@@ -121,7 +307,7 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
     for (uint32_t l = 0; l < g.GetNLinks(); ++l)
     {
         const FabricLink& link = g.GetLink(l);
-        PointToPointHelper p2p = m_p2p;
+        PointToPointHelper p2p = links;
         if (link.rateBps > 0)
         {
             p2p.SetDeviceAttribute("DataRate",

@@ -11,6 +11,7 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -26,22 +27,67 @@ namespace ns3
  * port has one drop-tail device queue. Every switch gets an EcnMarker (attributes settable
  * with Config::SetDefault("ns3::EcnMarker::...")); it only acts on ECN-capable packets.
  *
- * Link defaults (datacenter): 400 Gbps, 1 us propagation, MTU 4200 bytes (RoCE 4096-byte
- * payload plus headers), 2 MB egress queue per port. They are the attributes of
- * PointToPointNetDevice (DataRate, Mtu), PointToPointChannel (Delay) and the device's
- * DropTailQueue (MaxSize), set with the usual helper calls.
+ * Link attributes. Every link is a PointToPointNetDevice pair (DataRate, Mtu, ...), a
+ * PointToPointChannel (Delay) and a DropTailQueue<Packet> per device (MaxSize). Four of them
+ * have datacenter defaults here, because ns-3's own (32768 bps, 1500 bytes, 0 s, 100 packets)
+ * do not describe a GPU fabric:
+ *
+ * | attribute                                | datacenter default |
+ * |------------------------------------------|--------------------|
+ * | ns3::PointToPointNetDevice::DataRate     | 400Gbps            |
+ * | ns3::PointToPointNetDevice::Mtu          | 4200 (RoCE 4096-byte payload plus headers) |
+ * | ns3::PointToPointChannel::Delay          | 1us                |
+ * | ns3::DropTailQueue<Packet>::MaxSize      | 2MB                |
+ *
+ * Which value a link gets, first match wins, decided when Install() runs (so a
+ * Config::SetDefault or command-line argument given after the helper was constructed counts):
+ *  1. the link's own FabricLink::rateBps, if non-zero (DataRate only);
+ *  2. SetDeviceAttribute / SetChannelAttribute / SetQueueAttribute on this helper;
+ *  3. the ns-3 attribute default, if the program changed it: Config::SetDefault or
+ *     --ns3::PointToPointNetDevice::DataRate=10Gbps on the command line (CommandLine or
+ *     FabricCli);
+ *  4. the datacenter default above.
+ * (A changed default is one whose value differs from ns-3's built-in one: setting an attribute
+ * default back to exactly ns-3's built-in value selects the datacenter default.) Other
+ * attributes of these classes are ns-3's, changed the usual ways.
  */
 class FabricNetworkHelper
 {
   public:
     FabricNetworkHelper();
 
-    /// Set an attribute of every PointToPointNetDevice (e.g. "DataRate", "Mtu").
+    /// Set an attribute of every PointToPointNetDevice (e.g. "DataRate", "Mtu"); overrides
+    /// the ns-3 and datacenter defaults (see the class description).
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /// Set an attribute of every PointToPointChannel (e.g. "Delay").
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
-    /// Set an attribute of every device queue (e.g. "MaxSize").
+    /// Set an attribute of every device queue, a DropTailQueue<Packet> (e.g. "MaxSize").
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * The value a link of a network installed now would get for one of the link attributes
+     * (ns-3 TypeId name and attribute name, e.g. "ns3::PointToPointNetDevice", "DataRate"),
+     * following the order in the class description (without a link's own rateBps), as text.
+     */
+    std::string GetLinkAttribute(const std::string& typeId, const std::string& name) const;
+
+    /**
+     * Write a pcap file for every port of \p net (or, with \p hostsOnly, of every host),
+     * named <prefix>-<fabric node name>-<port>.pcap, e.g. "out/trace-gpu3-0.pcap" (node names
+     * as FabricGraph::GetName, characters other than letters, digits, '-', '_' and '.' as '_').
+     * Call after Install and before Simulator::Run.
+     */
+    void EnablePcap(const std::string& prefix, Ptr<FabricNetwork> net, bool hostsOnly = false);
+    /// One port's pcap file, <prefix>-<fabric node name>-<port>.pcap.
+    void EnablePcap(const std::string& prefix,
+                    Ptr<FabricNetwork> net,
+                    uint32_t fabricNode,
+                    uint32_t port);
+    /**
+     * ns-3 ASCII traces (enqueue, dequeue, drop, receive) of every port of \p net (or every
+     * host), one file per port named <prefix>-<fabric node name>-<port>.tr.
+     */
+    void EnableAscii(const std::string& prefix, Ptr<FabricNetwork> net, bool hostsOnly = false);
     /// How switches forward (default: the ns3::FabricNetwork::SwitchMode attribute's value).
     void SetSwitchMode(FabricSwitchMode mode)
     {
@@ -93,8 +139,12 @@ class FabricNetworkHelper
 
   private:
     Ptr<FabricNetwork> BuildLinks(std::shared_ptr<const FabricGraph> graph);
+    /// The link helper with every attribute resolved as in the class description.
+    PointToPointHelper MakeLinkHelper() const;
 
-    PointToPointHelper m_p2p;
+    /// Attributes set on this helper, by "TypeId name::attribute name".
+    std::map<std::string, Ptr<const AttributeValue>> m_linkAttributes;
+    PointToPointHelper m_p2p; //!< used for pcap/ascii file output only
     ObjectFactory m_networkFactory;
     ObjectFactory m_routingFactory;
     int64_t m_streamBase{1000000};

@@ -2,6 +2,7 @@
 #include "fabric-traffic-helper.h"
 
 #include "ns3/application-container.h"
+#include "ns3/fabric-warning.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/packet-sink.h"
 #include "ns3/string.h"
@@ -23,6 +24,40 @@ FlowRecord::ThroughputBps() const
         return 0;
     }
     return 8.0 * rxBytes / (lastRx - firstTx).GetSeconds();
+}
+
+void
+WarnUnreachable(Ptr<FabricNetwork> net,
+                const std::vector<FlowSpec>& flows,
+                const std::string& component)
+{
+    Ptr<FabricRouting> routing = net->GetRouting();
+    if (!routing)
+    {
+        return; // ns-3's global routing: no routing function to walk
+    }
+    const FabricGraph& g = net->GetGraph();
+    uint32_t unreachable = 0;
+    std::string examples;
+    for (const FlowSpec& fs : flows)
+    {
+        if (!TracePath(*routing, fs.src, fs.dst, fs.Key()).delivered)
+        {
+            if (++unreachable <= 3)
+            {
+                examples += (examples.empty() ? "" : ", ") + std::string("flow ")
+                          + std::to_string(fs.id) + " " + g.GetName(fs.src) + " -> "
+                          + g.GetName(fs.dst);
+            }
+        }
+    }
+    if (unreachable > 0)
+    {
+        FabricWarn(component,
+                   std::to_string(unreachable) + " of " + std::to_string(flows.size())
+                       + " flows have no route at install (their packets will be dropped): "
+                       + examples + (unreachable > 3 ? ", ..." : ""));
+    }
 }
 
 struct FabricTrafficHelper::State
@@ -51,6 +86,7 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
         sink->SetAttribute("Local",
                            AddressValue(InetSocketAddress(Ipv4Address::GetAny(), ROCEV2_UDP_PORT)));
         net->GetNode(h)->AddApplication(sink);
+        m_apps.Add(sink);
         sink->SetStartTime(Seconds(0));
         sink->TraceConnectWithoutContext(
             "RxWithAddresses",
@@ -85,29 +121,33 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
     const uint32_t nHosts = m_net->GetGraph().GetNHosts();
     for (size_t f = 0; f < flows.size(); ++f)
     {
-        const FlowSpec& fs = flows[f];
-        if (fs.src >= nHosts || fs.dst >= nHosts)
-        {
-            throw std::invalid_argument("FabricTrafficHelper: flow endpoints must be hosts");
-        }
+        flows[f].Validate(nHosts);
         if (!(rateBps[f] > 0))
         {
-            throw std::invalid_argument("FabricTrafficHelper: flow rate must be > 0 bit/s");
+            throw std::invalid_argument("FabricTrafficHelper: flow " + std::to_string(flows[f].id)
+                                        + ": rate must be > 0 bit/s");
         }
+    }
+    WarnUnreachable(m_net, flows, "FabricTrafficHelper");
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        const FlowSpec& fs = flows[f];
+        const uint16_t srcPort = fs.SourcePort();
         const uint32_t idx = static_cast<uint32_t>(st->records.size());
         st->records.emplace_back();
-        const uint64_t key = (uint64_t(fs.src) << 16) | fs.srcPort;
+        const uint64_t key = (uint64_t(fs.src) << 16) | srcPort;
         st->byDst[fs.dst][key] = idx;
 
         Ptr<UdpFlowSender> app = CreateObject<UdpFlowSender>();
         app->SetAttribute(
             "Remote", AddressValue(InetSocketAddress(m_net->GetHostAddress(fs.dst), fs.dstPort)));
-        app->SetAttribute("LocalPort", UintegerValue(fs.srcPort));
+        app->SetAttribute("LocalPort", UintegerValue(srcPort));
         app->SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(rateBps[f]))));
         app->SetAttribute("PacketSize", UintegerValue(m_packetSize));
         app->SetAttribute("MaxBytes", UintegerValue(fs.bytes));
         app->SetStartTime(Seconds(fs.startS));
         m_net->GetNode(fs.src)->AddApplication(app);
+        m_apps.Add(app);
         app->TraceConnectWithoutContext("Tx",
                                         Callback<void, Ptr<const Packet>>(
                                             [st, idx](Ptr<const Packet> p)

@@ -2,15 +2,26 @@
 #ifndef FABRIC_TRAFFIC_HELPER_H
 #define FABRIC_TRAFFIC_HELPER_H
 
+#include "ns3/application-container.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/traffic-pattern.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup fabric
+ * A run driver's hook (RunFabricUdp, RunFabricRoce): called once everything is installed,
+ * just before Simulator::Run, with the network and every application the driver created
+ * (in the order the helper documents). Connect traces here (Config::Connect, or
+ * TraceConnect on the applications), enable pcap, schedule events.
+ */
+using FabricRunHook = std::function<void(Ptr<FabricNetwork> net, const ApplicationContainer& apps)>;
 
 /**
  * \ingroup fabric
@@ -44,10 +55,16 @@ class FabricTrafficHelper
     void SetPacketSize(uint32_t bytes) { m_packetSize = bytes; }
 
     /**
-     * Install the flows; flow f sends at on-wire rate \p rateBps[f] from FlowSpec::startS.
-     * \throws std::invalid_argument on a size mismatch or a non-positive rate
+     * Install the flows; flow f sends at on-wire rate \p rateBps[f] from FlowSpec::startS,
+     * from port FlowSpec::SourcePort(). Flows the routing cannot deliver are reported with
+     * FabricWarn (they are still installed; their packets are counted as drops).
+     * \throws std::invalid_argument on a size mismatch, a non-positive rate or a flow that
+     *         fails FlowSpec::Validate (the message names the flow)
      */
     void Install(const std::vector<FlowSpec>& flows, const std::vector<double>& rateBps);
+
+    /// Every application installed: the PacketSink of each host, then a UdpFlowSender per flow.
+    const ApplicationContainer& GetApplications() const { return m_apps; }
 
     /// Per-flow records, in the order of the flows given to Install.
     const std::vector<FlowRecord>& GetRecords() const;
@@ -60,8 +77,18 @@ class FabricTrafficHelper
     struct State;
     Ptr<FabricNetwork> m_net;
     uint32_t m_packetSize{4096};
+    ApplicationContainer m_apps;
     std::shared_ptr<State> m_state;
 };
+
+/**
+ * \ingroup fabric
+ * Report with FabricWarn the flows that \p net's routing cannot deliver (TracePath over the
+ * routing's view ends before the destination); nothing for a network on global routing.
+ */
+void WarnUnreachable(Ptr<FabricNetwork> net,
+                     const std::vector<FlowSpec>& flows,
+                     const std::string& component);
 
 } // namespace ns3
 

@@ -13,7 +13,8 @@ RunFabricUdp(Ptr<FabricNetwork> net,
              const std::vector<FlowSpec>& flows,
              const std::vector<double>& rateBps,
              uint32_t packetSize,
-             Time stopAt)
+             Time stopAt,
+             const FabricRunHook& hook)
 {
     auto monitor = CreateObject<FabricLinkMonitor>();
     monitor->Install(net);
@@ -24,6 +25,10 @@ RunFabricUdp(Ptr<FabricNetwork> net,
     {
         Simulator::Stop(stopAt);
     }
+    if (hook)
+    {
+        hook(net, traffic.GetApplications());
+    }
     const uint64_t events0 = Simulator::GetEventCount();
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -33,6 +38,8 @@ RunFabricUdp(Ptr<FabricNetwork> net,
     r.wallSeconds = std::chrono::duration<double>(t1 - t0).count();
     r.events = Simulator::GetEventCount() - events0;
     r.simSeconds = Simulator::Now().GetSeconds();
+    r.lastPacketSeconds = monitor->GetLastPacketTime().GetSeconds();
+    r.inFlightPackets = monitor->GetInFlightPackets();
     r.links = monitor->GetLinks();
     r.flows = traffic.GetRecords();
     r.drops = monitor->GetDrops();

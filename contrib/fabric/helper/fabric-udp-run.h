@@ -26,13 +26,22 @@ struct FabricUdpRunResult
     uint64_t droppedPackets{0}; //!< sum of drops (network and refused at the source)
     uint64_t hopPackets{0};     //!< transmissions onto links
     uint64_t events{0};         //!< simulator events executed
-    double simSeconds{0};
+    /// Packets still inside the network when the run stopped (FabricLinkMonitor::
+    /// GetInFlightPackets): 0 when it drained, the queued/on-the-wire ones after a stopAt.
+    int64_t inFlightPackets{0};
+    double simSeconds{0};        //!< simulated time when the run ended (stopAt, if given)
+    double lastPacketSeconds{0}; //!< when the last packet arrived or was dropped
     double wallSeconds{0};
 
-    /// sent - delivered - dropped: packets unaccounted for (0 once the network drained).
+    /**
+     * sent - delivered - dropped - in flight: packets lost without a reason, always 0 unless
+     * something is broken. Dropped packets (with their reasons in drops) are the losses;
+     * inFlightPackets are neither lost nor delivered, the run just stopped first.
+     */
     int64_t Unaccounted() const
     {
-        return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets);
+        return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets)
+             - inFlightPackets;
     }
 };
 
@@ -41,12 +50,16 @@ struct FabricUdpRunResult
  * (or until \p stopAt if positive), then destroy the simulator.
  * \param rateBps per-flow on-wire rate
  * \param packetSize UDP payload bytes per packet
+ * \param hook called after install, before Simulator::Run, with the network and the
+ *        applications (FabricTrafficHelper::GetApplications: a PacketSink per host, then a
+ *        UdpFlowSender per flow)
  */
 FabricUdpRunResult RunFabricUdp(Ptr<FabricNetwork> net,
                                 const std::vector<FlowSpec>& flows,
                                 const std::vector<double>& rateBps,
                                 uint32_t packetSize,
-                                Time stopAt = Time(0));
+                                Time stopAt = Time(0),
+                                const FabricRunHook& hook = nullptr);
 
 } // namespace ns3
 

@@ -48,9 +48,17 @@ FabricLinkMonitor::FabricLinkMonitor()
 }
 
 void
-FabricLinkMonitor::CountDrop(const std::string& reason)
+FabricLinkMonitor::CountDrop(const std::string& reason, bool inNetwork)
 {
     ++m_drops[reason];
+    m_networkDrops += inNetwork ? 1 : 0;
+    m_lastPacketEvent = Simulator::Now();
+}
+
+int64_t
+FabricLinkMonitor::GetInFlightPackets() const
+{
+    return int64_t(m_hostTx) - int64_t(m_hostRx) - int64_t(m_networkDrops);
 }
 
 void
@@ -83,7 +91,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         [this, out](Ptr<const Packet>)
                         {
                             ++m_links[out].queueDrops;
-                            CountDrop("queue-overflow");
+                            CountDrop("queue-overflow", true);
                         }));
             Connect(PeekPointer(dev),
                     "PhyRxDrop",
@@ -91,8 +99,23 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         [this, in](Ptr<const Packet>)
                         {
                             ++m_links[in].rxErrorDrops;
-                            CountDrop("phy-rx-error");
+                            CountDrop("phy-rx-error", true);
                         }));
+            if (g.IsHost(v))
+            {
+                Connect(
+                    PeekPointer(dev),
+                    "MacTx",
+                    Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_hostTx; }));
+                Connect(PeekPointer(dev),
+                        "MacRx",
+                        Callback<void, Ptr<const Packet>>(
+                            [this](Ptr<const Packet>)
+                            {
+                                ++m_hostRx;
+                                m_lastPacketEvent = Simulator::Now();
+                            }));
+            }
             auto sampled = m_samples.find(out);
             std::vector<QueueSample>* series
                 = sampled == m_samples.end() ? nullptr : &sampled->second;
@@ -117,6 +140,9 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         }));
         }
         Ptr<Node> node = net->GetNode(v);
+        // Drops at a switch are inside the network; drops in a host's stack are not (the
+        // packet never left, or already arrived): see GetInFlightPackets.
+        const bool sw = !g.IsHost(v);
         const FabricGraph* gp = &g; // the network, and so its graph, outlives the run
         auto markOn = [this, v, gp](uint32_t port)
         {
@@ -132,7 +158,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     "Drop",
                     Callback<void, Ptr<const Packet>, const std::string&>(
                         [this](Ptr<const Packet>, const std::string& reason)
-                        { CountDrop(reason); }));
+                        { CountDrop(reason, true); }));
         }
         if (auto tc = node->GetObject<TrafficControlLayer>())
         {
@@ -140,8 +166,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             // by the traffic-control layer, before the device sees it.
             Connect(PeekPointer(tc),
                     "TcDrop",
-                    Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
-                                                      { CountDrop("host-queue-full"); }));
+                    Callback<void, Ptr<const Packet>>([this, sw](Ptr<const Packet>)
+                                                      { CountDrop("host-queue-full", sw); }));
         }
         if (auto ipv4 = node->GetObject<Ipv4>())
         {
@@ -151,11 +177,12 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         "EcnMark",
                         Callback<void, Ptr<const Packet>, uint32_t>(
                             [markOn](Ptr<const Packet>, uint32_t port) { markOn(port); }));
-                Connect(PeekPointer(r),
-                        "Drop",
-                        Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
-                            [this](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
-                            { CountDrop(reason); }));
+                Connect(
+                    PeekPointer(r),
+                    "Drop",
+                    Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
+                        [this, sw](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
+                        { CountDrop(reason, sw); }));
             }
             // Drops inside IPv4 itself (TTL, interface down, ...). Route errors are already
             // counted by FabricIpv4Routing's own Drop trace, with a more precise reason.
@@ -171,29 +198,29 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                  Ipv4L3Protocol::DropReason,
                                  Ptr<Ipv4>,
                                  uint32_t>(
-                            [this, fabricRouting](const Ipv4Header&,
-                                                  Ptr<const Packet>,
-                                                  Ipv4L3Protocol::DropReason why,
-                                                  Ptr<Ipv4>,
-                                                  uint32_t)
+                            [this, fabricRouting, sw](const Ipv4Header&,
+                                                      Ptr<const Packet>,
+                                                      Ipv4L3Protocol::DropReason why,
+                                                      Ptr<Ipv4>,
+                                                      uint32_t)
                             {
                                 switch (why)
                                 {
                                 case Ipv4L3Protocol::DROP_TTL_EXPIRED:
-                                    CountDrop("ttl-expired");
+                                    CountDrop("ttl-expired", sw);
                                     break;
                                 case Ipv4L3Protocol::DROP_INTERFACE_DOWN:
-                                    CountDrop("interface-down");
+                                    CountDrop("interface-down", sw);
                                     break;
                                 case Ipv4L3Protocol::DROP_ROUTE_ERROR:
                                 case Ipv4L3Protocol::DROP_NO_ROUTE:
                                     if (!fabricRouting)
                                     {
-                                        CountDrop("no-route");
+                                        CountDrop("no-route", sw);
                                     }
                                     break;
                                 default:
-                                    CountDrop("ipv4-other");
+                                    CountDrop("ipv4-other", sw);
                                     break;
                                 }
                             }));

@@ -71,14 +71,30 @@ class FabricLinkMonitor : public Object
     /// Hop-level packets of at most SMALL_PACKET bytes (transport control packets).
     uint64_t GetTotalTxSmallPackets() const;
 
+    /**
+     * Packets inside the network now: sent by a host's device (MacTx) and neither received
+     * by a host's device (MacRx) nor dropped inside the network (at a device or a switch).
+     * After a run that drained it is 0; at a stop before that, the packets still queued, on
+     * the wire or being forwarded. Drops in a host's own stack are not network drops.
+     */
+    int64_t GetInFlightPackets() const;
+    /// When the last packet left the network (arrived at a host or was dropped): the end of
+    /// the traffic, which a run's stop time may be long after.
+    Time GetLastPacketTime() const { return m_lastPacketEvent; }
+
     /// IPv4 size up to which a packet counts as a control packet.
     static constexpr uint32_t SMALL_PACKET = 64;
 
   private:
-    void CountDrop(const std::string& reason);
+    /// \param inNetwork the packet was between hosts (see GetInFlightPackets)
+    void CountDrop(const std::string& reason, bool inNetwork);
 
     std::vector<LinkCounters> m_links;
     std::map<std::string, uint64_t> m_drops;
+    uint64_t m_hostTx{0};       //!< packets hosts' devices took for sending (MacTx)
+    uint64_t m_hostRx{0};       //!< packets hosts' devices received (MacRx)
+    uint64_t m_networkDrops{0}; //!< drops between the hosts' devices
+    Time m_lastPacketEvent;
     Time m_sampleInterval;
     std::map<uint32_t, std::vector<QueueSample>> m_samples;
 };

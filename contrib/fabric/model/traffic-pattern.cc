@@ -18,10 +18,49 @@ FlowSpec::Key() const
     FlowKey k;
     k.srcAddr = FabricAddressing::HostAddress(src);
     k.dstAddr = FabricAddressing::HostAddress(dst);
-    k.srcPort = srcPort;
+    k.srcPort = SourcePort();
     k.dstPort = dstPort;
     k.protocol = 17;
     return k;
+}
+
+uint16_t
+FlowSpec::SourcePort() const
+{
+    if (srcPort != 0)
+    {
+        return srcPort;
+    }
+    const uint64_t h = FabricMix64((uint64_t(src) << 40) ^ (uint64_t(dst) << 16) ^ id);
+    return static_cast<uint16_t>(49152 + h % 16384);
+}
+
+void
+FlowSpec::Validate(uint32_t nHosts) const
+{
+    const std::string flow = "flow " + std::to_string(id) + " (" + std::to_string(src) + " -> "
+                           + std::to_string(dst) + "): ";
+    if (src >= nHosts || dst >= nHosts)
+    {
+        throw std::invalid_argument(flow + "src and dst must be hosts in [0, "
+                                    + std::to_string(nHosts) + ")");
+    }
+    if (src == dst)
+    {
+        throw std::invalid_argument(flow + "src and dst must differ");
+    }
+    if (bytes == 0)
+    {
+        throw std::invalid_argument(flow + "bytes must be >= 1");
+    }
+    if (!(startS >= 0) || !std::isfinite(startS))
+    {
+        throw std::invalid_argument(flow + "startS must be a finite time >= 0 s");
+    }
+    if (dstPort == 0)
+    {
+        throw std::invalid_argument(flow + "dstPort must be in [1, 65535]");
+    }
 }
 
 TrafficPattern

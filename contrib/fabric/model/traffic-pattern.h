@@ -22,9 +22,10 @@ struct FlowSpec
     uint32_t id{0};
     uint32_t src{0};
     uint32_t dst{0};
-    uint64_t bytes{0};   //!< message size (application payload)
-    double startS{0};    //!< start time in seconds
-    uint16_t srcPort{0}; //!< UDP source port (the ECMP entropy)
+    uint64_t bytes{0}; //!< message size (application payload)
+    double startS{0};  //!< start time in seconds
+    /// UDP source port (the ECMP entropy); 0 = a deterministic ephemeral port (SourcePort()).
+    uint16_t srcPort{0};
     uint16_t dstPort{ROCEV2_UDP_PORT};
     /// Start only after flow \p after (an id) completed; startS is then a delay after that.
     int64_t after{-1};
@@ -32,8 +33,22 @@ struct FlowSpec
     /// (startS is then a delay after that). Phases are numbered from 0 without gaps.
     uint32_t phase{0};
 
-    /// The 5-tuple on the wire: primary host addresses (FabricAddressing), UDP.
+    /**
+     * The source port on the wire: srcPort, or for srcPort 0 a port in the ephemeral range
+     * [49152, 65535] drawn from a hash of (src, dst, id) - the same in every run, in the
+     * analytic walk and at packet level.
+     */
+    uint16_t SourcePort() const;
+
+    /// The 5-tuple on the wire: primary host addresses (FabricAddressing), UDP, SourcePort().
     FlowKey Key() const;
+
+    /**
+     * Check the flow against a fabric of \p nHosts hosts.
+     * \throws std::invalid_argument naming the flow (its id) and the field: src/dst not a
+     *         host or equal, bytes 0, a negative or non-finite startS, dstPort 0
+     */
+    void Validate(uint32_t nHosts) const;
 };
 
 /// Traffic patterns of the ZCube paper (§5.4, §7.2) and common collectives.

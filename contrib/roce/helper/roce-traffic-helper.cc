@@ -37,6 +37,7 @@ struct RoceTrafficHelper::State
     std::vector<uint32_t> phaseLeft;               //!< phase -> flows not complete
     double binSeconds{0};
     std::function<void(uint32_t)> start;
+    RoceTrafficHelper::SenderCreatedCallback senderCreated;
 };
 
 RoceTrafficHelper::RoceTrafficHelper(Ptr<FabricNetwork> net)
@@ -107,16 +108,13 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
     uint32_t phases = 0;
     for (size_t f = 0; f < n; ++f)
     {
-        if (flows[f].src >= g.GetNHosts() || flows[f].dst >= g.GetNHosts()
-            || flows[f].src == flows[f].dst)
+        try
         {
-            throw std::invalid_argument("RoceTrafficHelper: flow " + std::to_string(flows[f].id)
-                                        + ": src and dst must be distinct hosts in [0, "
-                                        + std::to_string(g.GetNHosts()) + ")");
+            flows[f].Validate(g.GetNHosts());
         }
-        if (flows[f].bytes == 0)
+        catch (const std::invalid_argument& e)
         {
-            throw std::invalid_argument("RoceTrafficHelper: flow bytes must be >= 1");
+            throw std::invalid_argument(std::string("RoceTrafficHelper: ") + e.what());
         }
         if (!byId.emplace(flows[f].id, static_cast<uint32_t>(f)).second)
         {
@@ -274,7 +272,7 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
         app->SetAttribute(
             "Remote",
             AddressValue(InetSocketAddress(netp->GetHostAddress(fs.dst), RoceReceiver::PORT)));
-        app->SetAttribute("LocalPort", UintegerValue(fs.srcPort));
+        app->SetAttribute("LocalPort", UintegerValue(fs.SourcePort()));
         app->SetAttribute("FlowId", UintegerValue(f));
         app->SetAttribute("MessageBytes", UintegerValue(fs.bytes));
         app->SetStartTime(Seconds(fs.startS));
@@ -320,8 +318,14 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                                                 }
                                             }));
         netp->GetNode(fs.src)->AddApplication(app);
+        if (s->senderCreated)
+        {
+            s->senderCreated(f, app);
+        }
     };
 
+    st->senderCreated = m_senderCreated;
+    WarnUnreachable(m_net, flows, "RoceTrafficHelper");
     UintegerValue payloadValue;
     m_sender.Create<RoceSender>()->GetAttribute("PacketSize", payloadValue);
     const auto payload = static_cast<uint32_t>(payloadValue.Get());
@@ -352,6 +356,24 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
             st->start(f);
         }
     }
+}
+
+ApplicationContainer
+RoceTrafficHelper::GetApplications() const
+{
+    ApplicationContainer apps;
+    for (const auto& r : m_state->receivers)
+    {
+        apps.Add(r);
+    }
+    for (const auto& s : m_state->senders)
+    {
+        if (s)
+        {
+            apps.Add(s);
+        }
+    }
+    return apps;
 }
 
 const std::vector<RoceFlowRecord>&
@@ -442,8 +464,16 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     {
         roce.EnableThroughputSeries(options.throughputBin);
     }
+    if (options.senderCreated)
+    {
+        roce.SetSenderCreatedCallback(options.senderCreated);
+    }
     roce.Install(flows);
     Simulator::Stop(options.stopAt);
+    if (options.beforeRun)
+    {
+        options.beforeRun(net, roce.GetApplications());
+    }
     const uint64_t events0 = Simulator::GetEventCount();
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -454,8 +484,11 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     r.events = Simulator::GetEventCount() - events0;
     r.simSeconds = Simulator::Now().GetSeconds();
     r.flows = roce.GetRecords();
+    r.inFlightPackets = monitor->GetInFlightPackets();
+    r.lastPacketSeconds = monitor->GetLastPacketTime().GetSeconds();
     for (const auto& f : r.flows)
     {
+        r.incompleteFlows += f.complete ? 0 : 1;
         r.lastCompletionSeconds
             = std::max(r.lastCompletionSeconds, f.complete ? f.finish.GetSeconds() : 0.0);
     }
@@ -488,7 +521,7 @@ RoceFlowsToJson(const std::vector<RoceFlowRecord>& flows)
                        {"src", r.spec.src},
                        {"dst", r.spec.dst},
                        {"bytes", r.spec.bytes},
-                       {"src_port", r.spec.srcPort},
+                       {"src_port", r.spec.SourcePort()},
                        {"complete", r.complete},
                        {"start_us", r.start.GetSeconds() * 1e6},
                        {"fct_us", r.complete ? r.FctSeconds() * 1e6 : -1.0},

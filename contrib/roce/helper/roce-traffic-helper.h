@@ -2,14 +2,17 @@
 #ifndef ROCE_TRAFFIC_HELPER_H
 #define ROCE_TRAFFIC_HELPER_H
 
+#include "ns3/application-container.h"
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-traffic-helper.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/traffic-pattern.h"
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -71,11 +74,24 @@ class RoceTrafficHelper
     /// Record each flow's delivered bytes in bins of \p bin (RoceFlowRecord::rxBins).
     void EnableThroughputSeries(Time bin);
 
+    /// Called with (flow index, its sender) whenever a flow's RoceSender is created: at
+    /// Install for flows that start on their own, when their condition is met for flows
+    /// waiting on 'after' or a phase. Set before Install.
+    using SenderCreatedCallback = std::function<void(uint32_t flow, Ptr<RoceSender> sender)>;
+    void SetSenderCreatedCallback(SenderCreatedCallback cb) { m_senderCreated = std::move(cb); }
+
     /**
-     * \throws std::invalid_argument on an endpoint that is not a host, a dependency on an
-     *         unknown flow id or a dependency cycle, or phases with a gap
+     * Each flow's sender uses UDP source port FlowSpec::SourcePort(). Flows the routing cannot
+     * deliver are reported with FabricWarn.
+     * \throws std::invalid_argument on a flow that fails FlowSpec::Validate, a duplicate id,
+     *         a dependency on an unknown flow id or a dependency cycle, or phases with a gap
+     *         (messages name the flow)
      */
     void Install(const std::vector<FlowSpec>& flows);
+
+    /// Applications created so far: a RoceReceiver per host (host order), then the RoceSender
+    /// of each flow started at Install (flow order); later senders are appended when created.
+    ApplicationContainer GetApplications() const;
 
     const std::vector<RoceFlowRecord>& GetRecords() const;
     Time GetThroughputBin() const { return m_bin; }
@@ -89,6 +105,7 @@ class RoceTrafficHelper
     ObjectFactory m_sender;
     ObjectFactory m_receiver;
     Time m_bin;
+    SenderCreatedCallback m_senderCreated;
     std::shared_ptr<State> m_state;
 };
 
@@ -108,14 +125,24 @@ struct FabricRoceRunResult
     uint64_t hopPackets{0};
     uint64_t hopControlPackets{0}; //!< hop-level ACK/NACK/CNP transmissions
     uint64_t events{0};
+    /// Packets (data and control) inside the network at the end: 0 when it drained.
+    int64_t inFlightPackets{0};
+    uint32_t incompleteFlows{0};     //!< flows not complete at the end
     double simSeconds{0};            //!< simulated time at the end (the horizon if it was hit)
     double lastCompletionSeconds{0}; //!< when the last flow completed
+    double lastPacketSeconds{0};     //!< when the last packet arrived or was dropped
     double wallSeconds{0};
     Time throughputBin;
 
+    /**
+     * sent - delivered - dropped - in flight: packets lost without a reason (0 unless
+     * something is broken). Losses are droppedPackets (reasons in drops); in-flight packets
+     * were neither lost nor delivered when the run stopped.
+     */
     int64_t Unaccounted() const
     {
-        return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets);
+        return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets)
+             - inFlightPackets;
     }
 };
 
@@ -128,6 +155,12 @@ struct FabricRoceRunOptions
     std::vector<uint32_t> queueSampleLinks;
     std::map<std::string, std::shared_ptr<AttributeValue>> senderAttributes;
     std::map<std::string, std::shared_ptr<AttributeValue>> receiverAttributes;
+    /// Called after install, before Simulator::Run, with the network and
+    /// RoceTrafficHelper::GetApplications (receivers, then the senders started at once).
+    FabricRunHook beforeRun;
+    /// Called for every flow's sender when it is created (RoceTrafficHelper::
+    /// SetSenderCreatedCallback): the way to reach flows that start after others.
+    RoceTrafficHelper::SenderCreatedCallback senderCreated;
 };
 
 /**

@@ -5,6 +5,7 @@
 #include "roce-nic.h"
 
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-warning.h"
 #include "ns3/flow-key.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
@@ -63,6 +64,14 @@ RoceSender::GetTypeId()
                             TypeIdValue(DcqcnRateControl::GetTypeId()),
                             MakeTypeIdAccessor(&RoceSender::m_rateControlType),
                             MakeTypeIdChecker())
+              .AddAttribute("RateController",
+                            "The rate control object of this queue pair (read-only; built "
+                            "from RateControl on first access): its Rate trace is reachable "
+                            "as .../$ns3::RoceSender/RateController/Rate.",
+                            TypeId::ATTR_GET,
+                            PointerValue(),
+                            MakePointerAccessor(&RoceSender::GetRateController),
+                            MakePointerChecker<RoceRateControl>())
               .AddAttribute("RtoHigh",
                             "Retransmission timeout (IRN, SIGCOMM'18: 320 us).",
                             TimeValue(MicroSeconds(320)),
@@ -140,6 +149,18 @@ RoceSender::DoDispose()
     Application::DoDispose();
 }
 
+Ptr<RoceRateControl>
+RoceSender::GetRateController() const
+{
+    if (!m_cc)
+    {
+        ObjectFactory factory(m_rateControlType.GetName());
+        m_cc = factory.Create<RoceRateControl>();
+        NS_ABORT_MSG_IF(!m_cc, "RoceSender: RateControl must name a RoceRateControl subclass");
+    }
+    return m_cc;
+}
+
 double
 RoceSender::GetRateBps() const
 {
@@ -174,10 +195,7 @@ RoceSender::StartApplication()
                             << m_flowId << " is already used on node " << node->GetId());
     m_lineBps = double(m_nic->GetPortRate(m_port));
 
-    ObjectFactory factory(m_rateControlType.GetName());
-    m_cc = factory.Create<RoceRateControl>();
-    NS_ABORT_MSG_IF(!m_cc, "RoceSender: RateControl must name a RoceRateControl subclass");
-    m_cc->Start(m_lineBps);
+    GetRateController()->Start(m_lineBps);
     const uint64_t nPkts = (m_bytes + m_payload - 1) / m_payload;
     NS_ABORT_MSG_IF(nPkts >= UINT32_MAX,
                     "RoceSender: MessageBytes / PacketSize must be below 2^32 packets");
@@ -381,6 +399,14 @@ RoceSender::CheckWatchdog()
     if (idle >= m_watchdog)
     {
         const std::string state = DescribeState();
+        if (!m_stallReported)
+        {
+            // Once per flow: a stall repeats every WatchdogTimeout while it lasts.
+            m_stallReported = true;
+            FabricWarn("RoceSender",
+                       "flow " + std::to_string(m_flowId) + " stalled (no progress for "
+                           + std::to_string(m_watchdog.GetMicroSeconds()) + " us): " + state);
+        }
         NS_LOG_WARN("RoceSender stall: " << state);
         m_stallTrace(m_flowId, state);
         m_watchdogEvent = Simulator::Schedule(m_watchdog, &RoceSender::CheckWatchdog, this);

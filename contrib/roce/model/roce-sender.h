@@ -78,6 +78,13 @@ class RoceSender : public Application
     Time GetCompleteTime() const { return m_completedAt; }
     double GetRateBps() const;
     double GetLineRateBps() const { return m_lineBps; }
+    /**
+     * The queue pair's rate control (the RateController attribute): created from the
+     * RateControl TypeId on first use, so that its traces can be connected before the flow
+     * starts, through the Config path
+     * /NodeList/[node]/ApplicationList/[i]/$ns3::RoceSender/RateController/Rate.
+     */
+    Ptr<RoceRateControl> GetRateController() const;
     /// One-line description of the queue pair's state (for the watchdog and logs).
     std::string DescribeState() const;
 
@@ -121,7 +128,8 @@ class RoceSender : public Application
     Ipv4Address m_dstAddr;
     Ptr<RoceNic> m_nic;
     uint32_t m_port{0};
-    Ptr<RoceRateControl> m_cc;
+    mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)
+    bool m_stallReported{false};       //!< the first stall went to FabricWarn
     double m_lineBps{0};
     uint32_t m_nPkts{0};
     uint32_t m_sndNxt{0};
