@@ -5,6 +5,7 @@
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
@@ -31,9 +32,12 @@ class FabricIpv4RoutingHelper : public Ipv4RoutingHelper
   public:
     FabricIpv4RoutingHelper* Copy() const override { return new FabricIpv4RoutingHelper(*this); }
 
-    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node>) const override
+    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node> node) const override
     {
-        return CreateObject<FabricIpv4Routing>();
+        // Aggregated too, so Config paths reach its traces: /NodeList/*/$ns3::FabricIpv4Routing/
+        auto routing = CreateObject<FabricIpv4Routing>();
+        node->AggregateObject(routing);
+        return routing;
     }
 };
 
@@ -136,6 +140,8 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
             ports.push_back(DynamicCast<PointToPointNetDevice>(devs.Get(e)));
         }
     }
+    // Every device obeys the physical truth from now on.
+    net->m_stateListener = FabricLinkGuard::InstallAll(net);
     return net;
 }
 
