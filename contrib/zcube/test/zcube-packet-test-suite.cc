@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // ns-3 TestSuite: a small packet-level run on ZCube, asserting that bytes arrive on exactly the
 // links Eq. 1 predicts, in both switch modes, and that every packet is accounted for.
+#include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-traffic-helper.h"
 #include "ns3/fabric-udp-run.h"
@@ -128,7 +129,8 @@ class RoftPacketAccountingTestCase : public TestCase
             auto r = RunFabricUdp(
                 roft.Install(links), flows, std::vector<double>(flows.size(), 400e9 / 24), 4096);
             NS_TEST_EXPECT_MSG_GT(r.droppedPackets, 0u, "a 2:1 oversubscribed uplink drops");
-            NS_TEST_EXPECT_MSG_EQ(r.drops.count("queue-overflow"), 1u, "drops carry a reason");
+            NS_TEST_EXPECT_MSG_EQ(
+                r.drops.count(FabricDropReason::QUEUE_OVERFLOW), 1u, "drops carry a reason");
             NS_TEST_EXPECT_MSG_EQ(r.Unaccounted(), 0, "sent = delivered + dropped");
             uint64_t linkDrops = 0;
             for (const auto& c : r.links)
@@ -136,7 +138,8 @@ class RoftPacketAccountingTestCase : public TestCase
                 linkDrops += c.queueDrops;
                 NS_TEST_EXPECT_MSG_LT_OR_EQ(c.maxQueueBytes, 8u * 4126, "queue bound");
             }
-            NS_TEST_EXPECT_MSG_EQ(linkDrops, r.drops.at("queue-overflow"), "per-link drops");
+            NS_TEST_EXPECT_MSG_EQ(
+                linkDrops, r.drops.at(FabricDropReason::QUEUE_OVERFLOW), "per-link drops");
         }
     }
 };
@@ -185,8 +188,9 @@ class NoRouteTestCase : public TestCase
         auto r = RunFabricUdp(net, {ok, lost}, {100e9, 100e9}, 4096);
         NS_TEST_EXPECT_MSG_EQ(r.flows[0].rxBytes, 40960u, "routable flow delivered");
         NS_TEST_EXPECT_MSG_EQ(r.flows[1].rxBytes, 0u, "unroutable flow not delivered");
-        NS_TEST_EXPECT_MSG_EQ(r.drops.count("no-route"), 1u, "reason recorded");
-        NS_TEST_EXPECT_MSG_EQ(r.drops.at("no-route"), 10u, "every packet of the flow");
+        NS_TEST_EXPECT_MSG_EQ(r.drops.count(FabricDropReason::NO_ROUTE), 1u, "reason recorded");
+        NS_TEST_EXPECT_MSG_EQ(
+            r.drops.at(FabricDropReason::NO_ROUTE), 10u, "every packet of the flow");
         NS_TEST_EXPECT_MSG_EQ(r.Unaccounted(), 0, "sent = delivered + dropped");
     }
 
