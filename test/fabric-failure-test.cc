@@ -213,6 +213,14 @@ TEST_P(FabricFailure, LinkFailedMidRunDropsQueuedAndLaterPacketsThenRepairs)
         "/NodeList/*/$ns3::FabricLinkGuard/StateChange",
         Callback<void, const FabricStateChange&>([changes](const FabricStateChange& c)
                                                  { changes->emplace_back(Simulator::Now(), c); }));
+    auto portStates = std::make_shared<std::vector<std::string>>();
+    Config::ConnectWithoutContext("/NodeList/3/$ns3::FabricLinkGuard/PortState",
+                                  Callback<void, uint32_t, bool, bool>(
+                                      [portStates](uint32_t port, bool egress, bool ingress) {
+                                          portStates->push_back(std::to_string(port)
+                                                                + (egress ? "E" : "e")
+                                                                + (ingress ? "I" : "i"));
+                                      }));
     auto guardDrops = std::make_shared<uint64_t>(0);
     Config::ConnectWithoutContext("/NodeList/*/$ns3::FabricLinkGuard/Drop",
                                   Callback<void, Ptr<const Packet>, const std::string&>(
@@ -254,6 +262,8 @@ TEST_P(FabricFailure, LinkFailedMidRunDropsQueuedAndLaterPacketsThenRepairs)
         EXPECT_EQ((*changes)[i].second.id / 2, 1u);
         EXPECT_EQ((*changes)[i].second.up, i >= 2);
     }
+    // s3 sees its port 0 lose its ingress, then its egress, then get both back.
+    EXPECT_EQ(*portStates, (std::vector<std::string>{"0Ei", "0ei", "0eI", "0EI"}));
     if (GetParam() == FabricSwitchMode::IPV4)
     {
         EXPECT_EQ(*interfaceUpDuring, 0) << "the switch's IPv4 interface goes down";

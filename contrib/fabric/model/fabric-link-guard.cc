@@ -81,6 +81,11 @@ FabricLinkGuard::GetTypeId()
                               "it, changed (every change is reported once, by one node).",
                               MakeTraceSourceAccessor(&FabricLinkGuard::m_stateChangeTrace),
                               "ns3::FabricLinkGuard::StateChangeTracedCallback")
+              .AddTraceSource("PortState",
+                              "A port of this node changed: (port, egress usable, ingress "
+                              "usable), as a loss-of-signal detector at the node sees it.",
+                              MakeTraceSourceAccessor(&FabricLinkGuard::m_portStateTrace),
+                              "ns3::FabricLinkGuard::PortStateTracedCallback")
               .AddTraceSource("Drop",
                               "A packet was dropped because of a failure (queued on a port "
                               "whose link went down, or arriving over a failed link).",
@@ -289,6 +294,7 @@ FabricLinkGuard::EgressChanged(uint32_t port)
         }
     }
     SetInterface(port, up);
+    m_portStateTrace(port, up, m_ingressUp[port] != 0);
 }
 
 void
@@ -310,6 +316,7 @@ FabricLinkGuard::IngressChanged(uint32_t port)
         m_ingressDownAt[port] = Simulator::Now();
         EnsureErrorModel(port);
     }
+    m_portStateTrace(port, m_egressUp[port] != 0, up);
 }
 
 void

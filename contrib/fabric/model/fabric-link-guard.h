@@ -69,6 +69,9 @@ class FabricLinkErrorModel : public ErrorModel
  * Trace sources (Config paths /NodeList/<i>/$ns3::FabricLinkGuard/<name>):
  * - StateChange: a change of this node, or of a directed link leaving it (each change of the
  *   truth is reported exactly once, by one node); the time is Simulator::Now().
+ * - PortState: a port of this node changed, seen from the node (port, whether its egress
+ *   and its ingress directed links are usable): what a loss-of-signal detector at this node
+ *   would see, including failures of the link's other end.
  * - Drop: packets this node's ports dropped because of a failure (queued on a port that went
  *   down, or arriving over a failed link), with the reason.
  */
@@ -102,6 +105,7 @@ class FabricLinkGuard : public Object
 
     typedef void (*StateChangeTracedCallback)(const FabricStateChange& change);
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+    typedef void (*PortStateTracedCallback)(uint32_t port, bool egressUsable, bool ingressUsable);
 
   protected:
     void DoDispose() override;
@@ -143,6 +147,7 @@ class FabricLinkGuard : public Object
     bool m_disposed{false};
     Ptr<Ipv4> m_ipv4; //!< the node's IPv4, once a port went down (null: not watching)
     TracedCallback<const FabricStateChange&> m_stateChangeTrace;
+    TracedCallback<uint32_t, bool, bool> m_portStateTrace;
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
 };
 
