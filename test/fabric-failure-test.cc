@@ -596,3 +596,32 @@ TEST(FabricFailureSpec, CodeApiChecksIdsAndRepairs)
     EXPECT_EQ(failures.GetEvents().size(), 5u);
     Simulator::Destroy();
 }
+
+// Stock ns-3 IPv4 with global routing on every node obeys failures too: the switches' IPv4
+// discards what it forwards into a down interface, counted link-down, and repair restores.
+TEST(FabricFailureGlobalRouting, LinkFailureIsCountedAndRepaired)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    auto g = Chain();
+    FabricNetworkHelper links;
+    auto net = links.InstallGlobalRouting(g);
+    FabricFailureHelper failures(net);
+    failures.Schedule("link:1@20us,repair:link:1@60us");
+    FlowSpec f;
+    f.src = 0;
+    f.dst = 1;
+    f.bytes = 300 * PAYLOAD;
+    f.srcPort = 49152;
+    auto r = RunFabricUdp(net, {f}, {100e9}, PAYLOAD);
+    EXPECT_EQ(r.Unaccounted(), 0) << "sent " << r.sentPackets << " delivered " << r.deliveredPackets
+                                  << " dropped " << r.droppedPackets;
+    const uint64_t linkDown
+        = r.drops.count(FabricDropReason::LINK_DOWN) ? r.drops.at(FabricDropReason::LINK_DOWN) : 0;
+    EXPECT_EQ(r.droppedPackets, linkDown);
+    EXPECT_GT(linkDown, 100u); // 40 us at 0.33 us per packet
+    EXPECT_LT(linkDown, 140u);
+    EXPECT_GT(r.deliveredPackets, 150u) << "delivery before the failure and after the repair";
+    Simulator::Destroy();
+    Config::Reset();
+}
