@@ -16,6 +16,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/queue.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/string.h"
 
 #include <gtest/gtest.h>
 
@@ -443,28 +444,41 @@ TEST_P(FabricFailure, OverlappingLinkAndSwitchFailures)
     }
 }
 
-// A forwarding loop ends by TTL expiry, in both switch modes.
+// A forwarding loop ends by TTL expiry, in both switch modes: always (Ttl=always), and by
+// default (while-down) as soon as something is down.
 TEST_P(FabricFailure, LoopEndsByTtlExpiry)
 {
-    auto g = Chain();
-    auto routing = CreateObject<LoopRouting>();
-    routing->SetGraph(g);
-    auto net = Install(g, routing);
-    auto r = RunFabricUdp(net, {Flow(0, 0, 1, 20, 49152)}, {10e9}, PAYLOAD);
-    ExpectAccounted(r);
-    EXPECT_EQ(r.deliveredPackets, 0u);
-    EXPECT_EQ(Drops(r, FabricDropReason::TTL_EXPIRED), 20u);
-    // TTL 64 from the host: 63 switch hops between s2 and s3, then the drop (in IPv4 mode the
-    // switch's ICMP time-exceeded messages loop and expire too; they are not counted).
-    const uint64_t hops = r.links[g->GetEgressDirLink(2, 1)].txPackets
-                        + r.links[g->GetEgressDirLink(3, 0)].txPackets;
-    if (GetParam() == FabricSwitchMode::FAST)
+    for (bool always : {true, false})
     {
-        EXPECT_EQ(hops, 20u * 63);
-    }
-    else
-    {
-        EXPECT_GE(hops, 20u * 63);
+        SCOPED_TRACE(always ? "Ttl=always" : "Ttl=while-down, an unrelated link down");
+        Config::SetDefault("ns3::FabricSwitchForwarder::Ttl",
+                           StringValue(always ? "always" : "while-down"));
+        auto g = Chain();
+        g->Connect(2, 3); // link 3: a second s2-s3 link, unused by the loop
+        auto routing = CreateObject<LoopRouting>();
+        routing->SetGraph(g);
+        auto net = Install(g, routing);
+        if (!always)
+        {
+            net->GetState()->FailLink(3);
+        }
+        auto r = RunFabricUdp(net, {Flow(0, 0, 1, 20, 49152)}, {10e9}, PAYLOAD);
+        ExpectAccounted(r);
+        EXPECT_EQ(r.deliveredPackets, 0u);
+        EXPECT_EQ(Drops(r, FabricDropReason::TTL_EXPIRED), 20u);
+        // TTL 64 from the host: 63 switch hops between s2 and s3, then the drop (in IPv4 mode
+        // the switch's ICMP time-exceeded messages loop and expire too; they are not counted).
+        const uint64_t hops = r.links[g->GetEgressDirLink(2, 1)].txPackets
+                            + r.links[g->GetEgressDirLink(3, 0)].txPackets;
+        if (GetParam() == FabricSwitchMode::FAST)
+        {
+            EXPECT_EQ(hops, 20u * 63);
+        }
+        else
+        {
+            EXPECT_GE(hops, 20u * 63);
+        }
+        Simulator::Destroy();
     }
 }
 

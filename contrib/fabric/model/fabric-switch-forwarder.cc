@@ -6,8 +6,8 @@
 #include "fabric-link-guard.h"
 #include "fabric-packet-key.h"
 
-#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
@@ -31,12 +31,16 @@ FabricSwitchForwarder::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Fabric")
               .AddConstructor<FabricSwitchForwarder>()
-              .AddAttribute("DecrementTtl",
-                            "Decrement the IPv4 TTL of every forwarded packet and drop it "
-                            "(ttl-expired) when it would reach 0, as a router does.",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&FabricSwitchForwarder::m_decrementTtl),
-                            MakeBooleanChecker())
+              .AddAttribute(
+                  "Ttl",
+                  "When to decrement the IPv4 TTL of forwarded packets and drop them "
+                  "at 0 (ttl-expired): always; while-down (only while some link or "
+                  "node of the physical state is down, when routing views may "
+                  "disagree and loop; no per-hop header rewrite otherwise); never.",
+                  EnumValue(TTL_WHILE_DOWN),
+                  MakeEnumAccessor(&FabricSwitchForwarder::m_ttlMode),
+                  MakeEnumChecker(
+                      TTL_ALWAYS, "always", TTL_WHILE_DOWN, "while-down", TTL_NEVER, "never"))
               .AddTraceSource("Forward",
                               "A packet was sent out of an egress port.",
                               MakeTraceSourceAccessor(&FabricSwitchForwarder::m_forwardTrace),
@@ -133,7 +137,10 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
         Drop(packet, FabricDropReason::NOT_IPV4);
         return;
     }
-    if (m_decrementTtl && ttl <= 1)
+    const bool decrement = m_ttlMode == TTL_ALWAYS
+                        || (m_ttlMode == TTL_WHILE_DOWN && m_truth
+                            && (m_truth->GetNDirLinksDown() != 0 || m_truth->GetNNodesDown() != 0));
+    if (decrement && ttl <= 1)
     {
         Drop(packet, FabricDropReason::TTL_EXPIRED);
         return;
@@ -160,12 +167,12 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     const bool marked = m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
                      && m_queues[port]
                      && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]);
-    if (m_decrementTtl || marked)
+    if (decrement || marked)
     {
         // One header rewrite per hop for both the TTL and the mark.
         Ipv4Header ip;
         copy->RemoveHeader(ip);
-        if (m_decrementTtl)
+        if (decrement)
         {
             ip.SetTtl(ttl - 1);
         }

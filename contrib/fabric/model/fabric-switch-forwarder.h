@@ -23,8 +23,11 @@ namespace ns3
  * switch. A protocol handler reads the 5-tuple straight from the packet bytes, asks the
  * FabricRouting function for the egress port and sends the packet out of that device.
  * Hosts keep the full stack (sockets, FlowMonitor). The TTL is decremented as a router
- * does (attribute DecrementTtl): a packet that arrives with TTL <= 1 is dropped with reason
- * ttl-expired, so a transient loop while routing views disagree ends.
+ * does, and a packet that arrives with TTL <= 1 is dropped with reason ttl-expired, so a loop
+ * ends (attribute Ttl). Rewriting the TTL costs a header rewrite (a buffer copy) per hop, so by
+ * default (while-down) it is done only while some element of the physical state is down: the
+ * only time routing views can disagree and loop (the routing functions are loop-free with
+ * everything up, which is tested); "always" also ends the loops of a broken routing function.
  * If an EcnMarker is aggregated to the node, ECN-capable packets are marked CE according to
  * the egress queue they join; a mark counts (EcnMark) only when the packet was queued.
  *
@@ -67,7 +70,15 @@ class FabricSwitchForwarder : public Object
     void Drop(Ptr<const Packet> p, const std::string& reason);
 
     uint32_t m_fabricNode{0};
-    bool m_decrementTtl{true};
+    /// When the TTL is decremented (the Ttl attribute).
+    enum TtlMode
+    {
+        TTL_ALWAYS,
+        TTL_WHILE_DOWN,
+        TTL_NEVER
+    };
+
+    TtlMode m_ttlMode{TTL_WHILE_DOWN};
     Ptr<FabricRouting> m_routing;
     std::shared_ptr<const FabricState> m_truth; //!< physical state (null: never fails)
     std::vector<uint32_t> m_egress;             //!< directed link leaving each port
