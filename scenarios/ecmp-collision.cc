@@ -12,9 +12,14 @@
 // shared link. Colliding flows should each get about half the line rate, the others all of it.
 //
 //   ./build/bin/ecmp-collision --out=results/ecmp-collision
+//
+// --fail=SPEC schedules failures and repairs in every run (grammar: FabricFailureHelper,
+// doc/fabric.md "Failures"; ids are checked against both fabrics' graphs); routing views never
+// learn, so packets keep going into the hole until the repair.
 #include "ns3/core-module.h"
 #include "ns3/fabric-choice.h"
 #include "ns3/fabric-cli.h"
+#include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-results.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-sender.h"
@@ -83,6 +88,8 @@ Run(int argc, char* argv[])
     cli.Add("queue-bytes", "egress queue per port in bytes", "8000000");
     cli.Add("rate-control", "dcqcn | none", "dcqcn");
     cli.Add("bin-us", "throughput time-series bin in microseconds", "50");
+    cli.Add(
+        "fail", "failures and repairs, e.g. link:40@50us,repair:link:40@1ms (none if empty)", "");
     cli.Add("out", "results folder", "results/ecmp-collision");
     cli.Parse(argc, argv);
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
@@ -109,6 +116,14 @@ Run(int argc, char* argv[])
     const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
     const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
     const double binUs = cli.GetDouble("bin-us", 1, 1e6);
+    const std::string failSpec = cli.GetString("fail");
+    if (!failSpec.empty())
+    {
+        // Checked against both fabrics before any run (ids differ between them).
+        FabricFailureHelper::Parse(failSpec, *ZCubeHelper(n, k).GetGraph());
+        FabricFailureHelper::Parse(failSpec,
+                                   *RoftHelper(RoftLayout(n, k, spines), seed0).GetGraph());
+    }
     FabricResults out(cli.GetString("out"));
 
     // Flows: GPU j of source leaf p -> GPU j of leaf p + L/2 (contiguous attachment).
@@ -154,6 +169,10 @@ Run(int argc, char* argv[])
                          {"seed", seed0},
                          {"queue_bytes", queueBytes},
                          {"rate_control", cc}};
+    if (!failSpec.empty())
+    {
+        summary["params"]["fail"] = failSpec;
+    }
     summary["runs"] = json::array();
     CsvWriter flowCsv(out.Path("flows.csv"),
                       {"fabric",
@@ -219,6 +238,10 @@ Run(int argc, char* argv[])
         for (const auto& c : collisions)
         {
             opt.queueSampleLinks.push_back(c.dirLink);
+        }
+        if (!failSpec.empty())
+        {
+            FabricFailureHelper(net).Schedule(failSpec);
         }
         std::cerr << "[" << run.fabric << " seed " << run.seed << "] " << collisions.size()
                   << " shared links..." << std::flush;
@@ -305,6 +328,10 @@ Run(int argc, char* argv[])
                 {"dropped_packets", r.droppedPackets},
                 {"unaccounted_packets", r.Unaccounted()},
                 {"wall_s", r.wallSeconds}};
+        if (!failSpec.empty())
+        {
+            rj["drops"] = r.drops; // by reason (FabricDropReason)
+        }
         summary["runs"].push_back(rj);
         std::cout << std::left << std::setw(7) << run.fabric << std::setw(6) << run.seed
                   << std::setw(28) << (label.empty() ? "-" : label) << std::right << std::fixed

@@ -3,6 +3,7 @@
 // bottleneck, go-back-N under injected loss, incast, and packet accounting in every run.
 #include "ns3/core-module.h"
 #include "ns3/error-model.h"
+#include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/ipv4-flow-classifier.h"
@@ -162,7 +163,7 @@ TEST_F(RoceTransport, GoBackNRecoversFromLoss)
         retx += f.retxPackets;
     }
     EXPECT_GT(retx, 0u);
-    EXPECT_GT(r.drops["phy-rx-error"], 0u);
+    EXPECT_GT(r.drops[FabricDropReason::PHY_RX_ERROR], 0u);
     ExpectAccounted(r);
 }
 
@@ -180,7 +181,7 @@ TEST_F(RoceTransport, TailLossRecoveredByTimeout)
     EXPECT_EQ(r.flows[0].timeouts, 2u);
     EXPECT_EQ(r.flows[0].retxPackets, 2u);
     EXPECT_EQ(r.flows[0].nacks, 0u);
-    EXPECT_EQ(r.drops["phy-rx-error"], 2u);
+    EXPECT_EQ(r.drops[FabricDropReason::PHY_RX_ERROR], 2u);
     // RtoLow (100 us) applies with one packet outstanding; the second timeout is backed off
     // to 200 us: 300 us of timeouts, then the RTT.
     EXPECT_GT(r.flows[0].FctSeconds(), 300e-6);
@@ -221,7 +222,7 @@ TEST_F(RoceTransport, Incast16To1CompletesWithBoundedQueue)
         retx += f.retxPackets;
     }
     EXPECT_EQ(r.drops.size(), r.droppedPackets > 0 ? 1u : 0u);
-    EXPECT_EQ(r.droppedPackets, r.drops["queue-overflow"]);
+    EXPECT_EQ(r.droppedPackets, r.drops[FabricDropReason::QUEUE_OVERFLOW]);
     EXPECT_GE(retx, r.droppedPackets);
     EXPECT_GT(maxQueue, 0u);
     EXPECT_LT(r.lastCompletionSeconds, 4 * 16 * 2000000 * 8.0 / 400e9);

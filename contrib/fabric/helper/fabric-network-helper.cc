@@ -5,6 +5,7 @@
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
@@ -322,6 +323,8 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
             ports.push_back(DynamicCast<PointToPointNetDevice>(devs.Get(e)));
         }
     }
+    // Every device obeys the physical truth from now on.
+    net->m_stateListener = FabricLinkGuard::InstallAll(net);
     return net;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-udp-run.h"
 
+#include "ns3/fabric-drop-reason.h"
 #include "ns3/simulator.h"
 
 #include <chrono>
@@ -45,7 +46,7 @@ RunFabricUdp(Ptr<FabricNetwork> net,
     r.drops = monitor->GetDrops();
     if (traffic.GetRefusedPackets() > 0)
     {
-        r.drops["refused-at-source"] += traffic.GetRefusedPackets();
+        r.drops[FabricDropReason::REFUSED_AT_SOURCE] += traffic.GetRefusedPackets();
     }
     r.sentPackets = traffic.GetTxPackets();
     r.deliveredPackets = traffic.GetRxPackets();

@@ -2,6 +2,7 @@
 #include "fabric-ipv4-routing.h"
 
 #include "fabric-addressing.h"
+#include "fabric-drop-reason.h"
 #include "fabric-packet-key.h"
 
 #include "ns3/data-rate.h"
@@ -29,11 +30,13 @@ FabricIpv4Routing::GetTypeId()
                               MakeTraceSourceAccessor(&FabricIpv4Routing::m_forwardTrace),
                               "ns3::FabricIpv4Routing::ForwardTracedCallback")
               .AddTraceSource("Drop",
-                              "A packet was dropped by routing, with the reason.",
+                              "A packet was dropped by routing, with the reason (no-route, "
+                              "link-down, host-not-forwarding).",
                               MakeTraceSourceAccessor(&FabricIpv4Routing::m_dropTrace),
                               "ns3::FabricIpv4Routing::DropTracedCallback")
               .AddTraceSource("EcnMark",
-                              "A forwarded ECN-capable packet was marked CE (switches only).",
+                              "A forwarded ECN-capable packet was marked CE and queued (switches "
+                              "only).",
                               MakeTraceSourceAccessor(&FabricIpv4Routing::m_ecnTrace),
                               "ns3::FabricSwitchForwarder::EcnMarkTracedCallback");
     return tid;
@@ -54,6 +57,7 @@ FabricIpv4Routing::DoDispose()
 {
     m_ipv4 = nullptr;
     m_routeByPort.clear();
+    m_portUp.clear();
     m_portQueue.clear();
     m_ecn = nullptr;
     m_routing = nullptr;
@@ -85,6 +89,11 @@ FabricIpv4Routing::SetFabric(uint32_t fabricNode, Ptr<FabricRouting> routing, Ip
         r->SetOutputDevice(m_ipv4->GetNetDevice(p + 1));
         m_routeByPort.push_back(r);
     }
+    m_portUp.assign(nPorts, 0);
+    for (uint32_t p = 0; p < nPorts; ++p)
+    {
+        m_portUp[p] = m_ipv4->IsUp(p + 1) ? 1 : 0;
+    }
     m_ecn = m_isHost ? nullptr : m_ipv4->GetObject<EcnMarker>();
     m_portQueue.clear();
     for (uint32_t p = 0; p < nPorts; ++p)
@@ -112,7 +121,7 @@ void
 FabricIpv4Routing::Drop(Ptr<const Packet> p, const Ipv4Header& h, const std::string& reason)
 {
     NS_LOG_LOGIC("drop " << h.GetSource() << "->" << h.GetDestination() << ": " << reason);
-    m_dropTrace(p, h, reason);
+    m_dropTrace(p, reason);
 }
 
 Ptr<Ipv4Route>
@@ -184,7 +193,7 @@ FabricIpv4Routing::RouteInput(Ptr<const Packet> p,
     }
     if (m_isHost)
     {
-        Drop(p, header, "host-not-forwarding");
+        Drop(p, header, FabricDropReason::HOST_NOT_FORWARDING);
         ecb(p, header, Socket::ERROR_NOROUTETOHOST);
         return true;
     }
@@ -195,32 +204,56 @@ FabricIpv4Routing::RouteInput(Ptr<const Packet> p,
             : m_routing->SelectPort(m_fabricNode, inPort, dstHost, ReadFlowKey(p, header));
     if (port == FabricRouting::NO_PORT)
     {
-        Drop(p, header, "no-route");
+        Drop(p, header, FabricDropReason::NO_ROUTE);
+        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
+        return true;
+    }
+    if (!m_portUp[port])
+    {
+        // The view still believes the port up; the link is dead.
+        Drop(p, header, FabricDropReason::LINK_DOWN);
         ecb(p, header, Socket::ERROR_NOROUTETOHOST);
         return true;
     }
     m_forwardTrace(p, header, inPort, port);
     const Ptr<Ipv4Route>& route = m_routeByPort[port];
-    if (ShouldMark(header, port))
+    if (!ShouldMark(header, port))
     {
-        Ipv4Header marked = header;
-        marked.SetEcn(Ipv4Header::ECN_CE);
-        m_ecnTrace(p, port);
-        ucb(route, p, marked);
+        ucb(route, p, header);
         return true;
     }
-    ucb(route, p, header);
+    Ipv4Header marked = header;
+    marked.SetEcn(Ipv4Header::ECN_CE);
+    // Forwarding is synchronous down to the device queue: the mark counts only if the packet
+    // was queued there (the same rule as the fast path).
+    const Ptr<Queue<Packet>>& queue = m_portQueue[port].first;
+    const uint32_t queued = queue->GetTotalReceivedPackets();
+    ucb(route, p, marked);
+    if (queue->GetTotalReceivedPackets() != queued)
+    {
+        m_ecnTrace(p, port);
+    }
     return true;
 }
 
 void
-FabricIpv4Routing::NotifyInterfaceUp(uint32_t /*interface*/)
+FabricIpv4Routing::NotifyInterfaceUp(uint32_t interface)
 {
+    NS_LOG_FUNCTION(this << interface);
+    if (interface >= 1 && interface <= m_portUp.size())
+    {
+        m_portUp[interface - 1] = 1;
+    }
 }
 
 void
-FabricIpv4Routing::NotifyInterfaceDown(uint32_t /*interface*/)
+FabricIpv4Routing::NotifyInterfaceDown(uint32_t interface)
 {
+    NS_LOG_FUNCTION(this << interface);
+    if (interface >= 1 && interface <= m_portUp.size())
+    {
+        m_portUp[interface - 1] = 0;
+    }
 }
 
 void
@@ -247,6 +280,13 @@ FabricIpv4Routing::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit
     os << "FabricIpv4Routing on fabric node " << m_fabricNode << " ("
        << (m_routing ? m_routing->GetName() : std::string("unbound"))
        << "): routes are computed per packet by the fabric routing function\n";
+    for (uint32_t port = 0; port < m_portUp.size(); ++port)
+    {
+        if (!m_portUp[port])
+        {
+            os << "  port " << port << " (interface " << port + 1 << ") is down\n";
+        }
+    }
 }
 
 } // namespace ns3

@@ -23,7 +23,14 @@ namespace ns3
  * packet's 5-tuple. It keeps no table of its own: the FabricRouting is the table.
  *
  * Interface i of the node's Ipv4 must be the device of fabric port i-1 (interface 0 is the
- * loopback); FabricNetworkHelper sets this up.
+ * loopback); FabricNetworkHelper sets this up, and aggregates the protocol to the node, so
+ * its traces are at /NodeList/<i>/$ns3::FabricIpv4Routing/<name>.
+ *
+ * Failures: the FabricLinkGuard sets the interface of a dead port down (and up on repair);
+ * NotifyInterfaceDown/Up keep a per-port up flag. Decisions still come only from the routing
+ * view: a switch that picks a down port drops the packet (link-down, counted once, here); a
+ * host's RouteOutput still returns the chosen port's route, and IPv4 drops the packet on the
+ * down interface (DROP_INTERFACE_DOWN, counted as link-down by FabricLinkMonitor).
  */
 class FabricIpv4Routing : public Ipv4RoutingProtocol
 {
@@ -71,12 +78,14 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
                                           uint32_t inPort,
                                           uint32_t outPort);
     /**
-     * TracedCallback signature for drops.
-     * \param reason "no-route" or "host-not-forwarding"
+     * TracedCallback signature for drops (the same as FabricSwitchForwarder's).
+     * \param packet the packet without its IPv4 header
+     * \param reason a FabricDropReason: no-route, link-down or host-not-forwarding
      */
-    typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
-                                       const Ipv4Header& header,
-                                       const std::string& reason);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
+
+    /// Whether the interface of fabric port \p port is up (as last notified).
+    bool IsPortUp(uint32_t port) const { return m_portUp[port] != 0; }
 
   protected:
     void DoDispose() override;
@@ -92,10 +101,11 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
     Ipv4Address m_primary;
     Ptr<FabricRouting> m_routing;
     std::vector<Ptr<Ipv4Route>> m_routeByPort; //!< one immutable route per egress port
+    std::vector<uint8_t> m_portUp;             //!< interface state per port (Notify*)
     Ptr<EcnMarker> m_ecn;
     std::vector<std::pair<Ptr<Queue<Packet>>, uint64_t>> m_portQueue; //!< queue, rate (bit/s)
     TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t, uint32_t> m_forwardTrace;
-    TracedCallback<Ptr<const Packet>, const Ipv4Header&, const std::string&> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;
 };
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-link-monitor.h"
 
+#include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-network.h"
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -69,6 +71,19 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
     m_links.assign(2 * static_cast<size_t>(g.GetNLinks()), LinkCounters{});
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
+        // Failures: queues flushed and packets arriving over a failed link (link-down).
+        Ptr<FabricLinkGuard> guard = net->GetNode(v)->GetObject<FabricLinkGuard>();
+        if (guard)
+        {
+            // In the network unless a host's IPv4 sent into its own dead port.
+            const bool host = g.IsHost(v);
+            FabricLinkGuard* gd = PeekPointer(guard);
+            Connect(PeekPointer(guard),
+                    "Drop",
+                    Callback<void, Ptr<const Packet>, const std::string&>(
+                        [this, host, gd](Ptr<const Packet>, const std::string& reason)
+                        { CountDrop(reason, !(host && gd->IsDropBeforeDevice())); }));
+        }
         for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
         {
             const uint32_t out = g.GetEgressDirLink(v, p);
@@ -91,15 +106,22 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         [this, out](Ptr<const Packet>)
                         {
                             ++m_links[out].queueDrops;
-                            CountDrop("queue-overflow", true);
+                            CountDrop(FabricDropReason::QUEUE_OVERFLOW, true);
                         }));
+            FabricLinkGuard* gp = PeekPointer(guard);
             Connect(PeekPointer(dev),
                     "PhyRxDrop",
                     Callback<void, Ptr<const Packet>>(
-                        [this, in](Ptr<const Packet>)
+                        [this, in, gp, p](Ptr<const Packet>)
                         {
+                            // The guard's error model claims the link-down drops (counted
+                            // from its Drop trace); the rest is a user's error model.
+                            if (gp && gp->TakeRxClaim(p))
+                            {
+                                return;
+                            }
                             ++m_links[in].rxErrorDrops;
-                            CountDrop("phy-rx-error", true);
+                            CountDrop(FabricDropReason::PHY_RX_ERROR, true);
                         }));
             if (g.IsHost(v))
             {
@@ -166,8 +188,9 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             // by the traffic-control layer, before the device sees it.
             Connect(PeekPointer(tc),
                     "TcDrop",
-                    Callback<void, Ptr<const Packet>>([this, sw](Ptr<const Packet>)
-                                                      { CountDrop("host-queue-full", sw); }));
+                    Callback<void, Ptr<const Packet>>(
+                        [this, sw](Ptr<const Packet>)
+                        { CountDrop(FabricDropReason::HOST_QUEUE_FULL, sw); }));
         }
         if (auto ipv4 = node->GetObject<Ipv4>())
         {
@@ -177,15 +200,14 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         "EcnMark",
                         Callback<void, Ptr<const Packet>, uint32_t>(
                             [markOn](Ptr<const Packet>, uint32_t port) { markOn(port); }));
-                Connect(
-                    PeekPointer(r),
-                    "Drop",
-                    Callback<void, Ptr<const Packet>, const Ipv4Header&, const std::string&>(
-                        [this, sw](Ptr<const Packet>, const Ipv4Header&, const std::string& reason)
-                        { CountDrop(reason, sw); }));
+                Connect(PeekPointer(r),
+                        "Drop",
+                        Callback<void, Ptr<const Packet>, const std::string&>(
+                            [this, sw](Ptr<const Packet>, const std::string& reason)
+                            { CountDrop(reason, sw); }));
             }
-            // Drops inside IPv4 itself (TTL, interface down, ...). Route errors are already
-            // counted by FabricIpv4Routing's own Drop trace, with a more precise reason.
+            // Drops inside IPv4 itself (TTL, interface down = a failed port, ...). Route errors are
+            // already counted by FabricIpv4Routing's own Drop trace, with a more precise reason.
             const bool fabricRouting
                 = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()) != nullptr;
             if (auto l3 = DynamicCast<Ipv4L3Protocol>(ipv4))
@@ -198,29 +220,35 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                  Ipv4L3Protocol::DropReason,
                                  Ptr<Ipv4>,
                                  uint32_t>(
-                            [this, fabricRouting, sw](const Ipv4Header&,
-                                                      Ptr<const Packet>,
-                                                      Ipv4L3Protocol::DropReason why,
-                                                      Ptr<Ipv4>,
-                                                      uint32_t)
+                            [this, fabricRouting, sw](const Ipv4Header& h,
+                                                  Ptr<const Packet>,
+                                                  Ipv4L3Protocol::DropReason why,
+                                                  Ptr<Ipv4>,
+                                                  uint32_t)
                             {
+                                // ICMP errors (e.g. time exceeded, made by an IPv4 switch)
+                                // were never sent by a transport: not in the accounting.
+                                if (h.GetProtocol() == 1)
+                                {
+                                    return;
+                                }
                                 switch (why)
                                 {
                                 case Ipv4L3Protocol::DROP_TTL_EXPIRED:
-                                    CountDrop("ttl-expired", sw);
+                                    CountDrop(FabricDropReason::TTL_EXPIRED, sw);
                                     break;
                                 case Ipv4L3Protocol::DROP_INTERFACE_DOWN:
-                                    CountDrop("interface-down", sw);
+                                    CountDrop(FabricDropReason::LINK_DOWN, sw);
                                     break;
                                 case Ipv4L3Protocol::DROP_ROUTE_ERROR:
                                 case Ipv4L3Protocol::DROP_NO_ROUTE:
                                     if (!fabricRouting)
                                     {
-                                        CountDrop("no-route", sw);
+                                        CountDrop(FabricDropReason::NO_ROUTE, sw);
                                     }
                                     break;
                                 default:
-                                    CountDrop("ipv4-other", sw);
+                                    CountDrop(FabricDropReason::IPV4_OTHER, sw);
                                     break;
                                 }
                             }));

@@ -19,10 +19,12 @@ class FabricNetwork;
  * \ingroup fabric
  * Per-directed-link counters of a FabricNetwork, fed by the devices' trace sources (not
  * recomputed): bytes and packets that started transmission (PhyTxBegin), the egress queue's
- * peak occupancy, ECN marks, and drops with a reason: "queue-overflow" (MacTxDrop), "phy-rx-error"
- * (PhyRxDrop, e.g. an error model), "host-queue-full" (the traffic-control layer of a node
- * with IPv4 found its device queue stopped; not attributed to a link), plus the routing
- * layer's drops ("no-route", "host-not-forwarding", "not-ipv4").
+ * peak occupancy, ECN marks, and drops by FabricDropReason: queue-overflow (MacTxDrop),
+ * phy-rx-error (PhyRxDrop of a user's error model), link-down (FabricLinkGuard: queues
+ * flushed and packets arriving over a failed link; the switches' and IPv4's drops into a dead
+ * port), host-queue-full (the traffic-control layer of a node with IPv4 found its device
+ * queue stopped; not attributed to a link), plus the routing layer's drops (no-route,
+ * host-not-forwarding, not-ipv4, ttl-expired).
  * Byte counts are IPv4 packet bytes (the PPP header is not counted).
  */
 class FabricLinkMonitor : public Object

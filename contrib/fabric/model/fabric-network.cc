@@ -38,6 +38,17 @@ FabricNetwork::FabricNetwork()
     NS_LOG_FUNCTION(this);
 }
 
+FabricNetwork::~FabricNetwork()
+{
+    NS_LOG_FUNCTION(this);
+    // The state may outlive the network (a failure helper or a test holds it): stop it
+    // from reaching the devices.
+    if (m_state && m_stateListener != UINT32_MAX)
+    {
+        m_state->RemoveListener(m_stateListener);
+    }
+}
+
 NodeContainer
 FabricNetwork::GetHostNodes() const
 {

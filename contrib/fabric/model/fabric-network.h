@@ -34,15 +34,16 @@ class FabricNetwork : public Object
   public:
     static TypeId GetTypeId();
     FabricNetwork();
+    ~FabricNetwork() override;
 
     const FabricGraph& GetGraph() const { return *m_graph; }
     std::shared_ptr<const FabricGraph> GetGraphPtr() const { return m_graph; }
     /// The routing function (null for a network built with ns-3's global routing).
     Ptr<FabricRouting> GetRouting() const { return m_routing; }
     /**
-     * The physical truth: which links and nodes are up. Devices obey it; routing decides
-     * from its own view (FabricRouting::GetView), which learns of changes only through a
-     * detector.
+     * The physical truth: which links and nodes are up. Devices obey it (through the
+     * FabricLinkGuard aggregated to every node); routing decides from its own view
+     * (FabricRouting::GetView), which learns of changes only through a detector.
      */
     std::shared_ptr<FabricState> GetState() const { return m_state; }
 
@@ -76,6 +77,7 @@ class FabricNetwork : public Object
     std::shared_ptr<const FabricGraph> m_graph;
     Ptr<FabricRouting> m_routing;
     std::shared_ptr<FabricState> m_state;
+    uint32_t m_stateListener{UINT32_MAX}; //!< the guards' listener on m_state
     NodeContainer m_nodes;
     std::vector<std::vector<Ptr<PointToPointNetDevice>>> m_devices;
     std::vector<Ipv4Address> m_hostAddress;

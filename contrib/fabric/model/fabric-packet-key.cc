@@ -28,7 +28,7 @@ HasPorts(uint8_t protocol)
 } // namespace
 
 bool
-ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn)
+ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn, uint8_t* ttl)
 {
     uint8_t b[64];
     const uint32_t size = p->GetSize();
@@ -45,6 +45,10 @@ ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn)
     if (ecn)
     {
         *ecn = b[1] & 0x03;
+    }
+    if (ttl)
+    {
+        *ttl = b[8];
     }
     key.protocol = b[9];
     key.srcAddr = Be32(b + 12);

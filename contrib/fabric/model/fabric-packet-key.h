@@ -14,9 +14,13 @@ namespace ns3
  * Read the 5-tuple of a packet that still starts with its IPv4 header (as a switch's
  * device-level handler sees it), without deserializing headers.
  * \param ecn if not null, receives the packet's two ECN bits
+ * \param ttl if not null, receives the packet's TTL
  * \return false if the packet is too short to be IPv4
  */
-bool ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn = nullptr);
+bool ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p,
+                               FlowKey& key,
+                               uint8_t* ecn = nullptr,
+                               uint8_t* ttl = nullptr);
 
 /**
  * \ingroup fabric

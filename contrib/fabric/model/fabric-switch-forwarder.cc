@@ -2,9 +2,12 @@
 #include "fabric-switch-forwarder.h"
 
 #include "fabric-addressing.h"
+#include "fabric-drop-reason.h"
+#include "fabric-link-guard.h"
 #include "fabric-packet-key.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
@@ -28,17 +31,27 @@ FabricSwitchForwarder::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Fabric")
               .AddConstructor<FabricSwitchForwarder>()
+              .AddAttribute(
+                  "Ttl",
+                  "When to decrement the IPv4 TTL of forwarded packets and drop them "
+                  "at 0 (ttl-expired): always; while-down (only while some link or "
+                  "node of the physical state is down, when routing views may "
+                  "disagree and loop; no per-hop header rewrite otherwise); never.",
+                  EnumValue(TTL_WHILE_DOWN),
+                  MakeEnumAccessor(&FabricSwitchForwarder::m_ttlMode),
+                  MakeEnumChecker(
+                      TTL_ALWAYS, "always", TTL_WHILE_DOWN, "while-down", TTL_NEVER, "never"))
               .AddTraceSource("Forward",
                               "A packet was sent out of an egress port.",
                               MakeTraceSourceAccessor(&FabricSwitchForwarder::m_forwardTrace),
                               "ns3::FabricSwitchForwarder::ForwardTracedCallback")
               .AddTraceSource("Drop",
                               "A packet was dropped by the switch, with the reason "
-                              "(no-route, not-ipv4).",
+                              "(FabricDropReason: no-route, link-down, ttl-expired, not-ipv4).",
                               MakeTraceSourceAccessor(&FabricSwitchForwarder::m_dropTrace),
                               "ns3::FabricSwitchForwarder::DropTracedCallback")
               .AddTraceSource("EcnMark",
-                              "An ECN-capable packet was marked CE on its way out of a port.",
+                              "An ECN-capable packet was marked CE and queued on a port.",
                               MakeTraceSourceAccessor(&FabricSwitchForwarder::m_ecnTrace),
                               "ns3::FabricSwitchForwarder::EcnMarkTracedCallback");
     return tid;
@@ -61,6 +74,7 @@ FabricSwitchForwarder::DoDispose()
     m_queues.clear();
     m_ecn = nullptr;
     m_routing = nullptr;
+    m_truth = nullptr;
     Object::DoDispose();
 }
 
@@ -76,10 +90,16 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
                                                        << " devices, fabric node has " << nPorts
                                                        << " ports");
     m_ports.clear();
+    m_egress.clear();
     m_ecn = node->GetObject<EcnMarker>();
+    if (auto guard = node->GetObject<FabricLinkGuard>())
+    {
+        m_truth = guard->GetTruth();
+    }
     for (uint32_t p = 0; p < nPorts; ++p)
     {
         m_ports.push_back(node->GetDevice(p));
+        m_egress.push_back(m_routing->GetGraph().GetEgressDirLink(fabricNode, p));
         auto p2p = DynamicCast<PointToPointNetDevice>(node->GetDevice(p));
         m_queues.push_back(p2p ? p2p->GetQueue() : nullptr);
         DataRateValue rate;
@@ -111,9 +131,18 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
 {
     FlowKey key;
     uint8_t ecn = 0;
-    if (!ReadFlowKeyFromIpv4Packet(packet, key, &ecn))
+    uint8_t ttl = 0;
+    if (!ReadFlowKeyFromIpv4Packet(packet, key, &ecn, &ttl))
     {
-        Drop(packet, "not-ipv4");
+        Drop(packet, FabricDropReason::NOT_IPV4);
+        return;
+    }
+    const bool decrement = m_ttlMode == TTL_ALWAYS
+                        || (m_ttlMode == TTL_WHILE_DOWN && m_truth
+                            && (m_truth->GetNDirLinksDown() != 0 || m_truth->GetNNodesDown() != 0));
+    if (decrement && ttl <= 1)
+    {
+        Drop(packet, FabricDropReason::TTL_EXPIRED);
         return;
     }
     const uint32_t dstHost = FabricAddressing::HostOf(key.dstAddr);
@@ -123,21 +152,35 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
                             : m_routing->SelectPort(m_fabricNode, inPort, dstHost, key);
     if (port == FabricRouting::NO_PORT)
     {
-        Drop(packet, "no-route");
+        Drop(packet, FabricDropReason::NO_ROUTE);
+        return;
+    }
+    // The routing view may still believe a dead port up: the packet goes into the hole.
+    if (m_truth && !m_truth->IsDirLinkUsable(m_egress[port]))
+    {
+        Drop(packet, FabricDropReason::LINK_DOWN);
         return;
     }
     ++m_forwarded;
     m_forwardTrace(packet, inPort, port);
     Ptr<Packet> copy = packet->Copy();
-    bool marked = false;
-    if (m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) && m_queues[port]
-        && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]))
+    const bool marked = m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
+                     && m_queues[port]
+                     && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]);
+    if (decrement || marked)
     {
+        // One header rewrite per hop for both the TTL and the mark.
         Ipv4Header ip;
         copy->RemoveHeader(ip);
-        ip.SetEcn(Ipv4Header::ECN_CE);
+        if (decrement)
+        {
+            ip.SetTtl(ttl - 1);
+        }
+        if (marked)
+        {
+            ip.SetEcn(Ipv4Header::ECN_CE);
+        }
         copy->AddHeader(ip);
-        marked = true;
     }
     // A full egress queue drops inside Send(); the link monitor counts it there. A mark counts
     // only when the marked packet was queued.

@@ -4,6 +4,7 @@
 
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/fabric-state.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
@@ -21,10 +22,19 @@ namespace ns3
  * Switch fast path: forwards IPv4 packets at the device level, without an IPv4 stack on the
  * switch. A protocol handler reads the 5-tuple straight from the packet bytes, asks the
  * FabricRouting function for the egress port and sends the packet out of that device.
- * Hosts keep the full stack (sockets, FlowMonitor). The TTL is not decremented; the routing
- * functions' loop freedom is tested instead, and a loop would show in the per-link counters.
+ * Hosts keep the full stack (sockets, FlowMonitor). The TTL is decremented as a router
+ * does, and a packet that arrives with TTL <= 1 is dropped with reason ttl-expired, so a loop
+ * ends (attribute Ttl). Rewriting the TTL costs a header rewrite (a buffer copy) per hop, so by
+ * default (while-down) it is done only while some element of the physical state is down: the
+ * only time routing views can disagree and loop (the routing functions are loop-free with
+ * everything up, which is tested); "always" also ends the loops of a broken routing function.
  * If an EcnMarker is aggregated to the node, ECN-capable packets are marked CE according to
- * the egress queue they join (the only case where the packet's bytes are rewritten).
+ * the egress queue they join; a mark counts (EcnMark) only when the packet was queued.
+ *
+ * The switch obeys the physical truth (FabricLinkGuard on the node): a packet the routing
+ * function sends to a port whose link is down (the routing view may not know yet) is dropped
+ * with reason link-down. Drops carry a FabricDropReason: no-route, link-down, ttl-expired,
+ * not-ipv4. Config path of the traces: /NodeList/<i>/$ns3::FabricSwitchForwarder/<name>.
  */
 class FabricSwitchForwarder : public Object
 {
@@ -60,7 +70,18 @@ class FabricSwitchForwarder : public Object
     void Drop(Ptr<const Packet> p, const std::string& reason);
 
     uint32_t m_fabricNode{0};
+    /// When the TTL is decremented (the Ttl attribute).
+    enum TtlMode
+    {
+        TTL_ALWAYS,
+        TTL_WHILE_DOWN,
+        TTL_NEVER
+    };
+
+    TtlMode m_ttlMode{TTL_WHILE_DOWN};
     Ptr<FabricRouting> m_routing;
+    std::shared_ptr<const FabricState> m_truth; //!< physical state (null: never fails)
+    std::vector<uint32_t> m_egress;             //!< directed link leaving each port
     std::vector<Ptr<NetDevice>> m_ports;
     std::vector<Ptr<Queue<Packet>>> m_queues; //!< egress queue per port (for ECN)
     std::vector<uint64_t> m_rates;            //!< line rate per port in bit/s

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // ns-3 TestSuite: a small packet-level run on ZCube, asserting that bytes arrive on exactly the
 // links Eq. 1 predicts, in both switch modes, and that every packet is accounted for.
+#include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-traffic-helper.h"
 #include "ns3/fabric-udp-run.h"

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-failure-helper.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricFailureHelper");
+
+std::string
+FabricFailureEvent::Element() const
+{
+    switch (kind)
+    {
+    case Kind::LINK:
+        return "link:" + std::to_string(id);
+    case Kind::DIR_LINK:
+        return "dirlink:" + std::to_string(id);
+    case Kind::SWITCH:
+        return "switch:" + std::to_string(id);
+    case Kind::NODE:
+        return "node:" + std::to_string(id);
+    case Kind::NIC:
+        return "nic:" + std::to_string(id) + "/" + std::to_string(port);
+    }
+    return "?";
+}
+
+std::string
+FabricFailureEvent::ToString() const
+{
+    // Integer nanoseconds (or finer) print exactly and parse back to the same time.
+    return (repair ? "repair:" : "") + Element() + "@" + std::to_string(at.GetInteger())
+         + (Time::GetResolution() == Time::NS ? "ns" : "");
+}
+
+namespace
+{
+
+[[noreturn]] void
+Bad(const std::string& token, const std::string& expected)
+{
+    throw std::invalid_argument("failure spec: token '" + token + "': expected " + expected);
+}
+
+const char* const GRAMMAR = "[repair:]link:L|dirlink:D|switch:N|node:N|nic:H/P@TIME";
+
+uint32_t
+ParseId(const std::string& token, const std::string& text, const std::string& what)
+{
+    if (text.empty() || text.size() > 9
+        || text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        Bad(token, what + " as a non-negative integer, got '" + text + "'");
+    }
+    return static_cast<uint32_t>(std::stoul(text));
+}
+
+Time
+ParseTime(const std::string& token, const std::string& text)
+{
+    static const std::regex re(
+        "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?(s|ms|us|ns|ps|fs)$");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+    {
+        Bad(token,
+            "a time >= 0 with a unit (s, ms, us, ns, ps, fs), e.g. 50us or 1.5ms, got '" + text
+                + "'");
+    }
+    const std::string unit = m[4];
+    const long double factor = unit == "s"  ? 1e0L
+                             : unit == "ms" ? 1e-3L
+                             : unit == "us" ? 1e-6L
+                             : unit == "ns" ? 1e-9L
+                             : unit == "ps" ? 1e-12L
+                                            : 1e-15L;
+    const long double seconds = std::stold(text.substr(0, text.size() - unit.size())) * factor;
+    if (seconds > 1e6L)
+    {
+        Bad(token, "a time of at most 1e6 s, got '" + text + "'");
+    }
+    const Time t(text);
+    // ns-3 truncates to its resolution: refuse a time that is not a whole number of it.
+    const long double res = Time::From(1).GetSeconds();
+    const long double ticks = seconds / res;
+    if (std::fabs(ticks - std::round(ticks)) > 1e-6L * std::max(1.0L, ticks)
+        || t.GetInteger() != static_cast<int64_t>(std::llround(ticks)))
+    {
+        Bad(token,
+            "a time that is a whole number of the simulator's resolution ("
+                + std::to_string(static_cast<double>(res)) + " s), got '" + text + "'");
+    }
+    return t;
+}
+
+} // namespace
+
+void
+FabricFailureHelper::Check(const FabricFailureEvent& e,
+                           const FabricGraph& g,
+                           const std::string& spelled)
+{
+    const std::string token = spelled.empty() ? e.ToString() : spelled;
+    auto range = [&](uint32_t v, uint32_t n, const std::string& what)
+    {
+        if (v >= n)
+        {
+            Bad(token, what + " in [0, " + std::to_string(n) + ")");
+        }
+    };
+    switch (e.kind)
+    {
+    case FabricFailureEvent::Kind::LINK:
+        range(e.id, g.GetNLinks(), "a link id");
+        break;
+    case FabricFailureEvent::Kind::DIR_LINK:
+        range(e.id, 2 * g.GetNLinks(), "a directed link id");
+        break;
+    case FabricFailureEvent::Kind::SWITCH:
+        if (e.id < g.GetNHosts() || e.id >= g.GetNNodes())
+        {
+            Bad(token,
+                "a switch node id in [" + std::to_string(g.GetNHosts()) + ", "
+                    + std::to_string(g.GetNNodes()) + ") (use node:N for a host)");
+        }
+        break;
+    case FabricFailureEvent::Kind::NODE:
+        range(e.id, g.GetNNodes(), "a node id");
+        break;
+    case FabricFailureEvent::Kind::NIC:
+        range(e.id, g.GetNHosts(), "a host id");
+        range(e.port, g.GetNPorts(e.id), "a port of host " + std::to_string(e.id));
+        break;
+    }
+    if (e.at.IsStrictlyNegative())
+    {
+        Bad(token, "a time >= 0");
+    }
+}
+
+void
+FabricFailureHelper::Apply(const FabricFailureEvent& e, FabricState& s)
+{
+    switch (e.kind)
+    {
+    case FabricFailureEvent::Kind::LINK:
+        e.repair ? s.RepairLink(e.id) : s.FailLink(e.id);
+        break;
+    case FabricFailureEvent::Kind::DIR_LINK:
+        e.repair ? s.RepairDirLink(e.id) : s.FailDirLink(e.id);
+        break;
+    case FabricFailureEvent::Kind::SWITCH:
+    case FabricFailureEvent::Kind::NODE:
+        e.repair ? s.RepairNode(e.id) : s.FailNode(e.id);
+        break;
+    case FabricFailureEvent::Kind::NIC:
+    {
+        const uint32_t link = s.GetGraph().GetPortLink(e.id, e.port);
+        e.repair ? s.RepairLink(link) : s.FailLink(link);
+        break;
+    }
+    }
+}
+
+std::vector<FabricFailureEvent>
+FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
+{
+    std::vector<FabricFailureEvent> out;
+    if (spec.empty())
+    {
+        Bad(spec, std::string("at least one event ") + GRAMMAR);
+    }
+    size_t start = 0;
+    while (start <= spec.size())
+    {
+        const size_t comma = spec.find(',', start);
+        const std::string token
+            = spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        start = comma == std::string::npos ? spec.size() + 1 : comma + 1;
+        if (token.empty())
+        {
+            Bad(token, std::string("an event ") + GRAMMAR + " between commas");
+        }
+        FabricFailureEvent e;
+        std::string rest = token;
+        if (rest.rfind("repair:", 0) == 0)
+        {
+            e.repair = true;
+            rest = rest.substr(7);
+        }
+        const size_t at = rest.find('@');
+        if (at == std::string::npos || rest.find('@', at + 1) != std::string::npos)
+        {
+            Bad(token, std::string("one '@' before the time: ") + GRAMMAR);
+        }
+        const std::string element = rest.substr(0, at);
+        e.at = ParseTime(token, rest.substr(at + 1));
+        const size_t colon = element.find(':');
+        const std::string kind = element.substr(0, colon);
+        const std::string id = colon == std::string::npos ? "" : element.substr(colon + 1);
+        if (colon == std::string::npos)
+        {
+            Bad(token, std::string("an element kind:id, one of ") + GRAMMAR);
+        }
+        if (kind == "link")
+        {
+            e.kind = FabricFailureEvent::Kind::LINK;
+            e.id = ParseId(token, id, "a link id");
+        }
+        else if (kind == "dirlink")
+        {
+            e.kind = FabricFailureEvent::Kind::DIR_LINK;
+            e.id = ParseId(token, id, "a directed link id");
+        }
+        else if (kind == "switch")
+        {
+            e.kind = FabricFailureEvent::Kind::SWITCH;
+            e.id = ParseId(token, id, "a switch node id");
+        }
+        else if (kind == "node")
+        {
+            e.kind = FabricFailureEvent::Kind::NODE;
+            e.id = ParseId(token, id, "a node id");
+        }
+        else if (kind == "nic")
+        {
+            e.kind = FabricFailureEvent::Kind::NIC;
+            const size_t slash = id.find('/');
+            if (slash == std::string::npos)
+            {
+                Bad(token, "nic:HOST/PORT");
+            }
+            e.id = ParseId(token, id.substr(0, slash), "a host id");
+            e.port = ParseId(token, id.substr(slash + 1), "a port number");
+        }
+        else
+        {
+            Bad(token, "an element kind link, dirlink, switch, node or nic, got '" + kind + "'");
+        }
+        Check(e, g, token);
+        out.push_back(e);
+    }
+    // Every repair must follow a failure of the same element, in time order.
+    std::vector<size_t> order(out.size());
+    for (size_t i = 0; i < order.size(); ++i)
+    {
+        order[i] = i;
+    }
+    std::stable_sort(
+        order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].at < out[b].at; });
+    auto graph = std::make_shared<FabricGraph>(g);
+    FabricState scratch(graph);
+    for (size_t i : order)
+    {
+        try
+        {
+            Apply(out[i], scratch);
+        }
+        catch (const std::invalid_argument&)
+        {
+            Bad(out[i].ToString(),
+                "a repair of an element failed earlier (" + out[i].Element()
+                    + " is not down at that time)");
+        }
+    }
+    return out;
+}
+
+FabricFailureHelper::FabricFailureHelper(Ptr<FabricNetwork> net)
+    : m_net(net),
+      m_truth(net->GetState()),
+      m_learners(std::make_shared<std::vector<Learner>>())
+{
+    if (!m_truth)
+    {
+        throw std::invalid_argument("FabricFailureHelper: the network has no state");
+    }
+}
+
+void
+FabricFailureHelper::Schedule(const std::string& spec)
+{
+    for (const auto& e : Parse(spec, m_net->GetGraph()))
+    {
+        Schedule(e);
+    }
+}
+
+void
+FabricFailureHelper::Schedule(const FabricFailureEvent& event)
+{
+    NS_LOG_FUNCTION(this << event.ToString());
+    Check(event, m_net->GetGraph());
+    if (event.at < Simulator::Now())
+    {
+        Bad(event.ToString(),
+            "a time not before now (" + std::to_string(Simulator::Now().GetSeconds()) + " s)");
+    }
+    // Check the whole plan again in time order: a repair must follow a failure.
+    std::vector<FabricFailureEvent> plan = m_events;
+    plan.push_back(event);
+    std::stable_sort(plan.begin(),
+                     plan.end(),
+                     [](const FabricFailureEvent& a, const FabricFailureEvent& b)
+                     { return a.at < b.at; });
+    FabricState scratch(m_truth->GetGraphPtr());
+    scratch.CopyFrom(*m_truth);
+    for (const auto& e : plan)
+    {
+        if (e.at < Simulator::Now())
+        {
+            continue; // already applied to the truth
+        }
+        try
+        {
+            Apply(e, scratch);
+        }
+        catch (const std::invalid_argument&)
+        {
+            Bad(e.ToString(),
+                "a repair of an element failed earlier (" + e.Element()
+                    + " is not down at that time)");
+        }
+    }
+    m_events.push_back(event);
+    std::shared_ptr<FabricState> truth = m_truth;
+    std::shared_ptr<std::vector<Learner>> learners = m_learners;
+    Simulator::Schedule(
+        event.at - Simulator::Now(),
+        [truth, learners, event]()
+        {
+            NS_LOG_INFO("t=" << Simulator::Now().As(Time::US) << " " << event.ToString());
+            Apply(event, *truth);
+            for (const auto& l : *learners)
+            {
+                std::shared_ptr<FabricState> view = l.view;
+                Simulator::Schedule(l.delay, [view, event]() { Apply(event, *view); });
+            }
+        });
+}
+
+void
+FabricFailureHelper::LearnAfter(Ptr<FabricRouting> routing, Time delay)
+{
+    if (!routing || !routing->GetView()
+        || routing->GetGraphPtr().get() != m_truth->GetGraphPtr().get())
+    {
+        throw std::invalid_argument("FabricFailureHelper::LearnAfter: routing must be bound to "
+                                    "the network's graph");
+    }
+    if (delay.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("FabricFailureHelper::LearnAfter: delay must be >= 0");
+    }
+    m_learners->push_back({routing->GetView(), delay});
+}
+
+namespace
+{
+FabricFailureEvent
+MakeEvent(FabricFailureEvent::Kind kind, uint32_t id, bool repair, Time at)
+{
+    FabricFailureEvent e;
+    e.kind = kind;
+    e.id = id;
+    e.repair = repair;
+    e.at = at;
+    return e;
+}
+} // namespace
+
+void
+FabricFailureHelper::FailLink(uint32_t link, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::LINK, link, false, at));
+}
+
+void
+FabricFailureHelper::RepairLink(uint32_t link, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::LINK, link, true, at));
+}
+
+void
+FabricFailureHelper::FailDirLink(uint32_t dirLink, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::DIR_LINK, dirLink, false, at));
+}
+
+void
+FabricFailureHelper::RepairDirLink(uint32_t dirLink, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::DIR_LINK, dirLink, true, at));
+}
+
+void
+FabricFailureHelper::FailSwitch(uint32_t node, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::SWITCH, node, false, at));
+}
+
+void
+FabricFailureHelper::RepairSwitch(uint32_t node, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::SWITCH, node, true, at));
+}
+
+void
+FabricFailureHelper::FailNode(uint32_t node, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::NODE, node, false, at));
+}
+
+void
+FabricFailureHelper::RepairNode(uint32_t node, Time at)
+{
+    Schedule(MakeEvent(FabricFailureEvent::Kind::NODE, node, true, at));
+}
+
+void
+FabricFailureHelper::FailNicPort(uint32_t host, uint32_t port, Time at)
+{
+    FabricFailureEvent e;
+    e.kind = FabricFailureEvent::Kind::NIC;
+    e.id = host;
+    e.port = port;
+    e.at = at;
+    Schedule(e);
+}
+
+void
+FabricFailureHelper::RepairNicPort(uint32_t host, uint32_t port, Time at)
+{
+    FabricFailureEvent e;
+    e.kind = FabricFailureEvent::Kind::NIC;
+    e.id = host;
+    e.port = port;
+    e.repair = true;
+    e.at = at;
+    Schedule(e);
+}
+
+} // namespace ns3
