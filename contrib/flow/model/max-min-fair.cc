@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "max-min-fair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+std::vector<double>
+MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
+{
+    const size_t nl = capacity.size();
+    const size_t nf = flows.size();
+    for (size_t l = 0; l < nl; ++l)
+    {
+        if (!(capacity[l] >= 0))
+        {
+            throw std::invalid_argument("MaxMinFairRates: capacity of link " + std::to_string(l)
+                                        + " must be >= 0");
+        }
+    }
+    // Link -> flows (CSR), unfrozen weight and flow count per link.
+    std::vector<uint32_t> start(nl + 1, 0);
+    for (size_t f = 0; f < nf; ++f)
+    {
+        if (!(flows[f].cap >= 0))
+        {
+            throw std::invalid_argument("MaxMinFairRates: cap of flow " + std::to_string(f)
+                                        + " must be >= 0");
+        }
+        for (const auto& [l, w] : flows[f].links)
+        {
+            if (l >= nl)
+            {
+                throw std::invalid_argument("MaxMinFairRates: flow " + std::to_string(f)
+                                            + " names link " + std::to_string(l) + ", valid [0, "
+                                            + std::to_string(nl) + ")");
+            }
+            if (!(w > 0 && w <= 1))
+            {
+                throw std::invalid_argument("MaxMinFairRates: weight of flow " + std::to_string(f)
+                                            + " must be in (0, 1]");
+            }
+            start[l + 1]++;
+        }
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<uint32_t> members(start.back());
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    std::vector<double> weight(nl, 0);
+    std::vector<uint32_t> count(nl, 0);
+    for (size_t f = 0; f < nf; ++f)
+    {
+        for (const auto& [l, w] : flows[f].links)
+        {
+            members[fill[l]++] = static_cast<uint32_t>(f);
+            weight[l] += w;
+            count[l]++;
+        }
+    }
+    std::vector<double> spare(capacity);
+    std::vector<double> rate(nf, 0);
+    std::vector<uint8_t> frozen(nf, 0);
+    std::vector<uint32_t> version(nl, 0);
+
+    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>; // level, (link, version)
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    auto level = [&](uint32_t l)
+    {
+        return std::max(0.0, spare[l]) / weight[l];
+    };
+    for (uint32_t l = 0; l < nl; ++l)
+    {
+        if (count[l] > 0)
+        {
+            heap.push({level(l), {l, 0}});
+        }
+    }
+    // Flows with a finite cap, smallest first; flows without links are limited by their cap.
+    std::vector<uint32_t> byCap;
+    for (uint32_t f = 0; f < nf; ++f)
+    {
+        if (std::isfinite(flows[f].cap))
+        {
+            byCap.push_back(f);
+        }
+    }
+    std::sort(byCap.begin(),
+              byCap.end(),
+              [&](uint32_t a, uint32_t b)
+              { return flows[a].cap < flows[b].cap || (flows[a].cap == flows[b].cap && a < b); });
+    size_t nextCap = 0;
+
+    auto freeze = [&](uint32_t f, double r)
+    {
+        frozen[f] = 1;
+        rate[f] = r;
+        for (const auto& [l, w] : flows[f].links)
+        {
+            spare[l] -= w * r;
+            count[l]--;
+            weight[l] -= w;
+            version[l]++;
+            if (count[l] > 0)
+            {
+                weight[l] = std::max(weight[l], 1e-12);
+                heap.push({level(l), {l, version[l]}});
+            }
+        }
+    };
+
+    while (true)
+    {
+        while (nextCap < byCap.size() && frozen[byCap[nextCap]])
+        {
+            ++nextCap;
+        }
+        while (!heap.empty()
+               && (heap.top().second.second != version[heap.top().second.first]
+                   || count[heap.top().second.first] == 0))
+        {
+            heap.pop();
+        }
+        const bool haveCap = nextCap < byCap.size();
+        if (heap.empty() && !haveCap)
+        {
+            break;
+        }
+        const double linkLevel
+            = heap.empty() ? std::numeric_limits<double>::infinity() : heap.top().first;
+        if (haveCap && flows[byCap[nextCap]].cap <= linkLevel)
+        {
+            freeze(byCap[nextCap], flows[byCap[nextCap]].cap);
+            continue;
+        }
+        const uint32_t l = heap.top().second.first;
+        heap.pop();
+        for (uint32_t i = start[l]; i < start[l + 1]; ++i)
+        {
+            if (!frozen[members[i]])
+            {
+                freeze(members[i], linkLevel);
+            }
+        }
+    }
+    // Flows with no link and no cap have nothing limiting them: report infinity honestly.
+    for (uint32_t f = 0; f < nf; ++f)
+    {
+        if (!frozen[f])
+        {
+            rate[f] = std::numeric_limits<double>::infinity();
+        }
+    }
+    return rate;
+}
+
+} // namespace ns3
