@@ -86,7 +86,7 @@ FabricRouting::SetView(std::shared_ptr<FabricState> view)
                                     "routing's graph");
     }
     Unlisten();
-    const bool changed = view->GetVersion() != 0 || m_view->GetVersion() != 0;
+    const bool changed = view->GetVersion() != 0 || (m_view && m_view->GetVersion() != 0);
     m_view = std::move(view);
     Listen();
     if (changed)

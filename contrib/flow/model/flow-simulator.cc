@@ -41,7 +41,8 @@ enum class EventType : uint8_t
     COMPLETE,
     PHYSICAL,
     VIEW,
-    RAMP
+    RAMP,
+    RECOMPUTE
 };
 
 struct Event
@@ -190,6 +191,15 @@ FlowSimulator::GetTypeId()
                             "Bin of the per-link bytes series (0: no series).",
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowSimulator::m_bin),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("RecomputeInterval",
+                            "0: rates are recomputed at every instant with an event (exact max-min "
+                            "at all times). > 0: at most once per interval, on its grid; events "
+                            "between grid points wait for the next one (a new flow sends nothing, "
+                            "a finished flow's capacity stays unused until then): faster, FCTs "
+                            "off by up to about one interval.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("MaxHops",
                             "A path longer than this is a routing loop: no route.",
@@ -616,16 +626,22 @@ FlowSimulator::Run(double stopS)
             s.MarkDirty(d);
         }
     };
-    auto detach = [&](uint32_t f)
+    // Take a flow off its links: its load leaves them at t, its rate is zero from now on.
+    auto detach = [&](uint32_t f, double t)
     {
-        for (const auto& [d, w] : s.flows[f].links)
+        Impl::Flow& fl = s.flows[f];
+        for (const auto& [d, w] : fl.links)
         {
             auto& v = s.linkFlows[d];
             auto it = std::find(v.begin(), v.end(), f);
             *it = v.back();
             v.pop_back();
             s.MarkDirty(d);
+            integrate(d, t);
+            s.linkLoad[d] = v.empty() ? 0 : std::max(0.0, s.linkLoad[d] - w * fl.rate);
         }
+        fl.rate = 0;
+        fl.version++; // no fluid end at the old rate
     };
     // Bring a sending flow's remaining bytes up to t at its current rate.
     auto advance = [&](uint32_t f, double t)
@@ -642,22 +658,26 @@ FlowSimulator::Run(double stopS)
         Impl::Flow& fl = s.flows[f];
         FlowSimRecord& r = m_records[f];
         advance(f, t);
-        if (rate == fl.rate && fl.version > 0)
+        if (rate != fl.rate)
         {
-            return;
-        }
-        fl.rate = rate;
-        fl.version++;
-        if (rate > 0)
-        {
-            if (fl.stallSince >= 0)
+            for (const auto& [d, w] : fl.links)
             {
-                r.stalledS += t - fl.stallSince;
-                fl.stallSince = -1;
+                integrate(d, t);
+                s.linkLoad[d] = std::max(0.0, s.linkLoad[d] + w * (rate - fl.rate));
             }
-            s.Push(t + fl.remaining * 8 / rate, EventType::FLUID_END, f, fl.version);
+            fl.rate = rate;
+            fl.version++;
+            if (rate > 0)
+            {
+                s.Push(t + fl.remaining * 8 / rate, EventType::FLUID_END, f, fl.version);
+            }
         }
-        else if (fl.stallSince < 0)
+        if (rate > 0 && fl.stallSince >= 0)
+        {
+            r.stalledS += t - fl.stallSince;
+            fl.stallSince = -1;
+        }
+        else if (rate == 0 && fl.stallSince < 0)
         {
             fl.stallSince = t;
         }
@@ -667,6 +687,7 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> compFlows;
     std::vector<double> localCap;
     std::vector<MaxMinFlow> localFlows;
+    MaxMinFairSolver solver;
     // Water-fill every component (flows linked by shared links) that holds a dirty link.
     auto recompute = [&](double t)
     {
@@ -720,9 +741,9 @@ FlowSimulator::Run(double stopS)
                 {
                     mf.links.emplace_back(s.localOf[d], w);
                 }
-                mf.cap = std::min(fl.line, fl.rampCap);
+                mf.cap = std::min(nic, fl.rampCap);
             }
-            const std::vector<double> rates = MaxMinFairRates(localCap, localFlows);
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
             m_stats.recomputations++;
             m_stats.flowsRecomputed += compFlows.size();
             for (size_t i = 0; i < compFlows.size(); ++i)
@@ -748,22 +769,6 @@ FlowSimulator::Run(double stopS)
                         s.Push(t + rampStep, EventType::RAMP, f);
                     }
                 }
-            }
-            for (uint32_t d : compLinks)
-            {
-                double load = 0;
-                for (uint32_t f : s.linkFlows[d])
-                {
-                    for (const auto& [d2, w] : s.flows[f].links)
-                    {
-                        if (d2 == d)
-                        {
-                            load += w * s.flows[f].rate;
-                        }
-                    }
-                }
-                integrate(d, t);
-                s.linkLoad[d] = load;
             }
         }
     };
@@ -822,7 +827,7 @@ FlowSimulator::Run(double stopS)
                 continue;
             }
             advance(f, t);
-            detach(f);
+            detach(f, t);
             fl.links = links;
             attach(f);
             FlowSimRecord& r = m_records[f];
@@ -838,8 +843,6 @@ FlowSimulator::Run(double stopS)
             else
             {
                 // Nothing to share: the flow stalls until a later view change routes it.
-                fl.version++;
-                fl.rate = 0;
                 if (fl.stallSince < 0)
                 {
                     fl.stallSince = t;
@@ -848,6 +851,8 @@ FlowSimulator::Run(double stopS)
         }
     };
 
+    const double quantum = m_recomputeInterval.GetSeconds();
+    bool recomputePending = false;
     double now = 0;
     while (!s.queue.empty())
     {
@@ -859,6 +864,7 @@ FlowSimulator::Run(double stopS)
         now = t;
         m_stats.instants++;
         // Every event of this instant, then one recomputation.
+        bool recomputeNow = quantum <= 0;
         while (!s.queue.empty() && s.queue.top().t == t)
         {
             const Event e = s.queue.top();
@@ -878,8 +884,7 @@ FlowSimulator::Run(double stopS)
                 }
                 fl.remaining = 0;
                 fl.lastT = t;
-                detach(e.a);
-                fl.rate = 0;
+                detach(e.a, t);
                 fl.phase = FlowPhase::TAIL;
                 --s.sending;
                 s.Push(t + fl.tail, EventType::COMPLETE, e.a);
@@ -929,6 +934,10 @@ FlowSimulator::Run(double stopS)
                 Apply(*s.view, s.linkEvents[e.a]);
                 reroute(t);
                 break;
+            case EventType::RECOMPUTE:
+                recomputePending = false;
+                recomputeNow = true;
+                break;
             case EventType::RAMP:
             {
                 Impl::Flow& fl = s.flows[e.a];
@@ -949,7 +958,15 @@ FlowSimulator::Run(double stopS)
             }
             }
         }
-        recompute(now);
+        if (recomputeNow)
+        {
+            recompute(now);
+        }
+        else if (!s.dirtyLinks.empty() && !recomputePending)
+        {
+            recomputePending = true;
+            s.Push((std::floor(now / quantum) + 1) * quantum, EventType::RECOMPUTE, 0);
+        }
     }
     // Close the books: flows still sending have moved their bytes up to now.
     const double end = std::isfinite(stopS) && !s.queue.empty() ? stopS : now;

@@ -179,6 +179,7 @@ class FlowSimulator : public Object
     bool m_fluidSplit;
     Time m_rerouteDelay;
     Time m_bin;
+    Time m_recomputeInterval;
     uint32_t m_maxHops;
 
     Ptr<FabricRouting> m_routing;

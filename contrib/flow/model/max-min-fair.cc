@@ -14,6 +14,13 @@ namespace ns3
 std::vector<double>
 MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
 {
+    MaxMinFairSolver solver;
+    return solver.Solve(capacity, flows);
+}
+
+const std::vector<double>&
+MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
+{
     const size_t nl = capacity.size();
     const size_t nf = flows.size();
     for (size_t l = 0; l < nl; ++l)
@@ -25,7 +32,8 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
         }
     }
     // Link -> flows (CSR), unfrozen weight and flow count per link.
-    std::vector<uint32_t> start(nl + 1, 0);
+    auto& start = m_start;
+    start.assign(nl + 1, 0);
     for (size_t f = 0; f < nf; ++f)
     {
         if (!(flows[f].cap >= 0))
@@ -50,10 +58,14 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
         }
     }
     std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<uint32_t> members(start.back());
-    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-    std::vector<double> weight(nl, 0);
-    std::vector<uint32_t> count(nl, 0);
+    auto& members = m_members;
+    members.resize(start.back());
+    auto& fill = m_fill;
+    fill.assign(start.begin(), start.end() - 1);
+    auto& weight = m_weight;
+    weight.assign(nl, 0);
+    auto& count = m_count;
+    count.assign(nl, 0);
     for (size_t f = 0; f < nf; ++f)
     {
         for (const auto& [l, w] : flows[f].links)
@@ -63,13 +75,30 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
             count[l]++;
         }
     }
-    std::vector<double> spare(capacity);
-    std::vector<double> rate(nf, 0);
-    std::vector<uint8_t> frozen(nf, 0);
-    std::vector<uint32_t> version(nl, 0);
+    auto& spare = m_spare;
+    spare.assign(capacity.begin(), capacity.end());
+    auto& rate = m_rate;
+    rate.assign(nf, 0);
+    auto& frozen = m_frozen;
+    frozen.assign(nf, 0);
+    auto& version = m_version;
+    version.assign(nl, 0);
 
-    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>; // level, (link, version)
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    // Min-heap of (level, (link, version)) in m_heap's storage.
+    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
+    auto& heap = m_heap;
+    heap.clear();
+    const std::greater<Entry> later;
+    auto push = [&](const Entry& e)
+    {
+        heap.push_back(e);
+        std::push_heap(heap.begin(), heap.end(), later);
+    };
+    auto pop = [&]()
+    {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+    };
     auto level = [&](uint32_t l)
     {
         return std::max(0.0, spare[l]) / weight[l];
@@ -78,11 +107,12 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
     {
         if (count[l] > 0)
         {
-            heap.push({level(l), {l, 0}});
+            push({level(l), {l, 0}});
         }
     }
     // Flows with a finite cap, smallest first; flows without links are limited by their cap.
-    std::vector<uint32_t> byCap;
+    auto& byCap = m_byCap;
+    byCap.clear();
     for (uint32_t f = 0; f < nf; ++f)
     {
         if (std::isfinite(flows[f].cap))
@@ -109,7 +139,7 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
             if (count[l] > 0)
             {
                 weight[l] = std::max(weight[l], 1e-12);
-                heap.push({level(l), {l, version[l]}});
+                push({level(l), {l, version[l]}});
             }
         }
     };
@@ -121,10 +151,10 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
             ++nextCap;
         }
         while (!heap.empty()
-               && (heap.top().second.second != version[heap.top().second.first]
-                   || count[heap.top().second.first] == 0))
+               && (heap.front().second.second != version[heap.front().second.first]
+                   || count[heap.front().second.first] == 0))
         {
-            heap.pop();
+            pop();
         }
         const bool haveCap = nextCap < byCap.size();
         if (heap.empty() && !haveCap)
@@ -132,14 +162,14 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
             break;
         }
         const double linkLevel
-            = heap.empty() ? std::numeric_limits<double>::infinity() : heap.top().first;
+            = heap.empty() ? std::numeric_limits<double>::infinity() : heap.front().first;
         if (haveCap && flows[byCap[nextCap]].cap <= linkLevel)
         {
             freeze(byCap[nextCap], flows[byCap[nextCap]].cap);
             continue;
         }
-        const uint32_t l = heap.top().second.first;
-        heap.pop();
+        const uint32_t l = heap.front().second.first;
+        pop();
         for (uint32_t i = start[l]; i < start[l + 1]; ++i)
         {
             if (!frozen[members[i]])

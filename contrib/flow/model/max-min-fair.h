@@ -41,6 +41,32 @@ struct MaxMinFlow
 std::vector<double> MaxMinFairRates(const std::vector<double>& capacity,
                                     const std::vector<MaxMinFlow>& flows);
 
+/**
+ * \ingroup flow
+ * MaxMinFairRates with its working memory kept between calls (the flow simulator solves
+ * many instances of similar size).
+ */
+class MaxMinFairSolver
+{
+  public:
+    /// As MaxMinFairRates; the result is valid until the next call.
+    const std::vector<double>& Solve(const std::vector<double>& capacity,
+                                     const std::vector<MaxMinFlow>& flows);
+
+  private:
+    std::vector<uint32_t> m_start;
+    std::vector<uint32_t> m_members;
+    std::vector<uint32_t> m_fill;
+    std::vector<double> m_weight;
+    std::vector<uint32_t> m_count;
+    std::vector<double> m_spare;
+    std::vector<double> m_rate;
+    std::vector<uint8_t> m_frozen;
+    std::vector<uint32_t> m_version;
+    std::vector<uint32_t> m_byCap;
+    std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
+};
+
 } // namespace ns3
 
 #endif // MAX_MIN_FAIR_H
