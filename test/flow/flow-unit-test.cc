@@ -396,3 +396,43 @@ TEST(FlowSimulator, FluidSplitSpreadsOverCandidates)
     EXPECT_NEAR(up0, wire, 1e-6);
     EXPECT_NEAR(up1, wire, 1e-6);
 }
+
+TEST(FlowSimulator, NicCapAndRecomputeInterval)
+{
+    // A NIC cap below the line rate sets the fluid rate.
+    FlowSimHelper capped;
+    capped.SetAttribute("NicRate", DataRateValue(DataRate("50Gbps")));
+    Ptr<FlowSimulator> a = capped.Run(Star(2), {Flow(0, 0, 1, 1000000)});
+    const FlowSimRecord& r = a->GetRecords()[0];
+    const double tail = r.idealS - r.wireBytes * 8 / 100e9;
+    EXPECT_NEAR(r.FctSeconds(), r.wireBytes * 8 / 50e9 + tail, 1e-12);
+
+    // Recomputing on a 1 us grid: the same bytes, fewer water-fillings, completions off by at
+    // most one interval per rate change that preceded them (each waits for the grid).
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 12; ++i)
+    {
+        flows.push_back(Flow(i, i % 3, 3, 200000 + 50000 * i, 0.3e-6 * i));
+    }
+    Ptr<FlowSimulator> exact = FlowSimHelper().Run(Star(4), flows);
+    FlowSimHelper grid;
+    grid.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(1)));
+    Ptr<FlowSimulator> coarse = grid.Run(Star(4), flows);
+    EXPECT_LT(coarse->GetStats().recomputations, exact->GetStats().recomputations);
+    double be = 0;
+    double bc = 0;
+    for (size_t d = 0; d < exact->GetLinks().size(); ++d)
+    {
+        be += exact->GetLinks()[d].bytes;
+        bc += coarse->GetLinks()[d].bytes;
+    }
+    EXPECT_NEAR(bc, be, be * 1e-9);
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        ASSERT_TRUE(coarse->GetRecords()[f].complete);
+        EXPECT_NEAR(coarse->GetRecords()[f].finishS,
+                    exact->GetRecords()[f].finishS,
+                    2 * flows.size() * 1e-6)
+            << f;
+    }
+}
