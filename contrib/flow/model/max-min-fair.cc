@@ -89,8 +89,14 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
     auto& heap = m_heap;
     heap.clear();
     const std::greater<Entry> later;
+    // Few links: a linear scan for the lowest level beats keeping a heap up to date.
+    const bool scan = nl <= 256;
     auto push = [&](const Entry& e)
     {
+        if (scan)
+        {
+            return;
+        }
         heap.push_back(e);
         std::push_heap(heap.begin(), heap.end(), later);
     };
@@ -156,20 +162,38 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
         {
             pop();
         }
+        uint32_t l = UINT32_MAX;
+        double linkLevel = std::numeric_limits<double>::infinity();
+        if (scan)
+        {
+            for (uint32_t i = 0; i < nl; ++i)
+            {
+                if (count[i] > 0 && level(i) < linkLevel)
+                {
+                    linkLevel = level(i);
+                    l = i;
+                }
+            }
+        }
+        else if (!heap.empty())
+        {
+            linkLevel = heap.front().first;
+            l = heap.front().second.first;
+        }
         const bool haveCap = nextCap < byCap.size();
-        if (heap.empty() && !haveCap)
+        if (l == UINT32_MAX && !haveCap)
         {
             break;
         }
-        const double linkLevel
-            = heap.empty() ? std::numeric_limits<double>::infinity() : heap.front().first;
         if (haveCap && flows[byCap[nextCap]].cap <= linkLevel)
         {
             freeze(byCap[nextCap], flows[byCap[nextCap]].cap);
             continue;
         }
-        const uint32_t l = heap.front().second.first;
-        pop();
+        if (!scan)
+        {
+            pop();
+        }
         for (uint32_t i = start[l]; i < start[l + 1]; ++i)
         {
             if (!frozen[members[i]])
