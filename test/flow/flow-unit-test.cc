@@ -438,3 +438,18 @@ TEST(FlowSimulator, NicCapAndRecomputeInterval)
             << f;
     }
 }
+
+TEST(FlowSimulator, RampDelaysRecoveryAfterContention)
+{
+    // Flows 0->2 (1 MB) and 1->2 (10 MB) share sw->2 at 50 Gb/s each. When the small one
+    // ends, the large one may take 100 Gb/s: at once without the ramp; with it, its rate
+    // halves the gap every 55 us (50, 75, 87.5, ... Gb/s), which costs sum 55 us * gap / 2
+    // = 55 us of full-rate time in all.
+    const std::vector<FlowSpec> flows{Flow(0, 0, 2, 1000000), Flow(1, 1, 2, 10000000)};
+    Ptr<FlowSimulator> plain = FlowSimHelper().Run(Star(3), flows);
+    FlowSimHelper ramp;
+    ramp.SetAttribute("Ramp", BooleanValue(true));
+    Ptr<FlowSimulator> slow = ramp.Run(Star(3), flows);
+    EXPECT_NEAR(slow->GetRecords()[0].finishS, plain->GetRecords()[0].finishS, 1e-12);
+    EXPECT_NEAR(slow->GetRecords()[1].finishS - plain->GetRecords()[1].finishS, 55e-6, 0.2e-6);
+}
