@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <set>
@@ -112,7 +113,16 @@ struct Result
     std::vector<double> ratio; //!< per complete flow: FCT packet / FCT flow
     double wallPacket{0};
     double wallFlow{0};
+    double cpuPacket{0}; //!< process CPU seconds (robust on a shared machine)
+    double cpuFlow{0};
 };
+
+/// Process CPU time in seconds.
+inline double
+CpuSeconds()
+{
+    return double(std::clock()) / CLOCKS_PER_SEC;
+}
 
 /**
  * Run \p flows over \p graph at both levels and join them. \p routing is the TypeId of both
@@ -130,10 +140,12 @@ Compare(const std::string& fabric,
     const FabricGraph& g = *graph;
     // Flow level (timed from the routing's construction to the end of the run).
     const auto f0 = std::chrono::steady_clock::now();
+    const double c0 = CpuSeconds();
     Ptr<FabricRouting> flowRouting = MakeRoutingByTypeId(routing, o.routingSeed, graph);
     Ptr<FlowSimulator> sim = FlowHelper(o, false).Run(flowRouting, flows);
     const auto f1 = std::chrono::steady_clock::now();
     res.wallFlow = WallSeconds(f0, f1);
+    res.cpuFlow = CpuSeconds() - c0;
     // The same with the DCQCN-like ramp: how much transport ramp-up alone would add.
     Ptr<FlowSimulator> ramp
         = FlowHelper(o, true).Run(MakeRoutingByTypeId(routing, o.routingSeed, graph), flows);
@@ -142,6 +154,7 @@ Compare(const std::string& fabric,
     if (o.packet)
     {
         const auto p0 = std::chrono::steady_clock::now();
+        const double c1 = CpuSeconds();
         FabricNetworkHelper links;
         links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(o.lineBps))));
         links.SetChannelAttribute("Delay", TimeValue(Seconds(o.delayS)));
@@ -157,6 +170,7 @@ Compare(const std::string& fabric,
         pk = RunFabricRoce(net, flows, opt);
         const auto p1 = std::chrono::steady_clock::now();
         res.wallPacket = WallSeconds(p0, p1);
+        res.cpuPacket = CpuSeconds() - c1;
     }
 
     const auto& fr = sim->GetRecords();
@@ -321,6 +335,8 @@ Compare(const std::string& fabric,
                    {"hosts", g.GetNHosts()},
                    {"wall_packet_s", res.wallPacket},
                    {"wall_flow_s", res.wallFlow},
+                   {"cpu_packet_s", res.cpuPacket},
+                   {"cpu_flow_s", res.cpuFlow},
                    {"flow_events", sim->GetStats().events},
                    {"flow_run_wall_s", sim->GetStats().wallSeconds},
                    {"flow_recomputations", sim->GetStats().recomputations},
@@ -333,6 +349,7 @@ Compare(const std::string& fabric,
     if (o.packet)
     {
         res.run["speedup"] = res.wallFlow > 0 ? res.wallPacket / res.wallFlow : 0.0;
+        res.run["cpu_speedup"] = res.cpuFlow > 0 ? res.cpuPacket / res.cpuFlow : 0.0;
         res.run["completion_packet_us"] = lastP * 1e6;
         res.run["completion_ratio"] = lastF > 0 ? lastP / lastF : 0.0;
         res.run["fct_ratio_median"] = FlowQuantile(res.ratio, 0.5);

@@ -433,6 +433,15 @@ Run(int argc, char* argv[])
     }
     summary["wall_packet_s"] = wallP;
     summary["wall_flow_s"] = wallF;
+    double cpuP = 0;
+    double cpuF = 0;
+    for (const auto& run : summary["runs"])
+    {
+        cpuP += run["cpu_packet_s"].get<double>();
+        cpuF += run["cpu_flow_s"].get<double>();
+    }
+    summary["cpu_packet_s"] = cpuP;
+    summary["cpu_flow_s"] = cpuF;
     out.WriteJson("summary.json", summary);
     out.WritePng("fct-ratio-cdf.png", plot);
 
@@ -471,7 +480,9 @@ Run(int argc, char* argv[])
     }
     std::cout << "\nwall: packet " << FormatNumber(wallP, 4) << " s, flow "
               << FormatNumber(wallF, 4) << " s (x" << FormatNumber(wallF > 0 ? wallP / wallF : 0, 4)
-              << ")\nwrote " << out.Path("summary.json") << ", flows.csv, links.csv, "
+              << "); CPU: packet " << FormatNumber(cpuP, 4) << " s, flow " << FormatNumber(cpuF, 4)
+              << " s (x" << FormatNumber(cpuF > 0 ? cpuP / cpuF : 0, 4) << ")\nwrote "
+              << out.Path("summary.json") << ", flows.csv, links.csv, "
               << "fct-ratio-cdf.png\n";
     return 0;
 }
