@@ -86,15 +86,15 @@ Run(int argc, char* argv[])
             wf += r.wallFlow;
             cp += r.cpuPacket;
             cf += r.cpuFlow;
-            std::cout << "  CPU: packet " << FormatNumber(r.cpuPacket, 4) << " s, flow "
-                      << FormatNumber(r.cpuFlow, 4) << " s, x"
-                      << FormatNumber(r.cpuPacket / std::max(r.cpuFlow, 1e-6), 4) << "\n";
             std::cout << std::left << std::setw(7) << fab << std::setw(13) << pat << std::right
                       << std::setw(7) << flows.size() << std::setw(12)
                       << FormatNumber(r.wallPacket, 4) << std::setw(12)
                       << FormatNumber(r.wallFlow, 4) << std::setw(10)
                       << FormatNumber(r.wallPacket / r.wallFlow, 4) << std::setw(12)
                       << FormatNumber(FlowQuantile(r.ratio, 0.5), 4) << "\n";
+            std::cout << "  CPU: packet " << FormatNumber(r.cpuPacket, 4) << " s, flow "
+                      << FormatNumber(r.cpuFlow, 4) << " s, x"
+                      << FormatNumber(r.cpuPacket / std::max(r.cpuFlow, 1e-6), 4) << "\n";
             runs.push_back({{"fabric", fab},
                             {"pattern", pat},
                             {"flows", flows.size()},
