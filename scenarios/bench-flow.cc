@@ -109,8 +109,8 @@ Run(int argc, char* argv[])
                   << FormatNumber(wp, 4) << std::setw(12) << FormatNumber(wf, 4) << std::setw(10)
                   << FormatNumber(wp / wf, 4)
                   << "   (target >= 1000x: " << (wp / wf >= 1000 ? "met" : "NOT met")
-                  << ")\n  CPU: packet " << FormatNumber(cp, 4) << " s, flow " << FormatNumber(cf, 4)
-                  << " s, x" << FormatNumber(cp / cf, 4) << " ("
+                  << ")\n  CPU: packet " << FormatNumber(cp, 4) << " s, flow "
+                  << FormatNumber(cf, 4) << " s, x" << FormatNumber(cp / cf, 4) << " ("
                   << (cp / cf >= 1000 ? "met" : "NOT met") << ")\n\n";
         summary["comparison"] = {{"runs", runs},
                                  {"wall_packet_s", wp},
@@ -163,9 +163,9 @@ Run(int argc, char* argv[])
         const auto& st = sim->GetStats();
         std::cout << "2. " << nRandom << " random flows on ZCube(1024, 32), load " << load
                   << ", recompute interval " << recomputeUs << " us: " << FormatNumber(wall, 4)
-                  << " s wall, " << FormatNumber(cpu, 4) << " s CPU (target < 5 s: "
-                  << (std::min(wall, cpu) < 5 ? "met" : "NOT met") << "), "
-                  << complete << " complete, simulated " << FormatNumber(st.endS * 1e3, 4)
+                  << " s wall, " << FormatNumber(cpu, 4)
+                  << " s CPU (target < 5 s: " << (std::min(wall, cpu) < 5 ? "met" : "NOT met")
+                  << "), " << complete << " complete, simulated " << FormatNumber(st.endS * 1e3, 4)
                   << " ms, " << st.events << " events, " << st.recomputations
                   << " water-fillings over " << st.flowsRecomputed << " flows, peak "
                   << st.peakActive << " flows sending, median slowdown "
@@ -206,10 +206,9 @@ Run(int argc, char* argv[])
         }
         std::cout << "3. AllReduce (halving-doubling, " << arBytes / 1e6 << " MB per GPU) on ZCube("
                   << bigN << ", " << bigK << "): " << flows.size() << " flows, "
-                  << FormatNumber(wall, 4)
-                  << " s wall, " << FormatNumber(cpu, 4) << " s CPU (target < 60 s: "
-                  << (std::min(wall, cpu) < 60 ? "met" : "NOT met") << "), peak RSS "
-                  << FormatNumber(rss, 5)
+                  << FormatNumber(wall, 4) << " s wall, " << FormatNumber(cpu, 4)
+                  << " s CPU (target < 60 s: " << (std::min(wall, cpu) < 60 ? "met" : "NOT met")
+                  << "), peak RSS " << FormatNumber(rss, 5)
                   << " MiB (target < 4096: " << (rss < 4096 ? "met" : "NOT met") << "), completion "
                   << FormatNumber(last * 1e3, 5) << " ms, " << complete << " complete\n";
         summary["allreduce_16k"] = {{"n", bigN},
