@@ -262,6 +262,19 @@ Run(int argc, char* argv[])
             }
         }
     }
+    // Validate sizes and the flow list against every fabric before writing anything.
+    for (const auto& fab : fabrics)
+    {
+        if (fab != "rng" && size.n % size.k != 0)
+        {
+            throw std::invalid_argument("--k=" + std::to_string(size.k)
+                                        + " must divide --n=" + std::to_string(size.n));
+        }
+        if (!flowsFile.empty())
+        {
+            ReadFlows(flowsFile, kinds.at(fab).build(size)->GetNHosts());
+        }
+    }
     FabricResults out(cli.GetString("out"));
 
     json summary;
