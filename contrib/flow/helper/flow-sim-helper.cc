@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "flow-sim-helper.h"
+
+#include "ns3/log.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowSimHelper");
+
+FlowSimHelper::FlowSimHelper()
+{
+    m_factory.SetTypeId(FlowSimulator::GetTypeId());
+}
+
+void
+FlowSimHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+Ptr<FlowSimulator>
+FlowSimHelper::Run(Ptr<FabricRouting> routing,
+                   const std::vector<FlowSpec>& flows,
+                   const std::vector<FlowSimLinkEvent>& events,
+                   double stopS) const
+{
+    NS_LOG_FUNCTION(this << flows.size() << events.size());
+    Ptr<FlowSimulator> sim = m_factory.Create<FlowSimulator>();
+    sim->SetRouting(routing);
+    sim->AddFlows(flows);
+    for (const auto& e : events)
+    {
+        sim->AddLinkEvent(e);
+    }
+    sim->Run(stopS);
+    return sim;
+}
+
+nlohmann::json
+FlowSimFlowsToJson(const std::vector<FlowSimRecord>& flows)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : flows)
+    {
+        const double fct = r.FctSeconds();
+        out.push_back({{"id", r.spec.id},
+                       {"src", r.spec.src},
+                       {"dst", r.spec.dst},
+                       {"bytes", r.spec.bytes},
+                       {"src_port", r.spec.srcPort},
+                       {"complete", r.complete},
+                       {"start_us", r.startS * 1e6},
+                       {"fct_us", r.complete ? fct * 1e6 : -1.0},
+                       {"ideal_us", r.idealS * 1e6},
+                       {"slowdown", r.Slowdown()},
+                       {"throughput_gbps", fct > 0 ? 8.0 * r.spec.bytes / fct / 1e9 : 0.0},
+                       {"stalled_us", r.stalledS * 1e6},
+                       {"reroutes", r.reroutes},
+                       {"path", r.path}});
+    }
+    return out;
+}
+
+nlohmann::json
+FlowSimLinksToJson(const FlowSimulator& sim, const FabricGraph& graph)
+{
+    nlohmann::json out = nlohmann::json::array();
+    const double end = sim.GetStats().endS;
+    const double bin = sim.GetBinSeconds();
+    const auto& links = sim.GetLinks();
+    for (uint32_t d = 0; d < links.size(); ++d)
+    {
+        const FlowSimLinkRecord& l = links[d];
+        if (l.bytes <= 0)
+        {
+            continue;
+        }
+        nlohmann::json j{{"dir_link", d},
+                         {"label", graph.GetDirLinkLabel(d)},
+                         {"bytes", l.bytes},
+                         {"capacity_gbps", l.capacityBps / 1e9},
+                         {"utilization", end > 0 ? 8 * l.bytes / (l.capacityBps * end) : 0.0}};
+        if (bin > 0)
+        {
+            std::vector<double> u;
+            for (double b : l.binBytes)
+            {
+                u.push_back(8 * b / (l.capacityBps * bin));
+            }
+            j["utilization_bins"] = u;
+        }
+        out.push_back(j);
+    }
+    return out;
+}
+
+double
+FlowQuantile(std::vector<double> values, double q)
+{
+    if (values.empty())
+    {
+        return 0;
+    }
+    std::sort(values.begin(), values.end());
+    const auto rank = static_cast<size_t>(std::ceil(q * values.size()));
+    return values[std::min(values.size() - 1, rank > 0 ? rank - 1 : 0)];
+}
+
+double
+FlowPeakRssMiB()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0; // Linux reports KiB
+}
+
+} // namespace ns3

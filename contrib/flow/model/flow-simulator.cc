@@ -1,0 +1,994 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "flow-simulator.h"
+
+#include "max-min-fair.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <queue>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowSimulator");
+NS_OBJECT_ENSURE_REGISTERED(FlowSimulator);
+
+namespace
+{
+
+constexpr double INF = std::numeric_limits<double>::infinity();
+
+enum class FlowPhase : uint8_t
+{
+    WAITING, //!< start conditions not met yet
+    SENDING, //!< fluid on the wire (possibly stalled at rate zero)
+    TAIL,    //!< every byte sent, the last ACK not back yet
+    DONE
+};
+
+enum class EventType : uint8_t
+{
+    START,
+    FLUID_END,
+    COMPLETE,
+    PHYSICAL,
+    VIEW,
+    RAMP,
+    RECOMPUTE
+};
+
+struct Event
+{
+    double t;
+    uint64_t seq; //!< insertion order: ties at one instant are processed deterministically
+    EventType type;
+    uint32_t a;
+    uint32_t b;
+
+    bool operator>(const Event& o) const { return t > o.t || (t == o.t && seq > o.seq); }
+};
+
+} // namespace
+
+struct FlowSimulator::Impl
+{
+    struct Flow
+    {
+        std::vector<std::pair<uint32_t, double>> links; //!< (directed link, weight)
+        double rate{0};                                 //!< bit/s of wire bytes
+        double remaining{0};                            //!< wire bytes not sent yet
+        double lastT{0}; //!< when remaining was last brought up to date
+        double tail{0};  //!< seconds from the fluid's end to completion
+        double line{0};  //!< the flow's own rate limit (path bottleneck, NIC)
+        double rampCap{INF};
+        double stallSince{-1};
+        uint32_t version{0};
+        uint32_t waiting{0};
+        bool rampPending{false};
+        FlowPhase phase{FlowPhase::WAITING};
+    };
+
+    std::shared_ptr<const FabricGraph> graph;
+    std::unique_ptr<FabricState> truth;
+    std::shared_ptr<FabricState> view;
+    std::vector<Flow> flows;
+    std::map<uint32_t, uint32_t> byId;
+    std::vector<std::vector<uint32_t>> dependents;
+    std::vector<std::vector<uint32_t>> phaseFlows;
+    std::vector<uint32_t> phaseLeft;
+    std::vector<FlowSimLinkEvent> linkEvents;
+
+    std::vector<double> capacity;                 //!< nominal, per directed link
+    std::vector<std::vector<uint32_t>> linkFlows; //!< sending flows per directed link
+    std::vector<double> linkLoad;                 //!< bit/s
+    std::vector<double> linkLastT;
+    std::vector<uint32_t> linkMark;
+    std::vector<uint32_t> flowMark;
+    std::vector<uint32_t> localOf;
+    uint32_t stamp{0};
+    std::vector<uint32_t> dirtyLinks;
+
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
+    uint64_t seq{0};
+    bool ran{false};
+    uint32_t sending{0};
+
+    void Push(double t, EventType type, uint32_t a, uint32_t b = 0)
+    {
+        queue.push(Event{t, seq++, type, a, b});
+    }
+
+    void MarkDirty(uint32_t d)
+    {
+        if (linkMark[d] != UINT32_MAX)
+        {
+            linkMark[d] = UINT32_MAX;
+            dirtyLinks.push_back(d);
+        }
+    }
+};
+
+TypeId
+FlowSimulator::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FlowSimulator")
+              .SetParent<Object>()
+              .SetGroupName("Flow")
+              .AddConstructor<FlowSimulator>()
+              .AddAttribute("DefaultLinkRate",
+                            "Rate of links whose FabricLink::rateBps is 0 (the network helper's "
+                            "default, 400 Gb/s).",
+                            DataRateValue(DataRate("400Gbps")),
+                            MakeDataRateAccessor(&FlowSimulator::m_defaultRate),
+                            MakeDataRateChecker())
+              .AddAttribute("LinkDelay",
+                            "Propagation delay of every link (FabricNetworkHelper's default 1 us).",
+                            TimeValue(MicroSeconds(1)),
+                            MakeTimeAccessor(&FlowSimulator::m_linkDelay),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("PacketPayload",
+                            "Payload bytes per packet (RoceSender::PacketSize, 4096).",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&FlowSimulator::m_payload),
+                            MakeUintegerChecker<uint32_t>(1, 65536))
+              .AddAttribute("HeaderBytes",
+                            "Wire overhead per packet in bytes (RoceSender::WIRE_OVERHEAD: BTH 12 "
+                            "+ UDP 8 + IPv4 20 + PPP 2 = 42).",
+                            UintegerValue(42),
+                            MakeUintegerAccessor(&FlowSimulator::m_header),
+                            MakeUintegerChecker<uint32_t>(0, 65536))
+              .AddAttribute("AckBytes",
+                            "Wire bytes of the ACK that ends a flow (counted in the base RTT).",
+                            UintegerValue(42),
+                            MakeUintegerAccessor(&FlowSimulator::m_ackBytes),
+                            MakeUintegerChecker<uint32_t>(0, 65536))
+              .AddAttribute("NicRate",
+                            "Per-flow rate cap of the sending NIC (0: none; the host link "
+                            "already limits a flow to its rate).",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&FlowSimulator::m_nicRate),
+                            MakeDataRateChecker())
+              .AddAttribute("Ramp",
+                            "DCQCN-like ramp: a flow cut to its share by contention recovers "
+                            "only gradually (every RampStep it halves the gap to its line "
+                            "rate, DCQCN's fast recovery) instead of at once.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FlowSimulator::m_ramp),
+                            MakeBooleanChecker())
+              .AddAttribute("RampInitialFraction",
+                            "With Ramp: a new flow's starting rate as a fraction of its line "
+                            "rate (DCQCN starts at line rate: 1).",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&FlowSimulator::m_rampInitial),
+                            MakeDoubleChecker<double>(1e-6, 1))
+              .AddAttribute("RampStep",
+                            "With Ramp: the rate-increase timer (DCQCN's 55 us).",
+                            TimeValue(MicroSeconds(55)),
+                            MakeTimeAccessor(&FlowSimulator::m_rampStep),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("FluidSplit",
+                            "Spread each flow over the routing's Candidates in equal shares per "
+                            "hop instead of its hashed path (multipath schemes).",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FlowSimulator::m_fluidSplit),
+                            MakeBooleanChecker())
+              .AddAttribute("RerouteDelay",
+                            "Delay between a physical change and the routing view learning it "
+                            "(detection plus reaction); flows are rerouted then.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowSimulator::m_rerouteDelay),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("UtilizationBin",
+                            "Bin of the per-link bytes series (0: no series).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowSimulator::m_bin),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("RecomputeInterval",
+                            "0: rates are recomputed at every instant with an event (exact max-min "
+                            "at all times). > 0: at most once per interval, on its grid; events "
+                            "between grid points wait for the next one (a new flow sends nothing, "
+                            "a finished flow's capacity stays unused until then): faster, FCTs "
+                            "off by up to about one interval.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("MaxHops",
+                            "A path longer than this is a routing loop: no route.",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&FlowSimulator::m_maxHops),
+                            MakeUintegerChecker<uint32_t>(1, 1024))
+              .AddTraceSource("FlowComplete",
+                              "A flow completed (flow index, FCT in seconds).",
+                              MakeTraceSourceAccessor(&FlowSimulator::m_completeTrace),
+                              "ns3::FlowSimulator::FlowCompleteTracedCallback");
+    return tid;
+}
+
+FlowSimulator::FlowSimulator()
+    : m_impl(std::make_unique<Impl>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FlowSimulator::~FlowSimulator() = default;
+
+void
+FlowSimulator::DoDispose()
+{
+    m_routing = nullptr;
+    Object::DoDispose();
+}
+
+void
+FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
+{
+    NS_LOG_FUNCTION(this);
+    if (!routing || !routing->HasGraph())
+    {
+        throw std::invalid_argument("FlowSimulator::SetRouting: the routing must be bound to a "
+                                    "graph (SetGraph) first");
+    }
+    if (m_routing)
+    {
+        throw std::logic_error("FlowSimulator::SetRouting: call once");
+    }
+    m_routing = routing;
+    Impl& s = *m_impl;
+    s.graph = routing->GetGraphPtr();
+    s.truth = std::make_unique<FabricState>(s.graph);
+    const uint32_t nd = 2 * s.graph->GetNLinks();
+    s.capacity.resize(nd);
+    m_links.assign(nd, FlowSimLinkRecord{});
+    for (uint32_t d = 0; d < nd; ++d)
+    {
+        const double r = s.graph->GetLink(d / 2).rateBps;
+        s.capacity[d] = r > 0 ? r : double(m_defaultRate.GetBitRate());
+        m_links[d].capacityBps = s.capacity[d];
+    }
+    s.linkFlows.assign(nd, {});
+    s.linkLoad.assign(nd, 0);
+    s.linkLastT.assign(nd, 0);
+    s.linkMark.assign(nd, 0);
+    s.localOf.assign(nd, 0);
+}
+
+double
+FlowSimulator::GetCapacityBps(uint32_t dirLink) const
+{
+    return m_impl->capacity.at(dirLink);
+}
+
+double
+FlowSimulator::GetRateBps(uint32_t flowIndex) const
+{
+    return m_impl->flows.at(flowIndex).rate;
+}
+
+void
+FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
+{
+    NS_LOG_FUNCTION(this << flows.size());
+    Impl& s = *m_impl;
+    if (!s.graph)
+    {
+        throw std::logic_error("FlowSimulator::AddFlows: SetRouting first");
+    }
+    if (s.ran)
+    {
+        throw std::logic_error("FlowSimulator::AddFlows: the run is over");
+    }
+    const uint32_t hosts = s.graph->GetNHosts();
+    for (const auto& f : flows)
+    {
+        if (f.src >= hosts || f.dst >= hosts || f.src == f.dst)
+        {
+            throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
+                                        + ": src and dst must be distinct hosts in [0, "
+                                        + std::to_string(hosts) + ")");
+        }
+        if (f.bytes == 0)
+        {
+            throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
+                                        + ": bytes must be >= 1");
+        }
+        if (!(f.startS >= 0) || !std::isfinite(f.startS))
+        {
+            throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
+                                        + ": start time must be finite and >= 0");
+        }
+        const auto index = static_cast<uint32_t>(m_records.size());
+        if (!s.byId.emplace(f.id, index).second)
+        {
+            throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
+                                        + " appears twice; ids must be unique");
+        }
+        FlowSimRecord r;
+        r.spec = f;
+        m_records.push_back(r);
+        s.flows.emplace_back();
+        s.dependents.emplace_back();
+        s.flowMark.push_back(0);
+    }
+}
+
+void
+FlowSimulator::AddDependency(uint32_t flowId, uint32_t predecessorId)
+{
+    Impl& s = *m_impl;
+    auto a = s.byId.find(flowId);
+    auto b = s.byId.find(predecessorId);
+    if (a == s.byId.end() || b == s.byId.end() || a->second == b->second)
+    {
+        throw std::invalid_argument("FlowSimulator::AddDependency: flow " + std::to_string(flowId)
+                                    + " on " + std::to_string(predecessorId)
+                                    + ": both must be known, distinct flow ids");
+    }
+    s.dependents[b->second].push_back(a->second);
+    s.flows[a->second].waiting++;
+}
+
+void
+FlowSimulator::AddLinkEvent(const FlowSimLinkEvent& e)
+{
+    Impl& s = *m_impl;
+    if (!s.graph)
+    {
+        throw std::logic_error("FlowSimulator::AddLinkEvent: SetRouting first");
+    }
+    const bool link = e.kind == FlowSimLinkEvent::Kind::FAIL_LINK
+                   || e.kind == FlowSimLinkEvent::Kind::REPAIR_LINK;
+    const uint32_t limit = link ? s.graph->GetNLinks() : s.graph->GetNNodes();
+    if (e.id >= limit)
+    {
+        throw std::invalid_argument(std::string("FlowSimulator: link event ")
+                                    + (link ? "link" : "node") + " id " + std::to_string(e.id)
+                                    + " out of range [0, " + std::to_string(limit) + ")");
+    }
+    if (!(e.timeS >= 0) || !std::isfinite(e.timeS))
+    {
+        throw std::invalid_argument("FlowSimulator: link event time must be finite and >= 0");
+    }
+    s.linkEvents.push_back(e);
+}
+
+namespace
+{
+
+void
+Apply(FabricState& state, const FlowSimLinkEvent& e)
+{
+    switch (e.kind)
+    {
+    case FlowSimLinkEvent::Kind::FAIL_LINK:
+        state.FailLink(e.id);
+        break;
+    case FlowSimLinkEvent::Kind::REPAIR_LINK:
+        state.RepairLink(e.id);
+        break;
+    case FlowSimLinkEvent::Kind::FAIL_NODE:
+        state.FailNode(e.id);
+        break;
+    case FlowSimLinkEvent::Kind::REPAIR_NODE:
+        state.RepairNode(e.id);
+        break;
+    }
+}
+
+} // namespace
+
+void
+FlowSimulator::Run(double stopS)
+{
+    NS_LOG_FUNCTION(this << stopS);
+    Impl& s = *m_impl;
+    if (!s.graph)
+    {
+        throw std::logic_error("FlowSimulator::Run: SetRouting first");
+    }
+    if (s.ran)
+    {
+        throw std::logic_error("FlowSimulator::Run: call once");
+    }
+    s.ran = true;
+    const auto wall0 = std::chrono::steady_clock::now();
+    const FabricGraph& g = *s.graph;
+    const size_t n = s.flows.size();
+
+    // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
+    uint32_t phases = 0;
+    for (size_t f = 0; f < n; ++f)
+    {
+        phases = std::max(phases, m_records[f].spec.phase + 1);
+    }
+    s.phaseFlows.assign(phases, {});
+    s.phaseLeft.assign(phases, 0);
+    for (size_t f = 0; f < n; ++f)
+    {
+        const FlowSpec& fs = m_records[f].spec;
+        s.phaseFlows[fs.phase].push_back(f);
+        s.phaseLeft[fs.phase]++;
+        if (fs.after >= 0)
+        {
+            auto it = s.byId.find(static_cast<uint32_t>(fs.after));
+            if (fs.after > int64_t(UINT32_MAX) || it == s.byId.end() || it->second == f)
+            {
+                throw std::invalid_argument("FlowSimulator: flow " + std::to_string(fs.id)
+                                            + " waits for unknown flow "
+                                            + std::to_string(fs.after));
+            }
+            s.dependents[it->second].push_back(f);
+            s.flows[f].waiting++;
+        }
+        s.flows[f].waiting += fs.phase > 0 ? 1 : 0;
+    }
+    for (uint32_t p = 0; p < phases; ++p)
+    {
+        if (s.phaseFlows[p].empty())
+        {
+            throw std::invalid_argument("FlowSimulator: phase " + std::to_string(p)
+                                        + " has no flow (phases must be 0, 1, 2, ... without "
+                                          "gaps)");
+        }
+    }
+    {
+        // Kahn's algorithm: every flow must be able to start.
+        std::vector<uint32_t> w(n);
+        std::vector<uint32_t> ready;
+        for (size_t f = 0; f < n; ++f)
+        {
+            w[f] = s.flows[f].waiting;
+            if (w[f] == 0)
+            {
+                ready.push_back(f);
+            }
+        }
+        std::vector<uint32_t> left = s.phaseLeft;
+        size_t done = 0;
+        while (!ready.empty())
+        {
+            const uint32_t f = ready.back();
+            ready.pop_back();
+            ++done;
+            for (uint32_t d : s.dependents[f])
+            {
+                if (--w[d] == 0)
+                {
+                    ready.push_back(d);
+                }
+            }
+            const uint32_t p = m_records[f].spec.phase;
+            if (--left[p] == 0 && p + 1 < phases)
+            {
+                for (uint32_t d : s.phaseFlows[p + 1])
+                {
+                    if (--w[d] == 0)
+                    {
+                        ready.push_back(d);
+                    }
+                }
+            }
+        }
+        if (done != n)
+        {
+            throw std::invalid_argument("FlowSimulator: flow dependencies form a cycle; "
+                                        + std::to_string(n - done) + " flows could never start");
+        }
+    }
+
+    if (!s.linkEvents.empty())
+    {
+        // Drive a view of our own: the routing decides from it, updated RerouteDelay late.
+        s.view = std::make_shared<FabricState>(s.graph);
+        s.view->CopyFrom(*m_routing->GetView());
+        m_routing->SetView(s.view);
+    }
+    for (size_t f = 0; f < n; ++f)
+    {
+        if (s.flows[f].waiting == 0)
+        {
+            s.Push(m_records[f].spec.startS, EventType::START, f);
+        }
+    }
+    for (size_t i = 0; i < s.linkEvents.size(); ++i)
+    {
+        s.Push(s.linkEvents[i].timeS, EventType::PHYSICAL, i);
+    }
+
+    const double delay = m_linkDelay.GetSeconds();
+    const double nic = m_nicRate.GetBitRate() > 0 ? double(m_nicRate.GetBitRate()) : INF;
+    const double binS = m_bin.GetSeconds();
+    const double rampStep = m_rampStep.GetSeconds();
+
+    // Bytes a link carried at its current load up to t (split over utilization bins).
+    auto integrate = [&](uint32_t d, double t)
+    {
+        const double t0 = s.linkLastT[d];
+        const double load = s.linkLoad[d];
+        s.linkLastT[d] = t;
+        if (load <= 0 || t <= t0)
+        {
+            return;
+        }
+        m_links[d].bytes += load * (t - t0) / 8;
+        if (binS > 0)
+        {
+            auto& bins = m_links[d].binBytes;
+            double a = t0;
+            while (a < t)
+            {
+                const auto b = static_cast<size_t>(a / binS);
+                const double end = std::min(t, (b + 1) * binS);
+                if (bins.size() <= b)
+                {
+                    bins.resize(b + 1, 0);
+                }
+                bins[b] += load * (end - a) / 8;
+                a = end > a ? end : std::nextafter(a, INF);
+            }
+        }
+    };
+
+    // The links (and weights) a flow loads under the current view; false: no route.
+    auto route = [&](uint32_t f, FabricPath& hashed, std::vector<std::pair<uint32_t, double>>& out)
+    {
+        const FlowSpec& fs = m_records[f].spec;
+        hashed = TracePath(*m_routing, fs.src, fs.dst, fs.Key(), m_maxHops);
+        out.clear();
+        if (!hashed.delivered)
+        {
+            return false;
+        }
+        if (!m_fluidSplit)
+        {
+            for (uint32_t d : hashed.dirLinks)
+            {
+                out.emplace_back(d, 1.0);
+            }
+            return true;
+        }
+        // Fluid split: equal shares over the candidates, hop by hop, over (node, in port).
+        std::map<std::pair<uint32_t, uint32_t>, double> layer{
+            {{fs.src, FabricRouting::NO_PORT}, 1.0}};
+        std::map<uint32_t, double> mass;
+        double delivered = 0;
+        for (uint32_t hop = 0; hop <= m_maxHops && !layer.empty(); ++hop)
+        {
+            std::map<std::pair<uint32_t, uint32_t>, double> next;
+            for (const auto& [at, m] : layer)
+            {
+                if (at.first == fs.dst)
+                {
+                    delivered += m;
+                    continue;
+                }
+                if (hop == m_maxHops)
+                {
+                    continue;
+                }
+                const auto cands = m_routing->Candidates(at.first, at.second, fs.dst);
+                for (uint32_t p : cands)
+                {
+                    const double share = m / cands.size();
+                    mass[g.GetEgressDirLink(at.first, p)] += share;
+                    next[{g.GetPeer(at.first, p), g.GetPeerPort(at.first, p)}] += share;
+                }
+            }
+            layer.swap(next);
+        }
+        if (delivered < 1 - 1e-9)
+        {
+            return false; // some share has no route: the flow stalls as a whole
+        }
+        for (const auto& [d, m] : mass)
+        {
+            out.emplace_back(d, std::min(1.0, m));
+        }
+        return true;
+    };
+
+    // Path timing: base RTT and the tail after the fluid's end (see the class comment).
+    auto timing = [&](uint32_t f, const FabricPath& p)
+    {
+        FlowSimRecord& r = m_records[f];
+        Impl::Flow& fl = s.flows[f];
+        const uint64_t bytes = r.spec.bytes;
+        const uint64_t pkts = (bytes + m_payload - 1) / m_payload;
+        const double dataWire = double(std::min<uint64_t>(m_payload, bytes) + m_header);
+        r.wireBytes = double(bytes) + double(pkts) * m_header;
+        double rtt = 0;
+        double line = INF;
+        for (uint32_t d : p.dirLinks)
+        {
+            rtt += 2 * delay + 8.0 * (dataWire + m_ackBytes) / s.capacity[d];
+            line = std::min(line, s.capacity[d]);
+        }
+        r.baseRttS = rtt;
+        r.lineBps = line;
+        r.idealS = (r.wireBytes - dataWire) * 8 / line + rtt;
+        fl.tail = rtt - dataWire * 8 / line;
+        fl.line = std::min(line, nic);
+    };
+
+    auto attach = [&](uint32_t f)
+    {
+        for (const auto& [d, w] : s.flows[f].links)
+        {
+            s.linkFlows[d].push_back(f);
+            s.MarkDirty(d);
+        }
+    };
+    // Take a flow off its links: its load leaves them at t, its rate is zero from now on.
+    auto detach = [&](uint32_t f, double t)
+    {
+        Impl::Flow& fl = s.flows[f];
+        for (const auto& [d, w] : fl.links)
+        {
+            auto& v = s.linkFlows[d];
+            auto it = std::find(v.begin(), v.end(), f);
+            *it = v.back();
+            v.pop_back();
+            s.MarkDirty(d);
+            integrate(d, t);
+            s.linkLoad[d] = v.empty() ? 0 : std::max(0.0, s.linkLoad[d] - w * fl.rate);
+        }
+        fl.rate = 0;
+        fl.version++; // no fluid end at the old rate
+    };
+    // Bring a sending flow's remaining bytes up to t at its current rate.
+    auto advance = [&](uint32_t f, double t)
+    {
+        Impl::Flow& fl = s.flows[f];
+        if (fl.rate > 0 && t > fl.lastT)
+        {
+            fl.remaining = std::max(0.0, fl.remaining - fl.rate * (t - fl.lastT) / 8);
+        }
+        fl.lastT = t;
+    };
+    auto setRate = [&](uint32_t f, double rate, double t)
+    {
+        Impl::Flow& fl = s.flows[f];
+        FlowSimRecord& r = m_records[f];
+        advance(f, t);
+        if (rate != fl.rate)
+        {
+            for (const auto& [d, w] : fl.links)
+            {
+                integrate(d, t);
+                s.linkLoad[d] = std::max(0.0, s.linkLoad[d] + w * (rate - fl.rate));
+            }
+            fl.rate = rate;
+            fl.version++;
+            if (rate > 0)
+            {
+                s.Push(t + fl.remaining * 8 / rate, EventType::FLUID_END, f, fl.version);
+            }
+        }
+        if (rate > 0 && fl.stallSince >= 0)
+        {
+            r.stalledS += t - fl.stallSince;
+            fl.stallSince = -1;
+        }
+        else if (rate == 0 && fl.stallSince < 0)
+        {
+            fl.stallSince = t;
+        }
+    };
+
+    std::vector<uint32_t> compLinks;
+    std::vector<uint32_t> compFlows;
+    std::vector<double> localCap;
+    std::vector<MaxMinFlow> localFlows;
+    MaxMinFairSolver solver;
+    // Water-fill every component (flows linked by shared links) that holds a dirty link.
+    auto recompute = [&](double t)
+    {
+        std::vector<uint32_t> dirty;
+        dirty.swap(s.dirtyLinks);
+        ++s.stamp;
+        for (uint32_t seed : dirty)
+        {
+            if (s.linkMark[seed] == s.stamp)
+            {
+                continue;
+            }
+            compLinks.clear();
+            compFlows.clear();
+            compLinks.push_back(seed);
+            s.linkMark[seed] = s.stamp;
+            for (size_t i = 0; i < compLinks.size(); ++i)
+            {
+                for (uint32_t f : s.linkFlows[compLinks[i]])
+                {
+                    if (s.flowMark[f] == s.stamp)
+                    {
+                        continue;
+                    }
+                    s.flowMark[f] = s.stamp;
+                    compFlows.push_back(f);
+                    for (const auto& [d, w] : s.flows[f].links)
+                    {
+                        if (s.linkMark[d] != s.stamp)
+                        {
+                            s.linkMark[d] = s.stamp;
+                            compLinks.push_back(d);
+                        }
+                    }
+                }
+            }
+            localCap.resize(compLinks.size());
+            for (size_t i = 0; i < compLinks.size(); ++i)
+            {
+                const uint32_t d = compLinks[i];
+                s.localOf[d] = i;
+                localCap[i] = s.truth->IsDirLinkUsable(d) ? s.capacity[d] : 0;
+            }
+            localFlows.resize(compFlows.size());
+            for (size_t i = 0; i < compFlows.size(); ++i)
+            {
+                const Impl::Flow& fl = s.flows[compFlows[i]];
+                MaxMinFlow& mf = localFlows[i];
+                mf.links.clear();
+                for (const auto& [d, w] : fl.links)
+                {
+                    mf.links.emplace_back(s.localOf[d], w);
+                }
+                mf.cap = std::min(nic, fl.rampCap);
+            }
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
+            m_stats.recomputations++;
+            m_stats.flowsRecomputed += compFlows.size();
+            for (size_t i = 0; i < compFlows.size(); ++i)
+            {
+                const uint32_t f = compFlows[i];
+                Impl::Flow& fl = s.flows[f];
+                double rate = rates[i];
+                // Keep the old rate through rounding noise: no needless rescheduling.
+                if (fl.rate > 0 && std::fabs(rate - fl.rate) <= 1e-12 * fl.rate)
+                {
+                    rate = fl.rate;
+                }
+                setRate(f, rate, t);
+                if (m_ramp)
+                {
+                    if (rate < fl.rampCap * (1 - 1e-9))
+                    {
+                        fl.rampCap = rate; // cut to the share (CNPs); recovers by RAMP steps
+                    }
+                    else if (fl.rampCap < fl.line && !fl.rampPending)
+                    {
+                        fl.rampPending = true;
+                        s.Push(t + rampStep, EventType::RAMP, f);
+                    }
+                }
+            }
+        }
+    };
+
+    auto startFlow = [&](uint32_t f, double t)
+    {
+        Impl::Flow& fl = s.flows[f];
+        FlowSimRecord& r = m_records[f];
+        fl.phase = FlowPhase::SENDING;
+        fl.lastT = t;
+        r.started = true;
+        r.startS = t;
+        FabricPath hashed;
+        const bool ok = route(f, hashed, fl.links);
+        r.path = hashed.nodes;
+        r.dirLinks = hashed.dirLinks;
+        timing(f, hashed);
+        fl.remaining = r.wireBytes;
+        if (!ok)
+        {
+            fl.links.clear();
+            fl.line = std::min(fl.line, nic);
+        }
+        fl.rampCap = m_ramp ? m_rampInitial * fl.line : INF;
+        ++s.sending;
+        m_stats.peakActive = std::max(m_stats.peakActive, s.sending);
+        attach(f);
+        if (!ok)
+        {
+            fl.stallSince = t; // no route: nothing to share, nothing sent
+        }
+    };
+
+    auto release = [&](uint32_t d, double t)
+    {
+        if (--s.flows[d].waiting == 0)
+        {
+            s.Push(t + m_records[d].spec.startS, EventType::START, d);
+        }
+    };
+
+    auto reroute = [&](double t)
+    {
+        for (uint32_t f = 0; f < n; ++f)
+        {
+            Impl::Flow& fl = s.flows[f];
+            if (fl.phase != FlowPhase::SENDING)
+            {
+                continue;
+            }
+            FabricPath hashed;
+            std::vector<std::pair<uint32_t, double>> links;
+            const bool ok = route(f, hashed, links);
+            if (links == fl.links)
+            {
+                continue;
+            }
+            advance(f, t);
+            detach(f, t);
+            fl.links = links;
+            attach(f);
+            FlowSimRecord& r = m_records[f];
+            r.reroutes++;
+            if (ok)
+            {
+                r.path = hashed.nodes;
+                r.dirLinks = hashed.dirLinks;
+                const double base = r.idealS;
+                timing(f, hashed); // tail of the new path; ideal stays the original one
+                r.idealS = std::isfinite(base) ? base : r.idealS;
+            }
+            else
+            {
+                // Nothing to share: the flow stalls until a later view change routes it.
+                if (fl.stallSince < 0)
+                {
+                    fl.stallSince = t;
+                }
+            }
+        }
+    };
+
+    const double quantum = m_recomputeInterval.GetSeconds();
+    bool recomputePending = false;
+    double now = 0;
+    while (!s.queue.empty())
+    {
+        const double t = s.queue.top().t;
+        if (t > stopS)
+        {
+            break;
+        }
+        now = t;
+        m_stats.instants++;
+        // Every event of this instant, then one recomputation.
+        bool recomputeNow = quantum <= 0;
+        while (!s.queue.empty() && s.queue.top().t == t)
+        {
+            const Event e = s.queue.top();
+            s.queue.pop();
+            m_stats.events++;
+            switch (e.type)
+            {
+            case EventType::START:
+                startFlow(e.a, t);
+                break;
+            case EventType::FLUID_END:
+            {
+                Impl::Flow& fl = s.flows[e.a];
+                if (fl.phase != FlowPhase::SENDING || fl.version != e.b)
+                {
+                    break; // superseded by a rate change
+                }
+                fl.remaining = 0;
+                fl.lastT = t;
+                detach(e.a, t);
+                fl.phase = FlowPhase::TAIL;
+                --s.sending;
+                s.Push(t + fl.tail, EventType::COMPLETE, e.a);
+                break;
+            }
+            case EventType::COMPLETE:
+            {
+                s.flows[e.a].phase = FlowPhase::DONE;
+                FlowSimRecord& r = m_records[e.a];
+                r.complete = true;
+                r.finishS = t;
+                m_completeTrace(e.a, r.FctSeconds());
+                for (uint32_t d : s.dependents[e.a])
+                {
+                    release(d, t);
+                }
+                const uint32_t p = r.spec.phase;
+                if (--s.phaseLeft[p] == 0 && p + 1 < s.phaseFlows.size())
+                {
+                    for (uint32_t d : s.phaseFlows[p + 1])
+                    {
+                        release(d, t);
+                    }
+                }
+                break;
+            }
+            case EventType::PHYSICAL:
+            {
+                const uint32_t nd = 2 * g.GetNLinks();
+                std::vector<uint8_t> before(nd);
+                for (uint32_t d = 0; d < nd; ++d)
+                {
+                    before[d] = s.truth->IsDirLinkUsable(d);
+                }
+                Apply(*s.truth, s.linkEvents[e.a]);
+                for (uint32_t d = 0; d < nd; ++d)
+                {
+                    if (before[d] != uint8_t(s.truth->IsDirLinkUsable(d)))
+                    {
+                        s.MarkDirty(d);
+                    }
+                }
+                s.Push(t + m_rerouteDelay.GetSeconds(), EventType::VIEW, e.a);
+                break;
+            }
+            case EventType::VIEW:
+                Apply(*s.view, s.linkEvents[e.a]);
+                reroute(t);
+                break;
+            case EventType::RECOMPUTE:
+                recomputePending = false;
+                recomputeNow = true;
+                break;
+            case EventType::RAMP:
+            {
+                Impl::Flow& fl = s.flows[e.a];
+                fl.rampPending = false;
+                if (fl.phase == FlowPhase::SENDING)
+                {
+                    fl.rampCap += (fl.line - fl.rampCap) / 2;
+                    if (fl.line - fl.rampCap < 1e-3 * fl.line)
+                    {
+                        fl.rampCap = fl.line;
+                    }
+                    for (const auto& [d, w] : fl.links)
+                    {
+                        s.MarkDirty(d);
+                    }
+                }
+                break;
+            }
+            }
+        }
+        if (recomputeNow)
+        {
+            recompute(now);
+        }
+        else if (!s.dirtyLinks.empty() && !recomputePending)
+        {
+            recomputePending = true;
+            s.Push((std::floor(now / quantum) + 1) * quantum, EventType::RECOMPUTE, 0);
+        }
+    }
+    // Close the books: flows still sending have moved their bytes up to now.
+    const double end = std::isfinite(stopS) && !s.queue.empty() ? stopS : now;
+    for (uint32_t d = 0; d < s.linkLoad.size(); ++d)
+    {
+        integrate(d, end);
+    }
+    for (uint32_t f = 0; f < n; ++f)
+    {
+        if (s.flows[f].phase == FlowPhase::SENDING)
+        {
+            advance(f, end);
+            if (s.flows[f].stallSince >= 0)
+            {
+                m_records[f].stalledS += end - s.flows[f].stallSince;
+                s.flows[f].stallSince = -1;
+            }
+        }
+    }
+    m_stats.endS = end;
+    m_stats.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+}
+
+} // namespace ns3

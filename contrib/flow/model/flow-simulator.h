@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FLOW_SIMULATOR_H
+#define FLOW_SIMULATOR_H
+
+#include "ns3/data-rate.h"
+#include "ns3/fabric-graph.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/fabric-state.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traffic-pattern.h"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flow
+ * A timed change of the fabric for the flow level: the physical state changes at \c timeS
+ * (capacity goes to zero or comes back at once); the routing view learns of it
+ * FlowSimulator::RerouteDelay later.
+ */
+struct FlowSimLinkEvent
+{
+    /// What happens.
+    enum class Kind : uint8_t
+    {
+        FAIL_LINK,   //!< both directions of link \c id fail
+        REPAIR_LINK, //!< both directions of link \c id are repaired
+        FAIL_NODE,   //!< node \c id fails
+        REPAIR_NODE  //!< node \c id is repaired
+    };
+
+    double timeS{0}; //!< when, in seconds
+    Kind kind{Kind::FAIL_LINK};
+    uint32_t id{0}; //!< link id or node id
+};
+
+/**
+ * \ingroup flow
+ * What one flow did at the flow level, in the packet level's terms (RoceFlowRecord): the
+ * start, the completion at the sender (last byte acknowledged), the ideal FCT of the same
+ * definition, the path.
+ */
+struct FlowSimRecord
+{
+    FlowSpec spec;
+    bool started{false};
+    bool complete{false};
+    double startS{0};  //!< when the flow started
+    double finishS{0}; //!< when its last byte was acknowledged (fluid end + path tail)
+    double idealS{0};  //!< wire bytes / bottleneck rate + base RTT, first packet counted once
+    double baseRttS{0};
+    double lineBps{0};              //!< slowest link of the path
+    double wireBytes{0};            //!< payload plus per-packet headers
+    double stalledS{0};             //!< time spent started, not done and at rate zero
+    uint32_t reroutes{0};           //!< path changes after the start
+    std::vector<uint32_t> path;     //!< node ids, source to destination (the hashed path)
+    std::vector<uint32_t> dirLinks; //!< directed links of that path
+
+    double FctSeconds() const { return complete ? finishS - startS : -1; }
+    double Slowdown() const { return complete && idealS > 0 ? FctSeconds() / idealS : -1; }
+};
+
+/**
+ * \ingroup flow
+ * What one directed link carried at the flow level.
+ */
+struct FlowSimLinkRecord
+{
+    double bytes{0};              //!< wire bytes carried
+    double capacityBps{0};        //!< nominal rate
+    std::vector<double> binBytes; //!< wire bytes per utilization bin (if enabled)
+};
+
+/**
+ * \ingroup flow
+ * Counters of a run.
+ */
+struct FlowSimStats
+{
+    uint64_t events{0};          //!< events processed
+    uint64_t instants{0};        //!< distinct instants (one rate recomputation at most each)
+    uint64_t recomputations{0};  //!< water-filling runs (one per affected component)
+    uint64_t flowsRecomputed{0}; //!< flows whose rates were recomputed, summed over runs
+    uint32_t peakActive{0};      //!< most flows sending at once
+    double endS{0};              //!< time of the last event
+    double wallSeconds{0};
+};
+
+/**
+ * \ingroup flow
+ * The flow-level twin of a packet-level run: the same FabricGraph, the same routing object
+ * (so a flow's path is the one its packets take), the same FlowSpec lists, and no ns-3
+ * simulator inside (a plain event loop over its own clock).
+ *
+ * Model. A flow is a fluid of wire bytes (payload plus HeaderBytes per PacketPayload-byte
+ * packet) that starts at its time, or when the flows it depends on completed ('after',
+ * phases, AddDependency: startS is then a delay, as in RoceTrafficHelper). Sending flows
+ * share every directed link max-min fairly (exact water-filling, MaxMinFairRates), optionally
+ * capped by a NIC rate and a DCQCN-like ramp. Rates are recomputed once per instant, only in
+ * the connected components (flows linked by shared links) that an event touched. A flow's
+ * fluid ends when its bytes are sent; it completes a path tail later (base RTT minus one
+ * packet's serialization), so an uncontended flow's FCT equals the packet level's ideal FCT.
+ *
+ * Dynamics. Link and node events change the physical state at their time (flows crossing a
+ * dead link stall at rate zero) and the routing view RerouteDelay later; then every sending
+ * flow asks the routing object for its path again (a flow with no route stalls).
+ */
+class FlowSimulator : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FlowSimulator();
+    ~FlowSimulator() override;
+
+    /**
+     * Route over \p routing (bound to its graph). The simulator keeps a physical state of
+     * its own and, when link events are given, drives the routing's view (SetView).
+     * \throws std::invalid_argument if the routing has no graph
+     */
+    void SetRouting(Ptr<FabricRouting> routing);
+
+    /**
+     * Add flows (ids unique across calls).
+     * \throws std::invalid_argument like RoceTrafficHelper::Install: endpoints that are not
+     *         distinct hosts, zero bytes, duplicate ids, unknown 'after' ids
+     */
+    void AddFlows(const std::vector<FlowSpec>& flows);
+
+    /**
+     * Flow \p flowId starts only after flow \p predecessorId completed (in addition to its
+     * 'after' and phase conditions).
+     * \throws std::invalid_argument on an unknown id
+     */
+    void AddDependency(uint32_t flowId, uint32_t predecessorId);
+
+    /// A timed fail/repair event. \throws std::invalid_argument on an id out of range
+    void AddLinkEvent(const FlowSimLinkEvent& event);
+
+    /**
+     * Run until every flow completed, nothing can progress, or \p stopS.
+     * \throws std::invalid_argument on a dependency cycle; std::logic_error if called twice
+     */
+    void Run(double stopS = std::numeric_limits<double>::infinity());
+
+    const std::vector<FlowSimRecord>& GetRecords() const { return m_records; }
+    const std::vector<FlowSimLinkRecord>& GetLinks() const { return m_links; }
+    const FlowSimStats& GetStats() const { return m_stats; }
+    /// Utilization bin in seconds (0: no series).
+    double GetBinSeconds() const { return m_bin.GetSeconds(); }
+    /// Capacity of a directed link (bit/s) as the simulator uses it.
+    double GetCapacityBps(uint32_t dirLink) const;
+    /// Current rate of a flow (bit/s of wire bytes), for tests and traces.
+    double GetRateBps(uint32_t flowIndex) const;
+
+    /// Signature of the FlowComplete trace: flow index, FCT in seconds.
+    typedef void (*FlowCompleteTracedCallback)(uint32_t flow, double fctS);
+
+  private:
+    struct Impl;
+    void DoDispose() override;
+
+    DataRate m_defaultRate;
+    Time m_linkDelay;
+    uint32_t m_payload;
+    uint32_t m_header;
+    uint32_t m_ackBytes;
+    DataRate m_nicRate;
+    bool m_ramp;
+    double m_rampInitial;
+    Time m_rampStep;
+    bool m_fluidSplit;
+    Time m_rerouteDelay;
+    Time m_bin;
+    Time m_recomputeInterval;
+    uint32_t m_maxHops;
+
+    Ptr<FabricRouting> m_routing;
+    std::vector<FlowSimRecord> m_records;
+    std::vector<FlowSimLinkRecord> m_links;
+    FlowSimStats m_stats;
+    std::unique_ptr<Impl> m_impl;
+    TracedCallback<uint32_t, double> m_completeTrace;
+};
+
+} // namespace ns3
+
+#endif // FLOW_SIMULATOR_H

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "max-min-fair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+std::vector<double>
+MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
+{
+    MaxMinFairSolver solver;
+    return solver.Solve(capacity, flows);
+}
+
+const std::vector<double>&
+MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
+{
+    const size_t nl = capacity.size();
+    const size_t nf = flows.size();
+    for (size_t l = 0; l < nl; ++l)
+    {
+        if (!(capacity[l] >= 0))
+        {
+            throw std::invalid_argument("MaxMinFairRates: capacity of link " + std::to_string(l)
+                                        + " must be >= 0");
+        }
+    }
+    // Link -> flows (CSR), unfrozen weight and flow count per link.
+    auto& start = m_start;
+    start.assign(nl + 1, 0);
+    for (size_t f = 0; f < nf; ++f)
+    {
+        if (!(flows[f].cap >= 0))
+        {
+            throw std::invalid_argument("MaxMinFairRates: cap of flow " + std::to_string(f)
+                                        + " must be >= 0");
+        }
+        for (const auto& [l, w] : flows[f].links)
+        {
+            if (l >= nl)
+            {
+                throw std::invalid_argument("MaxMinFairRates: flow " + std::to_string(f)
+                                            + " names link " + std::to_string(l) + ", valid [0, "
+                                            + std::to_string(nl) + ")");
+            }
+            if (!(w > 0 && w <= 1))
+            {
+                throw std::invalid_argument("MaxMinFairRates: weight of flow " + std::to_string(f)
+                                            + " must be in (0, 1]");
+            }
+            start[l + 1]++;
+        }
+    }
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    auto& members = m_members;
+    members.resize(start.back());
+    auto& fill = m_fill;
+    fill.assign(start.begin(), start.end() - 1);
+    auto& weight = m_weight;
+    weight.assign(nl, 0);
+    auto& count = m_count;
+    count.assign(nl, 0);
+    for (size_t f = 0; f < nf; ++f)
+    {
+        for (const auto& [l, w] : flows[f].links)
+        {
+            members[fill[l]++] = static_cast<uint32_t>(f);
+            weight[l] += w;
+            count[l]++;
+        }
+    }
+    auto& spare = m_spare;
+    spare.assign(capacity.begin(), capacity.end());
+    auto& rate = m_rate;
+    rate.assign(nf, 0);
+    auto& frozen = m_frozen;
+    frozen.assign(nf, 0);
+    auto& version = m_version;
+    version.assign(nl, 0);
+
+    // Min-heap of (level, (link, version)) in m_heap's storage.
+    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
+    auto& heap = m_heap;
+    heap.clear();
+    const std::greater<Entry> later;
+    // Few links: a linear scan for the lowest level beats keeping a heap up to date.
+    const bool scan = nl <= 256;
+    auto push = [&](const Entry& e)
+    {
+        if (scan)
+        {
+            return;
+        }
+        heap.push_back(e);
+        std::push_heap(heap.begin(), heap.end(), later);
+    };
+    auto pop = [&]()
+    {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.pop_back();
+    };
+    auto level = [&](uint32_t l)
+    {
+        return std::max(0.0, spare[l]) / weight[l];
+    };
+    for (uint32_t l = 0; l < nl; ++l)
+    {
+        if (count[l] > 0)
+        {
+            push({level(l), {l, 0}});
+        }
+    }
+    // Flows with a finite cap, smallest first; flows without links are limited by their cap.
+    auto& byCap = m_byCap;
+    byCap.clear();
+    for (uint32_t f = 0; f < nf; ++f)
+    {
+        if (std::isfinite(flows[f].cap))
+        {
+            byCap.push_back(f);
+        }
+    }
+    std::sort(byCap.begin(),
+              byCap.end(),
+              [&](uint32_t a, uint32_t b)
+              { return flows[a].cap < flows[b].cap || (flows[a].cap == flows[b].cap && a < b); });
+    size_t nextCap = 0;
+
+    auto freeze = [&](uint32_t f, double r)
+    {
+        frozen[f] = 1;
+        rate[f] = r;
+        for (const auto& [l, w] : flows[f].links)
+        {
+            spare[l] -= w * r;
+            count[l]--;
+            weight[l] -= w;
+            version[l]++;
+            if (count[l] > 0)
+            {
+                weight[l] = std::max(weight[l], 1e-12);
+                push({level(l), {l, version[l]}});
+            }
+        }
+    };
+
+    while (true)
+    {
+        while (nextCap < byCap.size() && frozen[byCap[nextCap]])
+        {
+            ++nextCap;
+        }
+        while (!heap.empty()
+               && (heap.front().second.second != version[heap.front().second.first]
+                   || count[heap.front().second.first] == 0))
+        {
+            pop();
+        }
+        uint32_t l = UINT32_MAX;
+        double linkLevel = std::numeric_limits<double>::infinity();
+        if (scan)
+        {
+            for (uint32_t i = 0; i < nl; ++i)
+            {
+                if (count[i] > 0 && level(i) < linkLevel)
+                {
+                    linkLevel = level(i);
+                    l = i;
+                }
+            }
+        }
+        else if (!heap.empty())
+        {
+            linkLevel = heap.front().first;
+            l = heap.front().second.first;
+        }
+        const bool haveCap = nextCap < byCap.size();
+        if (l == UINT32_MAX && !haveCap)
+        {
+            break;
+        }
+        if (haveCap && flows[byCap[nextCap]].cap <= linkLevel)
+        {
+            freeze(byCap[nextCap], flows[byCap[nextCap]].cap);
+            continue;
+        }
+        if (!scan)
+        {
+            pop();
+        }
+        for (uint32_t i = start[l]; i < start[l + 1]; ++i)
+        {
+            if (!frozen[members[i]])
+            {
+                freeze(members[i], linkLevel);
+            }
+        }
+    }
+    // Flows with no link and no cap have nothing limiting them: report infinity honestly.
+    for (uint32_t f = 0; f < nf; ++f)
+    {
+        if (!frozen[f])
+        {
+            rate[f] = std::numeric_limits<double>::infinity();
+        }
+    }
+    return rate;
+}
+
+} // namespace ns3

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef MAX_MIN_FAIR_H
+#define MAX_MIN_FAIR_H
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flow
+ * One flow of a max-min fair allocation: the links it loads, each with a weight (the share of
+ * the flow's rate that crosses the link: 1 on a single path, less on the branches of a fluid
+ * multipath split), and an optional rate cap.
+ */
+struct MaxMinFlow
+{
+    std::vector<std::pair<uint32_t, double>> links;      //!< (link index, weight in (0, 1])
+    double cap{std::numeric_limits<double>::infinity()}; //!< rate cap (same unit as capacities)
+};
+
+/**
+ * \ingroup flow
+ * Exact weighted max-min fair rates by water-filling (progressive filling done in one pass):
+ * every unfrozen flow's rate rises together; the link whose spare capacity per unit of
+ * unfrozen weight is smallest saturates first and freezes its flows at that level; a flow
+ * whose cap is reached first freezes at its cap. A heap of links keyed by their saturation
+ * level makes it O((F h + L) log L) for F flows of h links over L links.
+ *
+ * Plain C++, no simulator inside.
+ *
+ * \param capacity capacity of each link (>= 0; 0 stalls every flow crossing it)
+ * \param flows the flows
+ * \return the rate of each flow
+ * \throws std::invalid_argument on a link index out of range, a weight outside (0, 1], a
+ *         negative capacity or a negative cap
+ */
+std::vector<double> MaxMinFairRates(const std::vector<double>& capacity,
+                                    const std::vector<MaxMinFlow>& flows);
+
+/**
+ * \ingroup flow
+ * MaxMinFairRates with its working memory kept between calls (the flow simulator solves
+ * many instances of similar size).
+ */
+class MaxMinFairSolver
+{
+  public:
+    /// As MaxMinFairRates; the result is valid until the next call.
+    const std::vector<double>& Solve(const std::vector<double>& capacity,
+                                     const std::vector<MaxMinFlow>& flows);
+
+  private:
+    std::vector<uint32_t> m_start;
+    std::vector<uint32_t> m_members;
+    std::vector<uint32_t> m_fill;
+    std::vector<double> m_weight;
+    std::vector<uint32_t> m_count;
+    std::vector<double> m_spare;
+    std::vector<double> m_rate;
+    std::vector<uint8_t> m_frozen;
+    std::vector<uint32_t> m_version;
+    std::vector<uint32_t> m_byCap;
+    std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
+};
+
+} // namespace ns3
+
+#endif // MAX_MIN_FAIR_H

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Flow-level speed, printed next to what it is measured against:
+//  1. the default packet-vs-flow comparison (ZCube and ROFT, AllReduce and Prefill->Decode,
+//     one RNG permutation): wall time of the packet level and of the flow level, side by side;
+//  2. 100k flows (random pairs, sizes in [64 KB, 2 MB], Poisson arrivals at --load of the host
+//     links) on a 1024-GPU ZCube: wall time;
+//  3. AllReduce on a 16384-GPU ZCube (k = 128) by recursive halving-doubling (28 steps of
+//     16384 flows): wall time and peak RSS.
+// The targets: >= 1000x, < 5 s, < 60 s and < 4 GiB. Whatever is measured is printed.
+//
+//   ./build/bin/bench-flow --out=results/bench-flow
+//   ./build/bin/bench-flow --skip-16k   (parts 1 and 2 only)
+#include "packet-flow-compare.h"
+
+#include "ns3/fabric-cli.h"
+#include "ns3/flow-collectives.h"
+
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__, "Flow-level speed against the packet level and at scale.");
+    cli.Add("random-flows", "flows of part 2", "100000");
+    cli.Add("load", "part 2: offered load per host link, in (0, 1]", "0.5");
+    cli.Add("recompute-us",
+            "part 2: FlowSimulator::RecomputeInterval in us (0: exact at every event)",
+            "0");
+    cli.Add("big-n", "part 3: GPUs (power of two, divisible by big-k)", "16384");
+    cli.Add("big-k", "part 3: GPUs per switch", "128");
+    cli.Add("allreduce-mb", "part 3: AllReduce buffer per GPU in MB", "64");
+    cli.Add("skip-16k", "skip part 3", "false");
+    cli.Add("skip-packet", "skip part 1", "false");
+    cli.Add("out", "results folder", "results/bench-flow");
+    cli.Parse(argc, argv);
+    const uint64_t nRandom = cli.GetUint("random-flows", 1, 10000000);
+    const double load = cli.GetDouble("load", 1e-3, 1);
+    const double recomputeUs = cli.GetDouble("recompute-us", 0, 1e6);
+    const auto bigN = static_cast<uint32_t>(cli.GetUint("big-n", 4, 1u << 20));
+    const auto bigK = static_cast<uint32_t>(cli.GetUint("big-k", 1, bigN));
+    const uint64_t arBytes = cli.GetUint("allreduce-mb", 1, 1u << 20) * 1000000;
+    FabricResults out(cli.GetString("out"));
+    json summary;
+    compare::Options o;
+    summary["line_rate_gbps"] = o.lineBps / 1e9;
+
+    // 1. The default comparison.
+    if (!cli.GetBool("skip-packet"))
+    {
+        std::cout << "1. default packet-vs-flow comparison (same flows, same routing TypeId)\n"
+                  << std::left << std::setw(7) << "fabric" << std::setw(13) << "pattern"
+                  << std::right << std::setw(7) << "flows" << std::setw(12) << "packet s"
+                  << std::setw(12) << "flow s" << std::setw(10) << "speedup" << std::setw(12)
+                  << "median FCT"
+                  << "\n";
+        compare::FabricSize size{16, 4, 2, 1};
+        double wp = 0;
+        double wf = 0;
+        double cp = 0;
+        double cf = 0;
+        json runs = json::array();
+        for (const auto& [fab, pat] :
+             std::vector<std::pair<std::string, std::string>>{{"zcube", "allreduce"},
+                                                              {"zcube", "prefill"},
+                                                              {"roft", "allreduce"},
+                                                              {"roft", "prefill"},
+                                                              {"rng", "permutation"}})
+        {
+            const auto& kind = compare::FabricKinds().at(fab);
+            auto graph = kind.build(size);
+            TrafficPatternParams tp;
+            tp.hosts = graph->GetNHosts();
+            tp.seed = 1;
+            tp.bytes = pat == "allreduce" ? 65536 : 1000000;
+            const auto flows = MakeTraffic(ParseTrafficPattern(pat), tp);
+            compare::Result r = compare::Compare(fab, pat, graph, kind.routing, flows, o);
+            wp += r.wallPacket;
+            wf += r.wallFlow;
+            cp += r.cpuPacket;
+            cf += r.cpuFlow;
+            std::cout << std::left << std::setw(7) << fab << std::setw(13) << pat << std::right
+                      << std::setw(7) << flows.size() << std::setw(12)
+                      << FormatNumber(r.wallPacket, 4) << std::setw(12)
+                      << FormatNumber(r.wallFlow, 4) << std::setw(10)
+                      << FormatNumber(r.wallPacket / r.wallFlow, 4) << std::setw(12)
+                      << FormatNumber(FlowQuantile(r.ratio, 0.5), 4) << "\n";
+            std::cout << "  CPU: packet " << FormatNumber(r.cpuPacket, 4) << " s, flow "
+                      << FormatNumber(r.cpuFlow, 4) << " s, x"
+                      << FormatNumber(r.cpuPacket / std::max(r.cpuFlow, 1e-6), 4) << "\n";
+            runs.push_back({{"fabric", fab},
+                            {"pattern", pat},
+                            {"flows", flows.size()},
+                            {"wall_packet_s", r.wallPacket},
+                            {"wall_flow_s", r.wallFlow},
+                            {"speedup", r.wallPacket / r.wallFlow},
+                            {"cpu_packet_s", r.cpuPacket},
+                            {"cpu_flow_s", r.cpuFlow},
+                            {"fct_ratio_median", FlowQuantile(r.ratio, 0.5)}});
+        }
+        std::cout << std::left << std::setw(27) << "total" << std::right << std::setw(12)
+                  << FormatNumber(wp, 4) << std::setw(12) << FormatNumber(wf, 4) << std::setw(10)
+                  << FormatNumber(wp / wf, 4)
+                  << "   (target >= 1000x: " << (wp / wf >= 1000 ? "met" : "NOT met")
+                  << ")\n  CPU: packet " << FormatNumber(cp, 4) << " s, flow "
+                  << FormatNumber(cf, 4) << " s, x" << FormatNumber(cp / cf, 4) << " ("
+                  << (cp / cf >= 1000 ? "met" : "NOT met") << ")\n\n";
+        summary["comparison"] = {{"runs", runs},
+                                 {"wall_packet_s", wp},
+                                 {"wall_flow_s", wf},
+                                 {"speedup", wp / wf},
+                                 {"cpu_packet_s", cp},
+                                 {"cpu_flow_s", cf},
+                                 {"cpu_speedup", cp / cf}};
+    }
+
+    // 2. 100k random flows on a 1024-GPU ZCube.
+    {
+        const uint32_t n = 1024;
+        auto graph = ZCubeLayout(n, 32).Build();
+        FabricRng rng(7);
+        std::vector<FlowSpec> flows;
+        std::vector<uint32_t> perSrc(n, 0);
+        // Mean size 1.032 MB; arrivals so that hosts send at 'load' of their link on average.
+        const double meanBytes = (65536.0 + 2000000.0) / 2;
+        const double rate = load * o.lineBps * n / (8 * meanBytes); // flows per second
+        double t = 0;
+        for (uint64_t i = 0; i < nRandom; ++i)
+        {
+            t += -std::log(1 - double(rng.Next() >> 11) * 0x1.0p-53) / rate;
+            FlowSpec f;
+            f.id = static_cast<uint32_t>(i);
+            f.src = static_cast<uint32_t>(rng.Below(n));
+            f.dst = static_cast<uint32_t>(rng.Below(n - 1));
+            f.dst += f.dst >= f.src ? 1 : 0;
+            f.bytes = 65536 + rng.Below(2000000 - 65536);
+            f.startS = t;
+            f.srcPort = static_cast<uint16_t>(49152 + (perSrc[f.src]++ % 16384));
+            flows.push_back(f);
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = compare::CpuSeconds();
+        FlowSimHelper fh = compare::FlowHelper(o, false);
+        fh.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(recomputeUs)));
+        Ptr<FlowSimulator> sim
+            = fh.Run(compare::MakeRoutingByTypeId("ns3::ZCubeRouting", 1, graph), flows);
+        const double wall = compare::WallSeconds(t0, std::chrono::steady_clock::now());
+        const double cpu = compare::CpuSeconds() - c0;
+        uint64_t complete = 0;
+        std::vector<double> slow;
+        for (const auto& r : sim->GetRecords())
+        {
+            complete += r.complete ? 1 : 0;
+            slow.push_back(r.Slowdown());
+        }
+        const auto& st = sim->GetStats();
+        std::cout << "2. " << nRandom << " random flows on ZCube(1024, 32), load " << load
+                  << ", recompute interval " << recomputeUs << " us: " << FormatNumber(wall, 4)
+                  << " s wall, " << FormatNumber(cpu, 4)
+                  << " s CPU (target < 5 s: " << (std::min(wall, cpu) < 5 ? "met" : "NOT met")
+                  << "), " << complete << " complete, simulated " << FormatNumber(st.endS * 1e3, 4)
+                  << " ms, " << st.events << " events, " << st.recomputations
+                  << " water-fillings over " << st.flowsRecomputed << " flows, peak "
+                  << st.peakActive << " flows sending, median slowdown "
+                  << FormatNumber(FlowQuantile(slow, 0.5), 4) << "\n\n";
+        summary["random_1024"] = {{"flows", nRandom},
+                                  {"cpu_s", cpu},
+                                  {"recompute_interval_us", recomputeUs},
+                                  {"load", load},
+                                  {"wall_s", wall},
+                                  {"complete", complete},
+                                  {"sim_ms", st.endS * 1e3},
+                                  {"events", st.events},
+                                  {"recomputations", st.recomputations},
+                                  {"flows_recomputed", st.flowsRecomputed},
+                                  {"peak_active", st.peakActive},
+                                  {"slowdown_median", FlowQuantile(slow, 0.5)},
+                                  {"slowdown_p99", FlowQuantile(slow, 0.99)}};
+    }
+
+    // 3. 16k-GPU ZCube AllReduce.
+    if (!cli.GetBool("skip-16k"))
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = compare::CpuSeconds();
+        auto graph = ZCubeLayout(bigN, bigK).Build();
+        const auto flows = MakeHalvingDoublingAllReduce(bigN, arBytes);
+        Ptr<FlowSimulator> sim = compare::FlowHelper(o, false).Run(
+            compare::MakeRoutingByTypeId("ns3::ZCubeRouting", 1, graph), flows);
+        const double wall = compare::WallSeconds(t0, std::chrono::steady_clock::now());
+        const double rss = FlowPeakRssMiB();
+        const double cpu = compare::CpuSeconds() - c0;
+        double last = 0;
+        uint64_t complete = 0;
+        for (const auto& r : sim->GetRecords())
+        {
+            last = std::max(last, r.finishS);
+            complete += r.complete ? 1 : 0;
+        }
+        std::cout << "3. AllReduce (halving-doubling, " << arBytes / 1e6 << " MB per GPU) on ZCube("
+                  << bigN << ", " << bigK << "): " << flows.size() << " flows, "
+                  << FormatNumber(wall, 4) << " s wall, " << FormatNumber(cpu, 4)
+                  << " s CPU (target < 60 s: " << (std::min(wall, cpu) < 60 ? "met" : "NOT met")
+                  << "), peak RSS " << FormatNumber(rss, 5)
+                  << " MiB (target < 4096: " << (rss < 4096 ? "met" : "NOT met") << "), completion "
+                  << FormatNumber(last * 1e3, 5) << " ms, " << complete << " complete\n";
+        summary["allreduce_16k"] = {{"n", bigN},
+                                    {"k", bigK},
+                                    {"flows", flows.size()},
+                                    {"bytes_per_gpu", arBytes},
+                                    {"wall_s", wall},
+                                    {"cpu_s", cpu},
+                                    {"peak_rss_mib", rss},
+                                    {"completion_ms", last * 1e3},
+                                    {"complete", complete}};
+    }
+    out.WriteJson("summary.json", summary);
+    std::cout << "wrote " << out.Path("summary.json") << "\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return RunFabricProgram(argc, argv, Run);
+}

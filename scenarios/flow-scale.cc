@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Paper-scale experiments at flow level (FlowSimulator), where the packet level cannot go:
+//  A. RNG vs a fat tree of equal server count: a random d-regular mesh and a ShuffleBox-built
+//     mesh (RNG §6) with Spraypoint routing, a leaf-spine with the same end-to-end
+//     oversubscription (as rng-vs-fattree sizes it) with flow-hash ECMP; permutation traffic.
+//     Does "RNG matches or exceeds fat trees" come out, and why (path lengths, link loads)?
+//  B. ZCube vs ROFT (leaf-spine, S = L spines, ECMP): AllReduce (recursive halving-doubling)
+//     and Prefill->Decode (contiguous 25% Prefill block, one KV transfer per Decode GPU)
+//     completion times.
+//  C. ZCube §4: flow-hash ECMP (over many seeds) vs congestion-aware greedy path choice (each
+//     flow in turn takes its least-loaded spine) vs ZCube, on the Fig. 2 patterns at n = 128,
+//     k = 16: completion time and fabric-link imbalance (max / mean over loaded links).
+// Defaults are small; --full runs the papers' sizes (RNG n = 1000, d = 64; 16384 GPUs, k = 128;
+// 500 seeds). Writes summary.json, tables.md (the Markdown tables doc/flow.md shows) and CSVs.
+//
+//   ./build/bin/flow-scale --out=results/flow-scale
+//   ./build/bin/flow-scale --full --out=results/flow-scale-full
+#include "ns3/core-module.h"
+#include "ns3/ecmp-routing.h"
+#include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
+#include "ns3/flow-collectives.h"
+#include "ns3/flow-sim-helper.h"
+#include "ns3/rng-models.h"
+#include "ns3/rng-topology.h"
+#include "ns3/shuffle-box.h"
+#include "ns3/zcube-topology.h"
+
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace ns3
+{
+
+/**
+ * Congestion-aware greedy path choice on a leaf-spine (ZCube §4's "greedy routing"): each
+ * pinned flow leaves its source leaf towards the spine it was given; everything else as the
+ * inner routing decides. Code-only (no attributes): built by the scenario.
+ */
+class GreedyPinnedRouting : public FabricRouting
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid
+            = TypeId("ns3::GreedyPinnedRouting").SetParent<FabricRouting>().SetGroupName("Flow");
+        return tid;
+    }
+
+    GreedyPinnedRouting(Ptr<FabricRouting> inner, const RoftLayout& layout)
+        : m_inner(inner),
+          m_layout(layout)
+    {
+    }
+
+    /// Flow \p key leaves its leaf towards \p spine.
+    void Pin(const FlowKey& key, uint32_t spine) { m_pin[Id(key)] = spine; }
+
+    uint32_t SelectPort(uint32_t node,
+                        uint32_t inPort,
+                        uint32_t dstHost,
+                        const FlowKey& key) const override
+    {
+        const auto it = m_pin.find(Id(key));
+        if (it != m_pin.end() && node >= m_layout.GetN()
+            && node < m_layout.GetN() + m_layout.GetLeaves()
+            && m_layout.LeafNode(m_layout.LeafOf(dstHost)) != node)
+        {
+            return m_layout.GetK() + it->second * m_layout.GetParallel();
+        }
+        return m_inner->SelectPort(node, inPort, dstHost, key);
+    }
+
+    std::vector<uint32_t> Candidates(uint32_t node,
+                                     uint32_t inPort,
+                                     uint32_t dstHost) const override
+    {
+        return m_inner->Candidates(node, inPort, dstHost);
+    }
+
+    std::string GetName() const override { return "greedy"; }
+
+  protected:
+    void DoSetGraph() override {}
+
+  private:
+    static std::tuple<uint32_t, uint32_t, uint16_t> Id(const FlowKey& k)
+    {
+        return {k.srcAddr, k.dstAddr, k.srcPort};
+    }
+
+    Ptr<FabricRouting> m_inner;
+    RoftLayout m_layout;
+    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> m_pin;
+};
+
+} // namespace ns3
+
+namespace
+{
+
+double
+Wall(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// What a flow-level run of one pattern gives.
+struct Outcome
+{
+    double completionMs{0};
+    uint64_t complete{0};
+    uint64_t flows{0};
+    double meanHops{0};
+    double maxUtil{0};   //!< busiest fabric link: bytes / (capacity x completion)
+    double imbalance{0}; //!< max / mean bytes over loaded fabric (switch-switch) links
+    double wallS{0};
+    double slowdownMedian{0};
+
+    json ToJson() const
+    {
+        return json{{"completion_ms", completionMs},
+                    {"complete", complete},
+                    {"flows", flows},
+                    {"mean_hops", meanHops},
+                    {"max_fabric_util", maxUtil},
+                    {"loaded_imbalance", imbalance},
+                    {"slowdown_median", slowdownMedian},
+                    {"wall_s", wallS}};
+    }
+};
+
+Outcome
+RunFlows(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const FlowSimHelper& h)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Ptr<FlowSimulator> sim = h.Run(routing, flows);
+    Outcome o;
+    o.wallS = Wall(t0);
+    const FabricGraph& g = routing->GetGraph();
+    double hops = 0;
+    std::vector<double> slow;
+    for (const auto& r : sim->GetRecords())
+    {
+        o.completionMs = std::max(o.completionMs, r.finishS * 1e3);
+        o.complete += r.complete ? 1 : 0;
+        hops += r.dirLinks.size();
+        slow.push_back(r.Slowdown());
+    }
+    o.flows = flows.size();
+    o.meanHops = flows.empty() ? 0 : hops / flows.size();
+    o.slowdownMedian = FlowQuantile(slow, 0.5);
+    double sum = 0;
+    double mx = 0;
+    uint32_t loaded = 0;
+    const auto& links = sim->GetLinks();
+    for (uint32_t d = 0; d < links.size(); ++d)
+    {
+        if (g.IsHost(g.GetDirLinkTail(d)) || g.IsHost(g.GetDirLinkHead(d)) || links[d].bytes <= 0)
+        {
+            continue;
+        }
+        sum += links[d].bytes;
+        mx = std::max(mx, links[d].bytes);
+        ++loaded;
+        if (o.completionMs > 0)
+        {
+            o.maxUtil = std::max(
+                o.maxUtil, 8 * links[d].bytes / (links[d].capacityBps * o.completionMs * 1e-3));
+        }
+    }
+    o.imbalance = loaded ? mx / (sum / loaded) : 0;
+    return o;
+}
+
+Ptr<FabricRouting>
+ByTypeId(const std::string& typeId,
+         std::shared_ptr<const FabricGraph> g,
+         uint64_t seed,
+         const std::vector<std::pair<std::string, std::shared_ptr<AttributeValue>>>& attrs = {})
+{
+    ObjectFactory f(typeId);
+    f.Set("Seed", UintegerValue(seed));
+    for (const auto& [name, value] : attrs)
+    {
+        f.Set(name, *value);
+    }
+    Ptr<FabricRouting> r = f.Create<FabricRouting>();
+    r->SetGraph(g);
+    return r;
+}
+
+std::string
+Fmt(double x, int digits = 4)
+{
+    return FormatNumber(x, digits);
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__, "Paper-scale experiments at flow level.");
+    cli.Add("full", "paper sizes (RNG n=1000 d=64, 16384 GPUs k=128, 500 seeds)", "false");
+    cli.Add("parts", "which parts to run: list of A, B, C", "A,B,C");
+    cli.Add("rng-n", "A: routers ('default': 64, full 1000)", "default");
+    cli.Add("rng-d", "A: router degree ('default': 8, full 64)", "default");
+    cli.Add("rng-s", "A: servers per router ('default': d/4)", "default");
+    cli.Add("p", "A: Spraypoint p", "2");
+    cli.Add("h", "A: Spraypoint h", "2");
+    cli.Add("rooms", "A: ShuffleBox rooms", "4");
+    cli.Add("perm-mb", "A: MB per permutation flow", "16");
+    cli.Add("gpus", "B: GPUs ('default': 256, full 16384)", "default");
+    cli.Add("k", "B: GPUs per switch ('default': 16, full 128)", "default");
+    cli.Add("allreduce-mb", "B: AllReduce buffer per GPU in MB", "64");
+    cli.Add("kv-mb", "B: KV cache transfer per Decode GPU in MB", "64");
+    cli.Add("seeds", "C: ECMP hash seeds ('default': 3, full 20)", "default");
+    cli.Add("recompute-us",
+            "FlowSimulator::RecomputeInterval in us (0: exact max-min at every event)",
+            "0");
+    cli.Add("fig2-mb", "C: MB per flow (allreduce: per pair)", "1");
+    cli.Add("seed", "graph and pattern seed", "1");
+    cli.Add("link-rate-gbps", "link rate in Gb/s", "400");
+    cli.Add("out", "results folder", "results/flow-scale");
+    cli.Parse(argc, argv);
+    const bool full = cli.GetBool("full");
+    auto pick = [&](const std::string& name, uint64_t small, uint64_t big, uint64_t lo, uint64_t hi)
+    {
+        return cli.GetString(name) == "default" ? (full ? big : small) : cli.GetUint(name, lo, hi);
+    };
+    std::set<std::string> parts;
+    for (const auto& p : cli.GetList("parts"))
+    {
+        if (p != "A" && p != "B" && p != "C")
+        {
+            throw std::invalid_argument("--parts: '" + p + "' must be A, B or C");
+        }
+        parts.insert(p);
+    }
+    const auto rn = static_cast<uint32_t>(pick("rng-n", 64, 1000, 4, 100000));
+    const auto rd = static_cast<uint32_t>(pick("rng-d", 8, 64, 3, 1024));
+    const auto rs
+        = static_cast<uint32_t>(pick("rng-s", std::max(1u, rd / 4), std::max(1u, rd / 4), 1, 1024));
+    const auto p = static_cast<uint32_t>(cli.GetUint("p", 1, rd - 1));
+    const auto h = static_cast<uint32_t>(cli.GetUint("h", 1, rd));
+    const auto rooms = static_cast<uint32_t>(cli.GetUint("rooms", 1, 64));
+    const uint64_t permBytes = cli.GetUint("perm-mb", 1, 100000) * 1000000;
+    const auto gpus = static_cast<uint32_t>(pick("gpus", 256, 16384, 4, 1u << 20));
+    const auto k = static_cast<uint32_t>(pick("k", 16, 128, 1, gpus));
+    const uint64_t arBytes = cli.GetUint("allreduce-mb", 1, 100000) * 1000000;
+    const uint64_t kvBytes = cli.GetUint("kv-mb", 1, 100000) * 1000000;
+    const auto seeds = static_cast<uint32_t>(pick("seeds", 3, 20, 1, 100000));
+    const double recomputeUs = cli.GetDouble("recompute-us", 0, 1e6);
+    const uint64_t figBytes = cli.GetUint("fig2-mb", 1, 100000) * 1000000;
+    const uint64_t seed = cli.GetUint("seed", 0, UINT32_MAX);
+    const double lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
+    if (gpus % k != 0)
+    {
+        throw std::invalid_argument("--k=" + std::to_string(k)
+                                    + " must divide --gpus=" + std::to_string(gpus));
+    }
+    FabricResults out(cli.GetString("out"));
+    FlowSimHelper helper;
+    helper.SetAttribute("DefaultLinkRate", DataRateValue(DataRate(uint64_t(lineBps))));
+    helper.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(recomputeUs)));
+    FlowSimHelper fluid = helper; // multipath schemes as a fluid split over their candidates
+    fluid.SetAttribute("FluidSplit", BooleanValue(true));
+    json summary;
+    summary["line_rate_gbps"] = lineBps / 1e9;
+    summary["full"] = full;
+    summary["recompute_interval_us"] = recomputeUs;
+    std::ostringstream md; // tables.md
+    md << "<!-- generated by flow-scale" << (full ? " --full" : "") << "; do not edit -->\n"
+       << "Flow level (FlowSimulator), " << lineBps / 1e9 << " Gb/s links, rates "
+       << (recomputeUs > 0 ? "recomputed every " + Fmt(recomputeUs) + " us"
+                           : std::string("exact max-min at every event"))
+       << ".\n";
+
+    if (parts.count("A"))
+    {
+        // A. RNG vs fat tree.
+        const OversubModel om = ModelOversubscription(rn, rd, p, h);
+        const double rngE2E = std::max(1.0, rs * om.oversub / rd);
+        const uint32_t spines
+            = std::min(rs, std::max(1u, static_cast<uint32_t>(std::ceil(rs / rngE2E - 1e-9))));
+        TrafficPatternParams tp;
+        tp.hosts = rn * rs;
+        tp.bytes = permBytes;
+        tp.seed = seed;
+        const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+        std::cout << "A. RNG n=" << rn << " d=" << rd << " s=" << rs << " (" << rn * rs
+                  << " servers), Spraypoint p=" << p << " h=" << h << " vs leaf-spine " << rn
+                  << " leaves x " << rs << " servers, " << spines << " spines; permutation of "
+                  << permBytes / 1e6 << " MB flows\n";
+        auto spray = [&]()
+        {
+            return std::vector<std::pair<std::string, std::shared_ptr<AttributeValue>>>{
+                {"P", std::make_shared<UintegerValue>(p)},
+                {"H", std::make_shared<UintegerValue>(h)},
+                {"Key", std::make_shared<UintegerValue>(seed)}};
+        };
+        json a = json::object();
+        a["params"] = {{"n", rn},
+                       {"d", rd},
+                       {"s", rs},
+                       {"p", p},
+                       {"h", h},
+                       {"servers", rn * rs},
+                       {"fat_tree_spines", spines},
+                       {"rng_end_to_end_oversub", rngE2E},
+                       {"fat_tree_oversub", double(rs) / spines},
+                       {"perm_bytes", permBytes}};
+        std::vector<std::pair<std::string, std::function<std::shared_ptr<const FabricGraph>()>>>
+            graphs{{"rng-random-regular",
+                    [&]()
+                    {
+                        return RngFabric(MakeRandomRegularGraph(rn, rd, seed), rs).Build();
+                    }},
+                   {"rng-shufflebox",
+                    [&]()
+                    {
+                        std::vector<uint32_t> perRoom(rooms, rn / rooms);
+                        for (uint32_t i = 0; i < rn % rooms; ++i)
+                        {
+                            perRoom[i]++;
+                        }
+                        ShuffleBoxFabric sb(perRoom, rd - rd % 4, 0, seed);
+                        return RngFabric(sb.GetRouterGraph(), rs).Build();
+                    }}};
+        md << "\n### A. RNG vs fat tree (" << rn << " routers, d = " << rd << ", " << rn * rs
+           << " servers, permutation of " << permBytes / 1e6 << " MB flows)\n\n"
+           << "| fabric | routing | completion (ms) | median slowdown | mean hops | busiest "
+              "fabric link util | loaded imbalance | wall (s) |\n|---|---|---|---|---|---|---|---|\n";
+        auto row = [&](const std::string& name, const std::string& routing, const Outcome& o)
+        {
+            std::cout << "  " << std::left << std::setw(20) << name << std::setw(12) << routing
+                      << std::right << " completion " << std::setw(9) << Fmt(o.completionMs)
+                      << " ms, median slowdown " << Fmt(o.slowdownMedian) << ", hops "
+                      << Fmt(o.meanHops, 3) << ", busiest link " << Fmt(o.maxUtil, 3)
+                      << ", imbalance " << Fmt(o.imbalance, 3) << " (" << Fmt(o.wallS, 3)
+                      << " s wall, " << o.complete << "/" << o.flows << " complete)\n";
+            md << "| " << name << " | " << routing << " | " << Fmt(o.completionMs) << " | "
+               << Fmt(o.slowdownMedian) << " | " << Fmt(o.meanHops, 3) << " | " << Fmt(o.maxUtil, 3)
+               << " | " << Fmt(o.imbalance, 3) << " | " << Fmt(o.wallS, 3) << " |\n";
+        };
+        double rngBest = 0;
+        for (const auto& [name, build] : graphs)
+        {
+            try
+            {
+                auto g = build();
+                const Outcome o
+                    = RunFlows(ByTypeId("ns3::SpraypointRouting", g, seed, spray()), flows, helper);
+                row(name, "spraypoint", o);
+                a[name] = o.ToJson();
+                const Outcome of
+                    = RunFlows(ByTypeId("ns3::SpraypointRouting", g, seed, spray()), flows, fluid);
+                row(name, "spray-fluid", of);
+                a[name + "-fluid"] = of.ToJson();
+                if (name == "rng-random-regular")
+                {
+                    rngBest = o.completionMs;
+                }
+            }
+            catch (const std::invalid_argument& e)
+            {
+                std::cout << "  " << name << ": not built/routed: " << e.what() << "\n";
+                a[name] = json{{"error", e.what()}};
+                md << "| " << name << " | spraypoint | not routed: " << e.what()
+                   << " | | | | | |\n";
+            }
+        }
+        auto ft = std::shared_ptr<const FabricGraph>(LeafSpineLayout(rn, rs, spines).Build());
+        const Outcome o = RunFlows(ByTypeId("ns3::EcmpRouting", ft, seed), flows, helper);
+        row("fat-tree", "ecmp", o);
+        a["fat-tree"] = o.ToJson();
+        const Outcome of = RunFlows(ByTypeId("ns3::EcmpRouting", ft, seed), flows, fluid);
+        row("fat-tree", "ecmp-fluid", of);
+        a["fat-tree-fluid"] = of.ToJson();
+        const bool matches = rngBest > 0 && rngBest <= o.completionMs * 1.05;
+        a["rng_matches_or_exceeds"] = matches;
+        std::cout << "  RNG (random regular) "
+                  << (matches ? "matches or exceeds" : "does NOT match")
+                  << " the fat tree on this permutation (completion within 5% or better)\n\n";
+        md << "\nRNG (random regular, Spraypoint, hashed paths) "
+           << (matches ? "matches or exceeds" : "does **not** match")
+           << " the fat tree (ECMP, hashed paths) of equal server count and equal end-to-end "
+              "oversubscription on this permutation (criterion: completion time within 5% or "
+              "better). *-fluid rows: each flow spread over all its routing candidates in "
+              "equal shares per hop (ideal per-packet spraying).\n";
+        summary["A"] = a;
+    }
+
+    if (parts.count("B"))
+    {
+        // B. ZCube vs ROFT.
+        const auto zg = std::shared_ptr<const FabricGraph>(ZCubeLayout(gpus, k).Build());
+        const auto rg = std::shared_ptr<const FabricGraph>(RoftLayout(gpus, k, gpus / k).Build());
+        std::cout << "B. ZCube vs ROFT, " << gpus << " GPUs, k=" << k << "\n";
+        md << "\n### B. ZCube vs ROFT, " << gpus << " GPUs, k = " << k
+           << "\n\n| pattern | fabric | completion (ms) | median slowdown | busiest fabric link "
+              "util | loaded imbalance | flows | wall (s) |\n|---|---|---|---|---|---|---|---|\n";
+        json b = json::object();
+        const std::vector<std::pair<std::string, std::vector<FlowSpec>>> pats{
+            {"allreduce-hd", MakeHalvingDoublingAllReduce(gpus, arBytes)},
+            {"prefill-decode", MakePrefillDecodePairs(gpus, 0.25, kvBytes)}};
+        for (const auto& [pat, flows] : pats)
+        {
+            for (const auto& [fab, g, typeId] : std::vector<
+                     std::tuple<std::string, std::shared_ptr<const FabricGraph>, std::string>>{
+                     {"zcube", zg, "ns3::ZCubeRouting"}, {"roft", rg, "ns3::EcmpRouting"}})
+            {
+                const Outcome o = RunFlows(ByTypeId(typeId, g, seed), flows, helper);
+                b[pat][fab] = o.ToJson();
+                std::cout << "  " << std::left << std::setw(16) << pat << std::setw(7) << fab
+                          << std::right << " completion " << std::setw(9) << Fmt(o.completionMs)
+                          << " ms, busiest link " << Fmt(o.maxUtil, 3) << ", imbalance "
+                          << Fmt(o.imbalance, 3) << ", " << o.complete << "/" << o.flows
+                          << " complete (" << Fmt(o.wallS, 3) << " s wall)\n";
+                md << "| " << pat << " | " << fab << " | " << Fmt(o.completionMs) << " | "
+                   << Fmt(o.slowdownMedian) << " | " << Fmt(o.maxUtil, 3) << " | "
+                   << Fmt(o.imbalance, 3) << " | " << o.flows << " | " << Fmt(o.wallS, 3) << " |\n";
+            }
+            b[pat]["roft_over_zcube"] = b[pat]["roft"]["completion_ms"].get<double>()
+                                      / b[pat]["zcube"]["completion_ms"].get<double>();
+        }
+        std::cout << "\n";
+        summary["B"] = b;
+    }
+
+    if (parts.count("C"))
+    {
+        // C. ZCube §4: ECMP vs greedy vs ZCube on the Fig. 2 patterns (n = 128, k = 16).
+        const uint32_t n = 128;
+        const uint32_t kk = 16;
+        const RoftLayout layout(n, kk, n / kk);
+        const auto rg = std::shared_ptr<const FabricGraph>(layout.Build());
+        const auto zg = std::shared_ptr<const FabricGraph>(ZCubeLayout(n, kk).Build());
+        std::cout << "C. ZCube §4 at n=128, k=16: ECMP (" << seeds << " seeds) vs greedy vs ZCube, "
+                  << figBytes / 1e6 << " MB flows\n";
+        md << "\n### C. ZCube §4: ECMP vs congestion-aware greedy vs ZCube (n = 128, k = 16, "
+           << seeds << " ECMP seeds, " << figBytes / 1e6
+           << " MB per flow)\n\n| pattern | ECMP completion (ms, mean ± std) | ECMP imbalance "
+              "(mean) | greedy completion (ms) | greedy imbalance | ZCube completion (ms) | "
+              "ZCube imbalance |\n|---|---|---|---|---|---|---|\n";
+        json c = json::object();
+        CsvWriter csv(out.Path("fig2-ecmp-seeds.csv"),
+                      {"pattern", "seed", "completion_ms", "loaded_imbalance"});
+        for (const std::string pat : {"allreduce", "prefill:0.25", "prefill:0.5", "elephants"})
+        {
+            TrafficPatternParams tp;
+            tp.hosts = n;
+            tp.bytes = figBytes;
+            tp.seed = seed;
+            tp.elephants = 8;
+            const size_t colon = pat.find(':');
+            if (colon != std::string::npos)
+            {
+                tp.prefillFraction = std::stod(pat.substr(colon + 1));
+            }
+            const auto flows = MakeTraffic(ParseTrafficPattern(pat.substr(0, colon)), tp);
+            std::vector<double> cts;
+            std::vector<double> imbs;
+            for (uint32_t s = 0; s < seeds; ++s)
+            {
+                const Outcome o
+                    = RunFlows(ByTypeId("ns3::EcmpRouting", rg, seed + s), flows, helper);
+                cts.push_back(o.completionMs);
+                imbs.push_back(o.imbalance);
+                csv.Row(
+                    {pat, std::to_string(seed + s), Fmt(o.completionMs, 6), Fmt(o.imbalance, 6)});
+            }
+            // Greedy: in flow order, the spine whose uplink and downlink carry least so far.
+            auto inner = ByTypeId("ns3::EcmpRouting", rg, seed);
+            auto greedy = Create<GreedyPinnedRouting>(inner, layout);
+            greedy->SetGraph(rg);
+            std::map<uint32_t, double> load;
+            const FabricGraph& g = *rg;
+            for (const auto& f : flows)
+            {
+                const uint32_t sl = layout.LeafOf(f.src);
+                const uint32_t dl = layout.LeafOf(f.dst);
+                if (sl == dl)
+                {
+                    continue;
+                }
+                uint32_t best = 0;
+                double bestCost = INFINITY;
+                for (uint32_t sp = 0; sp < layout.GetSpines(); ++sp)
+                {
+                    const uint32_t up = g.GetEgressDirLink(layout.LeafNode(sl), kk + sp);
+                    const uint32_t spPort = [&]()
+                    {
+                        for (uint32_t pt = 0; pt < g.GetNPorts(layout.SpineNode(sp)); ++pt)
+                        {
+                            if (g.GetPeer(layout.SpineNode(sp), pt) == layout.LeafNode(dl))
+                            {
+                                return pt;
+                            }
+                        }
+                        return 0u;
+                    }();
+                    const uint32_t down = g.GetEgressDirLink(layout.SpineNode(sp), spPort);
+                    const double cost = std::max(load[up], load[down]) + f.bytes;
+                    if (cost < bestCost)
+                    {
+                        bestCost = cost;
+                        best = sp;
+                    }
+                }
+                const uint32_t up = g.GetEgressDirLink(layout.LeafNode(sl), kk + best);
+                load[up] += f.bytes;
+                for (uint32_t pt = 0; pt < g.GetNPorts(layout.SpineNode(best)); ++pt)
+                {
+                    if (g.GetPeer(layout.SpineNode(best), pt) == layout.LeafNode(dl))
+                    {
+                        load[g.GetEgressDirLink(layout.SpineNode(best), pt)] += f.bytes;
+                    }
+                }
+                greedy->Pin(f.Key(), best);
+            }
+            const Outcome og = RunFlows(greedy, flows, helper);
+            const Outcome oz = RunFlows(ByTypeId("ns3::ZCubeRouting", zg, seed), flows, helper);
+            double mean = 0;
+            double sq = 0;
+            for (double x : cts)
+            {
+                mean += x / cts.size();
+            }
+            for (double x : cts)
+            {
+                sq += (x - mean) * (x - mean) / cts.size();
+            }
+            double imbMean = 0;
+            for (double x : imbs)
+            {
+                imbMean += x / imbs.size();
+            }
+            c[pat] = {{"ecmp_completion_ms_mean", mean},
+                      {"ecmp_completion_ms_std", std::sqrt(sq)},
+                      {"ecmp_completion_ms_max", FlowQuantile(cts, 1.0)},
+                      {"ecmp_imbalance_mean", imbMean},
+                      {"greedy", og.ToJson()},
+                      {"zcube", oz.ToJson()},
+                      {"flows", flows.size()}};
+            std::cout << "  " << std::left << std::setw(13) << pat << std::right << " ECMP "
+                      << Fmt(mean) << " +- " << Fmt(std::sqrt(sq), 3) << " ms (imbalance "
+                      << Fmt(imbMean, 3) << "), greedy " << Fmt(og.completionMs) << " ms ("
+                      << Fmt(og.imbalance, 3) << "), ZCube " << Fmt(oz.completionMs) << " ms ("
+                      << Fmt(oz.imbalance, 3) << ")\n";
+            md << "| " << pat << " | " << Fmt(mean) << " ± " << Fmt(std::sqrt(sq), 3) << " | "
+               << Fmt(imbMean, 3) << " | " << Fmt(og.completionMs) << " | " << Fmt(og.imbalance, 3)
+               << " | " << Fmt(oz.completionMs) << " | " << Fmt(oz.imbalance, 3) << " |\n";
+        }
+        summary["C"] = c;
+    }
+    summary["peak_rss_mib"] = FlowPeakRssMiB();
+    out.WriteJson("summary.json", summary);
+    std::ofstream(out.Path("tables.md")) << md.str();
+    std::cout << "peak RSS " << Fmt(FlowPeakRssMiB(), 5) << " MiB\nwrote "
+              << out.Path("summary.json") << ", tables.md, fig2-ecmp-seeds.csv\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return RunFabricProgram(argc, argv, Run);
+}

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The same experiment at packet level (RoCE over ns-3, RunFabricRoce) and at flow level
+// (FlowSimulator: max-min fair fluid), joined per flow: FCT ratio packet/flow (median, p99,
+// worst flows with their paths), collective completion ratio, per-link utilization
+// difference, and the measured causes where they diverge (queues met on the path, flows
+// sharing fabric links, DCQCN ramp-up, retransmissions, drops, from the packet run's monitor
+// and per-flow records, and a flow-level rerun with the ramp model on).
+//
+// Both levels take the same FabricGraph, routing objects of the same TypeId and attributes
+// (each its own instance) and the same FlowSpec list.
+//
+//   ./build/bin/packet-vs-flow --out=results/packet-vs-flow
+//   ./build/bin/packet-vs-flow --fabric=roft --n=32 --k=8 --pattern=prefill:0.5
+//   ./build/bin/packet-vs-flow --fabric=zcube --flows=my-flows.csv   (src,dst,bytes,start_us)
+#include "packet-flow-compare.h"
+
+#include "ns3/fabric-cli.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+/// Parse one CSV field as an unsigned integer in [lo, hi].
+uint64_t
+ParseUintField(const std::string& text,
+               const std::string& where,
+               const std::string& field,
+               uint64_t lo,
+               uint64_t hi)
+{
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0 || v < lo || v > hi)
+    {
+        throw std::invalid_argument(where + ": field '" + field + "' must be an integer in ["
+                                    + std::to_string(lo) + ", " + std::to_string(hi) + "], got '"
+                                    + text + "'");
+    }
+    return v;
+}
+
+/**
+ * Read a flow list: header "src,dst,bytes,start_us", then one flow per line. Source ports
+ * follow MakeTraffic's rule (49152 + index among the source's flows).
+ */
+std::vector<FlowSpec>
+ReadFlows(const std::string& file, uint32_t hosts)
+{
+    std::ifstream in(file);
+    if (!in)
+    {
+        throw std::invalid_argument("--flows: cannot read '" + file + "'");
+    }
+    std::string line;
+    uint64_t lineNo = 0;
+    std::vector<FlowSpec> flows;
+    std::map<uint32_t, uint32_t> perSrc;
+    auto strip = [](std::string s)
+    {
+        while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+        {
+            s.pop_back();
+        }
+        size_t a = 0;
+        while (a < s.size() && (s[a] == ' ' || s[a] == '\t'))
+        {
+            ++a;
+        }
+        return s.substr(a);
+    };
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        line = strip(line);
+        const std::string where = file + ":" + std::to_string(lineNo);
+        if (lineNo == 1)
+        {
+            if (line != "src,dst,bytes,start_us")
+            {
+                throw std::invalid_argument(where
+                                            + ": header must be 'src,dst,bytes,start_us', "
+                                              "got '"
+                                            + line + "'");
+            }
+            continue;
+        }
+        if (line.empty())
+        {
+            continue;
+        }
+        std::vector<std::string> fields;
+        std::stringstream ss(line);
+        std::string item;
+        while (std::getline(ss, item, ','))
+        {
+            fields.push_back(strip(item));
+        }
+        if (!line.empty() && line.back() == ',')
+        {
+            fields.emplace_back();
+        }
+        if (fields.size() != 4)
+        {
+            throw std::invalid_argument(where + ": expected 4 fields (src,dst,bytes,start_us), got "
+                                        + std::to_string(fields.size()));
+        }
+        FlowSpec f;
+        f.id = static_cast<uint32_t>(flows.size());
+        f.src = static_cast<uint32_t>(ParseUintField(fields[0], where, "src", 0, hosts - 1));
+        f.dst = static_cast<uint32_t>(ParseUintField(fields[1], where, "dst", 0, hosts - 1));
+        if (f.src == f.dst)
+        {
+            throw std::invalid_argument(where + ": field 'dst' must differ from 'src' (" + fields[0]
+                                        + ")");
+        }
+        f.bytes = ParseUintField(fields[2], where, "bytes", 1, uint64_t(1) << 40);
+        char* end = nullptr;
+        const double us = std::strtod(fields[3].c_str(), &end);
+        if (fields[3].empty() || *end != '\0' || !(us >= 0) || !(us <= 1e9))
+        {
+            throw std::invalid_argument(where
+                                        + ": field 'start_us' must be a number in [0, 1e9], "
+                                          "got '"
+                                        + fields[3] + "'");
+        }
+        f.startS = us * 1e-6;
+        if (perSrc[f.src] >= 16384)
+        {
+            throw std::invalid_argument(where + ": more than 16384 flows from host "
+                                        + std::to_string(f.src));
+        }
+        f.srcPort = static_cast<uint16_t>(49152 + perSrc[f.src]++);
+        flows.push_back(f);
+    }
+    if (lineNo == 0)
+    {
+        throw std::invalid_argument(file
+                                    + ":1: empty file; header 'src,dst,bytes,start_us' "
+                                      "expected");
+    }
+    if (flows.empty())
+    {
+        throw std::invalid_argument("--flows: '" + file + "' holds no flow");
+    }
+    return flows;
+}
+
+/// "prefill:0.5" -> prefill with fraction 0.5.
+std::vector<FlowSpec>
+PatternFlows(const std::string& item, TrafficPatternParams tp)
+{
+    const size_t colon = item.find(':');
+    const TrafficPattern p = ParseTrafficPattern(item.substr(0, colon));
+    if (colon != std::string::npos)
+    {
+        char* end = nullptr;
+        const std::string f = item.substr(colon + 1);
+        tp.prefillFraction = std::strtod(f.c_str(), &end);
+        if (p != TrafficPattern::PREFILL || f.empty() || *end != '\0'
+            || !(tp.prefillFraction > 0 && tp.prefillFraction < 1))
+        {
+            throw std::invalid_argument("--pattern: '" + item
+                                        + "': only prefill takes a fraction in (0, 1)");
+        }
+    }
+    return MakeTraffic(p, tp);
+}
+
+int
+Run(int argc, char* argv[])
+{
+    FabricCli cli(__FILE__, "One experiment at packet level and at flow level, joined per flow.");
+    cli.Add(
+        "fabric", "zcube|roft|rng (list), or 'default' for zcube,roft + one rng run", "default");
+    cli.Add("n", "GPUs (zcube, roft) or routers (rng)", "16");
+    cli.Add("k", "GPUs per switch (zcube, roft, dividing n) or router degree d (rng)", "4");
+    cli.Add("s", "servers per router (rng)", "2");
+    cli.Add("pattern",
+            "allreduce|prefill[:fraction]|elephants|all-to-one|permutation (list), or "
+            "'default': allreduce,prefill on zcube/roft and permutation on rng",
+            "default");
+    cli.Add("flows", "CSV flow list (header src,dst,bytes,start_us) instead of a pattern", "");
+    cli.Add("bytes",
+            "bytes per flow of a pattern ('default': 64 KB allreduce, 1 MB others)",
+            "default");
+    cli.Add("routing", "routing TypeId for both levels ('default': per fabric)", "default");
+    cli.Add("seed", "routing hash seed and pattern seed", "1");
+    cli.Add("link-rate-gbps", "link rate in Gb/s", "400");
+    cli.Add("delay-us", "propagation delay per link in microseconds", "1");
+    cli.Add("queue-bytes", "egress queue per port in bytes", "2000000");
+    cli.Add("rate-control", "dcqcn | none (packet level)", "dcqcn");
+    cli.Add("stop-ms", "packet-level safety horizon in ms", "200");
+    cli.Add("worst", "worst flows listed per run", "5");
+    cli.Add("out", "results folder", "results/packet-vs-flow");
+    cli.Parse(argc, argv);
+
+    compare::FabricSize size;
+    size.n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
+    size.k = static_cast<uint32_t>(cli.GetUint("k", 1, size.n));
+    size.s = static_cast<uint32_t>(cli.GetUint("s", 1, 1024));
+    size.seed = cli.GetUint("seed", 0, UINT32_MAX);
+    compare::Options o;
+    o.lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
+    o.delayS = cli.GetDouble("delay-us", 0, 1e6) * 1e-6;
+    o.queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
+    o.dcqcn = cli.GetChoice("rate-control", {"dcqcn", "none"}) == "dcqcn";
+    o.routingSeed = size.seed;
+    o.stopS = cli.GetDouble("stop-ms", 0.001, 1e6) * 1e-3;
+    const auto worst = static_cast<uint32_t>(cli.GetUint("worst", 0, 1000));
+    const std::string flowsFile = cli.GetString("flows");
+    const auto& kinds = compare::FabricKinds();
+
+    // The runs: (fabric, pattern).
+    std::vector<std::pair<std::string, std::string>> runs;
+    std::vector<std::string> fabrics = cli.GetList("fabric");
+    const bool defFabric = fabrics.size() == 1 && fabrics[0] == "default";
+    const std::vector<std::string> patterns = cli.GetList("pattern");
+    const bool defPattern = patterns.size() == 1 && patterns[0] == "default";
+    if (!flowsFile.empty() && !defPattern)
+    {
+        throw std::invalid_argument("--flows and --pattern exclude each other");
+    }
+    if (defFabric)
+    {
+        fabrics = flowsFile.empty() ? std::vector<std::string>{"zcube", "roft", "rng"}
+                                    : std::vector<std::string>{"zcube", "roft"};
+    }
+    for (const auto& fab : fabrics)
+    {
+        if (!kinds.count(fab))
+        {
+            throw std::invalid_argument("--fabric: '" + fab + "' must be zcube|roft|rng");
+        }
+        if (!flowsFile.empty())
+        {
+            runs.emplace_back(fab, "flows:" + flowsFile);
+        }
+        else if (defPattern)
+        {
+            const std::vector<std::string> def
+                = fab == "rng" ? std::vector<std::string>{"permutation"}
+                               : std::vector<std::string>{"allreduce", "prefill"};
+            for (const auto& p : def)
+            {
+                runs.emplace_back(fab, p);
+            }
+        }
+        else
+        {
+            for (const auto& p : patterns)
+            {
+                runs.emplace_back(fab, p);
+            }
+        }
+    }
+    // Validate sizes and the flow list against every fabric before writing anything.
+    for (const auto& fab : fabrics)
+    {
+        if (fab != "rng" && size.n % size.k != 0)
+        {
+            throw std::invalid_argument("--k=" + std::to_string(size.k)
+                                        + " must divide --n=" + std::to_string(size.n));
+        }
+        if (!flowsFile.empty())
+        {
+            ReadFlows(flowsFile, kinds.at(fab).build(size)->GetNHosts());
+        }
+    }
+    FabricResults out(cli.GetString("out"));
+
+    json summary;
+    summary["line_rate_gbps"] = o.lineBps / 1e9;
+    summary["params"] = {{"n", size.n},
+                         {"k", size.k},
+                         {"s", size.s},
+                         {"seed", size.seed},
+                         {"delay_us", o.delayS * 1e6},
+                         {"queue_bytes", o.queueBytes},
+                         {"rate_control", o.dcqcn ? "dcqcn" : "none"},
+                         {"flows_file", flowsFile}};
+    summary["runs"] = json::array();
+    CsvWriter flowCsv(out.Path("flows.csv"),
+                      {"fabric",
+                       "pattern",
+                       "id",
+                       "src",
+                       "dst",
+                       "bytes",
+                       "start_us",
+                       "fct_packet_us",
+                       "fct_flow_us",
+                       "fct_flow_ramp_us",
+                       "ratio",
+                       "retx",
+                       "cnps",
+                       "collisions",
+                       "queue_delay_bound_us",
+                       "path"});
+    CsvWriter linkCsv(
+        out.Path("links.csv"),
+        {"fabric", "pattern", "link", "bytes_packet", "bytes_flow", "util_packet", "util_flow"});
+
+    std::cout << "packet vs flow: " << o.lineBps / 1e9 << " Gb/s links, " << o.delayS * 1e6
+              << " us, RoCE " << (o.dcqcn ? "DCQCN" : "no rate control")
+              << " at packet level; max-min fluid at flow level\n\n";
+    std::cout << std::left << std::setw(7) << "fabric" << std::setw(14) << "pattern" << std::right
+              << std::setw(7) << "flows" << std::setw(9) << "median" << std::setw(9) << "p99"
+              << std::setw(9) << "CCT" << std::setw(10) << "dUtil" << std::setw(11) << "packet s"
+              << std::setw(10) << "flow s" << std::setw(10) << "speedup"
+              << "\n";
+    Gnuplot plot;
+    plot.SetTerminal("pngcairo size 900,550");
+    plot.SetTitle("CDF of per-flow FCT ratio packet / flow");
+    plot.SetLegend("FCT packet / FCT flow", "fraction of flows");
+    plot.AppendExtra("set key bottom right");
+    plot.AppendExtra("set logscale x");
+    json worstAll = json::array();
+    double wallP = 0;
+    double wallF = 0;
+    for (const auto& [fab, pat] : runs)
+    {
+        const compare::FabricKind& kind = kinds.at(fab);
+        if (fab != "rng" && size.n % size.k != 0)
+        {
+            throw std::invalid_argument("--k=" + std::to_string(size.k)
+                                        + " must divide --n=" + std::to_string(size.n));
+        }
+        auto graph = kind.build(size);
+        const std::string routing
+            = cli.GetString("routing") == "default" ? kind.routing : cli.GetString("routing");
+        std::vector<FlowSpec> flows;
+        if (!flowsFile.empty())
+        {
+            flows = ReadFlows(flowsFile, graph->GetNHosts());
+        }
+        else
+        {
+            TrafficPatternParams tp;
+            tp.hosts = graph->GetNHosts();
+            tp.seed = size.seed;
+            tp.bytes = cli.GetString("bytes") == "default"
+                         ? (pat == "allreduce" ? 65536 : 1000000)
+                         : cli.GetUint("bytes", 1, uint64_t(1) << 36);
+            flows = PatternFlows(pat, tp);
+        }
+        std::cerr << "[" << fab << " " << pat << "] " << flows.size() << " flows..." << std::flush;
+        compare::Result r = compare::Compare(fab, pat, graph, routing, flows, o);
+        std::cerr << " done\n";
+        wallP += r.wallPacket;
+        wallF += r.wallFlow;
+        json& run = r.run;
+        std::cout << std::left << std::setw(7) << fab << std::setw(14) << pat.substr(0, 13)
+                  << std::right << std::setw(7) << flows.size() << std::fixed
+                  << std::setprecision(3) << std::setw(9) << run["fct_ratio_median"].get<double>()
+                  << std::setw(9) << run["fct_ratio_p99"].get<double>() << std::setw(9)
+                  << run["completion_ratio"].get<double>() << std::setw(10)
+                  << run["util_abs_diff_max"].get<double>() << std::setw(11) << std::setprecision(3)
+                  << r.wallPacket << std::setw(10) << std::setprecision(4) << r.wallFlow
+                  << std::setw(10) << std::setprecision(0) << run["speedup"].get<double>() << "\n";
+        for (const auto& f : run["flows"])
+        {
+            std::string path;
+            for (uint32_t v : f["path"])
+            {
+                path += (path.empty() ? "" : " ") + std::to_string(v);
+            }
+            flowCsv.Row({fab,
+                         pat,
+                         std::to_string(f["id"].get<uint32_t>()),
+                         std::to_string(f["src"].get<uint32_t>()),
+                         std::to_string(f["dst"].get<uint32_t>()),
+                         std::to_string(f["bytes"].get<uint64_t>()),
+                         FormatNumber(f["start_us"].get<double>()),
+                         FormatNumber(f["fct_packet_us"].get<double>()),
+                         FormatNumber(f["fct_flow_us"].get<double>()),
+                         FormatNumber(f["fct_flow_ramp_us"].get<double>()),
+                         f["fct_ratio"].is_null() ? "" : FormatNumber(f["fct_ratio"].get<double>()),
+                         std::to_string(f["retx"].get<uint64_t>()),
+                         std::to_string(f["cnps"].get<uint64_t>()),
+                         std::to_string(f["collisions"].get<uint32_t>()),
+                         FormatNumber(f["queue_delay_bound_us"].get<double>()),
+                         path});
+        }
+        for (const auto& l : run["links"])
+        {
+            linkCsv.Row({fab,
+                         pat,
+                         l["label"].get<std::string>(),
+                         std::to_string(l["bytes_packet"].get<uint64_t>()),
+                         FormatNumber(l["bytes_flow"].get<double>()),
+                         FormatNumber(l["util_packet"].get<double>()),
+                         FormatNumber(l["util_flow"].get<double>())});
+        }
+        // Worst flows by ratio, with their paths and what the packets met.
+        std::vector<json> sorted;
+        for (const auto& f : run["flows"])
+        {
+            if (!f["fct_ratio"].is_null())
+            {
+                sorted.push_back(f);
+            }
+        }
+        std::sort(sorted.begin(),
+                  sorted.end(),
+                  [](const json& a, const json& b)
+                  { return a["fct_ratio"].get<double>() > b["fct_ratio"].get<double>(); });
+        json w = json::array();
+        for (size_t i = 0; i < std::min<size_t>(worst, sorted.size()); ++i)
+        {
+            const json& f = sorted[i];
+            w.push_back({{"id", f["id"]},
+                         {"src", f["src"]},
+                         {"dst", f["dst"]},
+                         {"path", f["path"]},
+                         {"fct_ratio", f["fct_ratio"]},
+                         {"fct_packet_us", f["fct_packet_us"]},
+                         {"fct_flow_us", f["fct_flow_us"]},
+                         {"fct_flow_ramp_us", f["fct_flow_ramp_us"]},
+                         {"retx", f["retx"]},
+                         {"cnps", f["cnps"]},
+                         {"timeouts", f["timeouts"]},
+                         {"collisions", f["collisions"]},
+                         {"queue_delay_bound_us", f["queue_delay_bound_us"]}});
+        }
+        run["worst_flows"] = w;
+        worstAll.push_back({{"fabric", fab}, {"pattern", pat}, {"flows", w}});
+        std::vector<double> ratio = r.ratio;
+        std::sort(ratio.begin(), ratio.end());
+        Gnuplot2dDataset ds(fab + " " + pat);
+        ds.SetStyle(Gnuplot2dDataset::LINES);
+        for (size_t i = 0; i < ratio.size(); ++i)
+        {
+            ds.Add(ratio[i], double(i + 1) / ratio.size());
+        }
+        plot.AddDataset(ds);
+        summary["runs"].push_back(run);
+    }
+    summary["wall_packet_s"] = wallP;
+    summary["wall_flow_s"] = wallF;
+    double cpuP = 0;
+    double cpuF = 0;
+    for (const auto& run : summary["runs"])
+    {
+        cpuP += run["cpu_packet_s"].get<double>();
+        cpuF += run["cpu_flow_s"].get<double>();
+    }
+    summary["cpu_packet_s"] = cpuP;
+    summary["cpu_flow_s"] = cpuF;
+    out.WriteJson("summary.json", summary);
+    out.WritePng("fct-ratio-cdf.png", plot);
+
+    std::cout << "\nmedian, p99: per-flow FCT packet/flow; CCT: last completion packet/flow; "
+                 "dUtil: largest |utilization packet - flow| over links\n\nWorst flows and "
+                 "measured causes (queue: worst queues on the path drained at line rate; "
+                 "coll: other flows on its fabric links at the same time; ramp: flow-level FCT "
+                 "with the DCQCN-like ramp / without):\n";
+    for (const auto& run : summary["runs"])
+    {
+        const json& c = run["causes"];
+        std::cout << "  " << run["fabric"].get<std::string>() << " "
+                  << run["pattern"].get<std::string>() << ": retx " << c["retx_packets"]
+                  << ", flows with CNPs " << c["flows_with_cnps"] << "/" << run["flows"].size()
+                  << ", timeouts " << c["timeouts"] << ", drops " << c["dropped_packets"] << " "
+                  << c["drops"].dump() << ", max queue " << c["max_queue_kb"].get<double>()
+                  << " KB, shared fabric links " << run["shared_fabric_links"] << ", ramp median x"
+                  << FormatNumber(run["ramp_fct_ratio_median"].get<double>(), 4)
+                  << ", path mismatches " << run["path_mismatches"] << "\n";
+        for (const auto& f : run["worst_flows"])
+        {
+            std::string path;
+            for (uint32_t v : f["path"])
+            {
+                path += (path.empty() ? "" : "-") + std::to_string(v);
+            }
+            std::cout << "    flow " << f["id"] << " " << f["src"] << "->" << f["dst"] << " ratio "
+                      << FormatNumber(f["fct_ratio"].get<double>(), 4) << " ("
+                      << FormatNumber(f["fct_packet_us"].get<double>(), 5) << " vs "
+                      << FormatNumber(f["fct_flow_us"].get<double>(), 5) << " us; ramp "
+                      << FormatNumber(f["fct_flow_ramp_us"].get<double>(), 5) << ") queue "
+                      << FormatNumber(f["queue_delay_bound_us"].get<double>(), 3) << " us, coll "
+                      << f["collisions"] << ", retx " << f["retx"] << ", cnps " << f["cnps"]
+                      << ", path " << path << "\n";
+        }
+    }
+    std::cout << "\nwall: packet " << FormatNumber(wallP, 4) << " s, flow "
+              << FormatNumber(wallF, 4) << " s (x" << FormatNumber(wallF > 0 ? wallP / wallF : 0, 4)
+              << "); CPU: packet " << FormatNumber(cpuP, 4) << " s, flow " << FormatNumber(cpuF, 4)
+              << " s (x" << FormatNumber(cpuF > 0 ? cpuP / cpuF : 0, 4) << ")\nwrote "
+              << out.Path("summary.json") << ", flows.csv, links.csv, "
+              << "fct-ratio-cdf.png\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return RunFabricProgram(argc, argv, Run);
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Runs packet-vs-flow, flow-scale and bench-flow as a user would, at small sizes: the
+// summary.json keys of the issue, a --flows CSV, and "error: ..." with exit code 2 naming the
+// line and field of a bad CSV.
+#include "../program-test-util.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using json = nlohmann::json;
+using namespace programtest;
+
+TEST(FlowPrograms, PacketVsFlowFromCsv)
+{
+    const std::string dir = TempDir("flow-pvf", true);
+    const std::string csv = dir + "/flows.csv";
+    std::ofstream(csv) << "src,dst,bytes,start_us\n0,5,200000,0\n3,9,300000,1.5\n7,1,100000,0\n";
+    const Outcome o = RunProgramArgs({BIN + "/packet-vs-flow",
+                                      "--fabric=zcube,roft",
+                                      "--flows=" + csv,
+                                      "--out=" + dir + "/out"});
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    const json s = ReadJson(dir + "/out/summary.json");
+    EXPECT_EQ(s["line_rate_gbps"].get<double>(), 400);
+    ASSERT_EQ(s["runs"].size(), 2u);
+    for (const auto& run : s["runs"])
+    {
+        for (const char* key : {"fabric", "pattern", "wall_packet_s", "wall_flow_s", "flows"})
+        {
+            EXPECT_TRUE(run.contains(key)) << key;
+        }
+        ASSERT_EQ(run["flows"].size(), 3u);
+        EXPECT_EQ(run["path_mismatches"].get<int>(), 0);
+        for (const auto& f : run["flows"])
+        {
+            for (const char* key :
+                 {"id", "src", "dst", "bytes", "start_us", "path", "fct_packet_us", "fct_flow_us"})
+            {
+                EXPECT_TRUE(f.contains(key)) << key;
+            }
+            EXPECT_GT(f["fct_packet_us"].get<double>(), 0);
+            EXPECT_GT(f["fct_flow_us"].get<double>(), 0);
+            EXPECT_EQ(f["path"].front().get<uint32_t>(), f["src"].get<uint32_t>());
+            EXPECT_EQ(f["path"].back().get<uint32_t>(), f["dst"].get<uint32_t>());
+        }
+        // Uncontended flows: the levels agree within 2%.
+        EXPECT_NEAR(run["fct_ratio_median"].get<double>(), 1.0, 0.02);
+    }
+    EXPECT_EQ(s["runs"][0]["flows"][1]["start_us"].get<double>(), 1.5);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/out/fct-ratio-cdf.png")
+                || std::filesystem::exists(dir + "/out/fct-ratio-cdf.plt"));
+}
+
+TEST(FlowPrograms, BadCsvNamesLineAndField)
+{
+    const std::string dir = TempDir("flow-badcsv", true);
+    const std::string csv = dir + "/bad.csv";
+    std::ofstream(csv) << "src,dst,bytes,start_us\n0,5,100000,0\n1,2,abc,3\n";
+    Outcome o = RunProgramArgs(
+        {BIN + "/packet-vs-flow", "--fabric=zcube", "--flows=" + csv, "--out=" + dir + "/o"});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("bad.csv:3: field 'bytes'"), std::string::npos) << o.stderrText;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/o"));
+    std::ofstream(csv) << "src,dst,bytes\n";
+    o = RunProgramArgs({BIN + "/packet-vs-flow", "--flows=" + csv, "--out=" + dir + "/o"});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("bad.csv:1: header"), std::string::npos) << o.stderrText;
+    std::ofstream(csv) << "src,dst,bytes,start_us\n4,4,10,0\n";
+    o = RunProgramArgs({BIN + "/packet-vs-flow", "--flows=" + csv, "--out=" + dir + "/o"});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("field 'dst'"), std::string::npos) << o.stderrText;
+    o = RunProgramArgs({BIN + "/packet-vs-flow", "--fabric=mesh", "--out=" + dir + "/o"});
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("--fabric"), std::string::npos) << o.stderrText;
+}
+
+TEST(FlowPrograms, FlowScaleSmallWritesTables)
+{
+    const std::string dir = TempDir("flow-scale", true);
+    const Outcome o = RunProgramArgs({BIN + "/flow-scale",
+                                      "--parts=A,B",
+                                      "--rng-n=16",
+                                      "--rng-d=4",
+                                      "--gpus=64",
+                                      "--k=8",
+                                      "--allreduce-mb=4",
+                                      "--kv-mb=4",
+                                      "--perm-mb=1",
+                                      "--out=" + dir});
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    const json s = ReadJson(dir + "/summary.json");
+    for (const char* fab : {"rng-random-regular", "fat-tree"})
+    {
+        EXPECT_EQ(s["A"][fab]["complete"].get<uint64_t>(), s["A"][fab]["flows"].get<uint64_t>());
+    }
+    for (const char* pat : {"allreduce-hd", "prefill-decode"})
+    {
+        EXPECT_EQ(s["B"][pat]["zcube"]["complete"].get<uint64_t>(),
+                  s["B"][pat]["zcube"]["flows"].get<uint64_t>());
+        EXPECT_GT(s["B"][pat]["roft_over_zcube"].get<double>(), 0);
+    }
+    EXPECT_TRUE(std::filesystem::exists(dir + "/tables.md"));
+}

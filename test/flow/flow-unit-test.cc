@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Flow level: max-min fairness on hand-checkable cases, byte conservation, dependencies,
+// capacity changes, determinism.
+#include "ns3/boolean.h"
+#include "ns3/ecmp-routing.h"
+#include "ns3/flow-sim-helper.h"
+#include "ns3/max-min-fair.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+#include "ns3/zcube-helper.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+MaxMinFlow
+Path(std::initializer_list<uint32_t> links, double cap = INFINITY)
+{
+    MaxMinFlow f;
+    for (uint32_t l : links)
+    {
+        f.links.emplace_back(l, 1.0);
+    }
+    f.cap = cap;
+    return f;
+}
+
+} // namespace
+
+TEST(MaxMinFair, OneBottleneck)
+{
+    // Three flows over one 30-unit link, a fourth alone on a 100-unit link.
+    const auto r = MaxMinFairRates({30, 100}, {Path({0}), Path({0}), Path({0}), Path({1})});
+    EXPECT_DOUBLE_EQ(r[0], 10);
+    EXPECT_DOUBLE_EQ(r[1], 10);
+    EXPECT_DOUBLE_EQ(r[2], 10);
+    EXPECT_DOUBLE_EQ(r[3], 100);
+}
+
+TEST(MaxMinFair, ParkingLot)
+{
+    // Link A (1) and B (2); flow 0 crosses both, flow 1 only A, flow 2 only B. A saturates
+    // first at 1/2; B then gives flow 2 what flow 0 leaves: 2 - 1/2.
+    const auto r = MaxMinFairRates({1, 2}, {Path({0, 1}), Path({0}), Path({1})});
+    EXPECT_DOUBLE_EQ(r[0], 0.5);
+    EXPECT_DOUBLE_EQ(r[1], 0.5);
+    EXPECT_DOUBLE_EQ(r[2], 1.5);
+}
+
+TEST(MaxMinFair, MultipathSplit)
+{
+    // Flow 0 split in halves over A and B (capacity 1 each), flow 1 on A only: A saturates
+    // at level x with x/2 + x = 1, so both get 2/3 and B carries 1/3.
+    MaxMinFlow split;
+    split.links = {{0, 0.5}, {1, 0.5}};
+    const auto r = MaxMinFairRates({1, 1}, {split, Path({0})});
+    EXPECT_NEAR(r[0], 2.0 / 3, 1e-12);
+    EXPECT_NEAR(r[1], 2.0 / 3, 1e-12);
+}
+
+TEST(MaxMinFair, CapsAndDeadLinks)
+{
+    const auto r = MaxMinFairRates({1, 0}, {Path({0}, 0.2), Path({0}), Path({1})});
+    EXPECT_DOUBLE_EQ(r[0], 0.2);
+    EXPECT_DOUBLE_EQ(r[1], 0.8);
+    EXPECT_DOUBLE_EQ(r[2], 0); // a dead link stalls its flow
+    EXPECT_THROW(MaxMinFairRates({1}, {Path({1})}), std::invalid_argument);
+    EXPECT_THROW(MaxMinFairRates({-1}, {Path({0})}), std::invalid_argument);
+}
+
+TEST(MaxMinFair, NoLinkExceedsCapacity)
+{
+    // Random instances: feasibility and the bottleneck property (every flow has a saturated
+    // link on which it is among the largest).
+    uint64_t x = 12345;
+    auto next = [&]()
+    {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        return x >> 33;
+    };
+    // The last trial has more links than the solver's linear-scan limit (256): heap mode.
+    for (int trial = 0; trial < 51; ++trial)
+    {
+        const bool big = trial == 50;
+        const uint32_t nl = big ? 400 : 2 + next() % 8;
+        std::vector<double> cap(nl);
+        for (auto& c : cap)
+        {
+            c = 1 + next() % 10;
+        }
+        std::vector<MaxMinFlow> flows(big ? 1500 : 1 + next() % 12);
+        for (auto& f : flows)
+        {
+            std::set<uint32_t> ls;
+            const uint32_t h = 1 + next() % 3;
+            while (ls.size() < std::min(h, nl))
+            {
+                ls.insert(next() % nl);
+            }
+            for (uint32_t l : ls)
+            {
+                f.links.emplace_back(l, 1.0);
+            }
+        }
+        const auto r = MaxMinFairRates(cap, flows);
+        std::vector<double> load(nl, 0);
+        for (size_t f = 0; f < flows.size(); ++f)
+        {
+            for (const auto& [l, w] : flows[f].links)
+            {
+                load[l] += r[f];
+            }
+        }
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            EXPECT_LE(load[l], cap[l] * (1 + 1e-9));
+        }
+        for (size_t f = 0; f < flows.size(); ++f)
+        {
+            bool bottleneck = false;
+            for (const auto& [l, w] : flows[f].links)
+            {
+                if (load[l] >= cap[l] * (1 - 1e-9))
+                {
+                    double mx = 0;
+                    for (size_t g = 0; g < flows.size(); ++g)
+                    {
+                        for (const auto& [l2, w2] : flows[g].links)
+                        {
+                            mx = l2 == l ? std::max(mx, r[g]) : mx;
+                        }
+                    }
+                    bottleneck = bottleneck || r[f] >= mx * (1 - 1e-9);
+                }
+            }
+            EXPECT_TRUE(bottleneck) << "trial " << trial << " flow " << f;
+        }
+    }
+}
+
+namespace
+{
+
+/// Hosts 0..h-1 on one switch, 100 Gb/s links (set explicitly), ECMP routing.
+Ptr<FabricRouting>
+Star(uint32_t hosts)
+{
+    auto g = std::make_shared<FabricGraph>();
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+    }
+    const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        g->Connect(h, sw, 100e9);
+    }
+    return MakeRouting<EcmpRouting>(g);
+}
+
+FlowSpec
+Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, double startS = 0)
+{
+    FlowSpec f;
+    f.id = id;
+    f.src = src;
+    f.dst = dst;
+    f.bytes = bytes;
+    f.startS = startS;
+    f.srcPort = static_cast<uint16_t>(49152 + id);
+    return f;
+}
+
+} // namespace
+
+TEST(FlowSimulator, LoneFlowTakesItsIdealTime)
+{
+    auto routing = Star(2);
+    Ptr<FlowSimulator> sim = FlowSimHelper().Run(routing, {Flow(0, 0, 1, 10000000, 1e-6)});
+    const FlowSimRecord& r = sim->GetRecords()[0];
+    ASSERT_TRUE(r.complete);
+    EXPECT_NEAR(r.FctSeconds(), r.idealS, 1e-12);
+    // By hand: 2442 packets of 4096 B (the last 1696 B), 42 B each on top; 2 hops of 100 Gb/s
+    // and 1 us; base RTT = 2 * (2 us + (4138 + 42) * 8 / 100e9).
+    const double wire = 10000000.0 + 2442 * 42;
+    const double rtt = 2 * (2e-6 + 4180 * 8 / 100e9);
+    EXPECT_NEAR(r.idealS, (wire - 4138) * 8 / 100e9 + rtt, 1e-12);
+    EXPECT_DOUBLE_EQ(r.startS, 1e-6);
+    EXPECT_EQ(r.path, (std::vector<uint32_t>{0, 2, 1}));
+}
+
+TEST(FlowSimulator, IncastSharesAndConservesBytes)
+{
+    auto routing = Star(4);
+    FlowSimHelper helper;
+    helper.SetAttribute("UtilizationBin", TimeValue(MicroSeconds(10)));
+    const std::vector<FlowSpec> flows{Flow(0, 0, 3, 1000000),
+                                      Flow(1, 1, 3, 1000000),
+                                      Flow(2, 2, 3, 1000000),
+                                      Flow(3, 3, 0, 500000)};
+    Ptr<FlowSimulator> sim = helper.Run(routing, flows);
+    const auto& rec = sim->GetRecords();
+    // Three flows into host 3 at a third of the link each finish together.
+    const double fluid0 = rec[0].FctSeconds() - (rec[0].idealS - rec[0].wireBytes * 8 / 100e9);
+    EXPECT_NEAR(fluid0, 3 * rec[0].wireBytes * 8 / 100e9, 1e-12);
+    EXPECT_NEAR(rec[1].FctSeconds(), rec[0].FctSeconds(), 1e-12);
+    EXPECT_NEAR(rec[3].FctSeconds(), rec[3].idealS, 1e-12); // the reverse flow is alone
+    // Bytes: every flow's wire bytes on every link of its path, nothing else, and the
+    // utilization series sums to the same bytes.
+    double expected = 0;
+    for (const auto& r : rec)
+    {
+        ASSERT_TRUE(r.complete);
+        expected += r.wireBytes * r.dirLinks.size();
+    }
+    double carried = 0;
+    double binned = 0;
+    for (const auto& l : sim->GetLinks())
+    {
+        carried += l.bytes;
+        for (double b : l.binBytes)
+        {
+            binned += b;
+        }
+    }
+    EXPECT_NEAR(carried, expected, expected * 1e-9);
+    EXPECT_NEAR(binned, expected, expected * 1e-9);
+}
+
+TEST(FlowSimulator, DependenciesStartWhenPredecessorsFinish)
+{
+    auto routing = Star(4);
+    std::vector<FlowSpec> flows{Flow(10, 0, 1, 100000), Flow(11, 2, 3, 400000)};
+    FlowSpec after = Flow(12, 1, 2, 100000, 5e-6); // 5 us after flow 10
+    after.after = 10;
+    flows.push_back(after);
+    FlowSpec step = Flow(13, 3, 0, 100000); // phase 1: after all of phase 0
+    step.phase = 1;
+    flows.push_back(step);
+    Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+    sim->SetRouting(routing);
+    sim->AddFlows(flows);
+    FlowSpec extra = Flow(14, 0, 3, 1000);
+    extra.phase = 1;
+    sim->AddFlows({extra});
+    sim->AddDependency(14, 12); // also waits for flow 12
+    EXPECT_THROW(sim->AddFlows({Flow(5, 0, 0, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddFlows({Flow(10, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddDependency(14, 99), std::invalid_argument);
+    sim->Run();
+    const auto& r = sim->GetRecords();
+    for (const auto& x : r)
+    {
+        ASSERT_TRUE(x.complete);
+    }
+    EXPECT_DOUBLE_EQ(r[2].startS, r[0].finishS + 5e-6);
+    const double phase0 = std::max({r[0].finishS, r[1].finishS, r[2].finishS});
+    EXPECT_DOUBLE_EQ(r[3].startS, phase0);
+    EXPECT_DOUBLE_EQ(r[4].startS, std::max(phase0, r[2].finishS));
+
+    Ptr<FlowSimulator> cyc = CreateObject<FlowSimulator>();
+    cyc->SetRouting(Star(2));
+    cyc->AddFlows({Flow(0, 0, 1, 10), Flow(1, 1, 0, 10)});
+    cyc->AddDependency(0, 1);
+    cyc->AddDependency(1, 0);
+    EXPECT_THROW(cyc->Run(), std::invalid_argument);
+}
+
+TEST(FlowSimulator, FailedLinkStallsItsFlowAndSurvivorsReshare)
+{
+    // Flows 0->2 and 1->2 share sw->2. Link 0 (host 0's) fails at 20 us: flow 0 stalls (no
+    // route once the view learns it), flow 1 gets the whole link at once; the repair at
+    // 100 us routes flow 0 again after the reroute delay.
+    auto routing = Star(3);
+    FlowSimHelper helper;
+    helper.SetAttribute("RerouteDelay", TimeValue(MicroSeconds(5)));
+    const uint64_t bytes = 2000000;
+    std::vector<FlowSimLinkEvent> events{{20e-6, FlowSimLinkEvent::Kind::FAIL_LINK, 0},
+                                         {400e-6, FlowSimLinkEvent::Kind::REPAIR_LINK, 0}};
+    Ptr<FlowSimulator> sim
+        = helper.Run(routing, {Flow(0, 0, 2, bytes), Flow(1, 1, 2, bytes)}, events);
+    const auto& r = sim->GetRecords();
+    ASSERT_TRUE(r[0].complete);
+    ASSERT_TRUE(r[1].complete);
+    const double c = 100e9;
+    const double tail1 = r[1].idealS - (r[1].wireBytes - 4138) * 8 / c - 4138 * 8 / c;
+    // Flow 1: half rate for 20 us, then full rate.
+    const double sent = c / 2 * 20e-6 / 8;
+    EXPECT_NEAR(r[1].finishS, 20e-6 + (r[1].wireBytes - sent) * 8 / c + tail1, 1e-12);
+    // Flow 0: stalled from the failure until the view learns the repair (flow 1 is long
+    // done by then), then alone at full rate.
+    EXPECT_LT(r[1].finishS, 400e-6);
+    EXPECT_NEAR(r[0].stalledS, 385e-6, 1e-12);
+    EXPECT_EQ(r[0].reroutes, 2u); // no route, then its path back
+    EXPECT_NEAR(r[0].finishS, 405e-6 + (r[0].wireBytes - sent) * 8 / c + tail1, 1e-12);
+    double carried = 0;
+    for (const auto& l : sim->GetLinks())
+    {
+        carried += l.bytes;
+    }
+    EXPECT_NEAR(carried, 2 * (r[0].wireBytes + r[1].wireBytes), 1e-6);
+}
+
+TEST(FlowSimulator, FailedCoreLinkStallsZCubeFlow)
+{
+    // ZCube(16, 4): every flow has one path; fail its core link. ZCube routing has no
+    // detour in its tables, so the flow stalls after the view learns it.
+    ZCubeHelper z(16, 4);
+    Ptr<FabricRouting> routing = z.GetRouting();
+    const FlowSpec f = Flow(0, 0, 13, 4000000);
+    const FabricPath p = TracePath(*routing, 0, 13, f.Key());
+    ASSERT_TRUE(p.delivered);
+    uint32_t core = UINT32_MAX;
+    for (uint32_t d : p.dirLinks)
+    {
+        const auto& g = *z.GetGraph();
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+        {
+            core = d / 2;
+        }
+    }
+    ASSERT_NE(core, UINT32_MAX);
+    FlowSimHelper helper;
+    helper.SetAttribute("RerouteDelay", TimeValue(MicroSeconds(50)));
+    Ptr<FlowSimulator> sim
+        = helper.Run(routing, {f}, {{10e-6, FlowSimLinkEvent::Kind::FAIL_LINK, core}});
+    const FlowSimRecord& r = sim->GetRecords()[0];
+    EXPECT_FALSE(r.complete);
+    EXPECT_GT(r.stalledS, 0);
+    EXPECT_LT(sim->GetLinks()[p.dirLinks[0]].bytes, r.wireBytes);
+}
+
+TEST(FlowSimulator, DeterministicAndRampSlowsRecovery)
+{
+    auto run = [](bool ramp)
+    {
+        ZCubeHelper z(32, 8);
+        TrafficPatternParams tp;
+        tp.hosts = 32;
+        tp.bytes = 200000;
+        std::vector<FlowSpec> flows = MakeTraffic(TrafficPattern::PREFILL, tp);
+        FlowSimHelper h;
+        h.SetAttribute("Ramp", BooleanValue(ramp));
+        return h.Run(z.GetRouting(), flows);
+    };
+    Ptr<FlowSimulator> a = run(false);
+    Ptr<FlowSimulator> b = run(false);
+    ASSERT_EQ(a->GetRecords().size(), b->GetRecords().size());
+    double lastA = 0;
+    for (size_t f = 0; f < a->GetRecords().size(); ++f)
+    {
+        EXPECT_EQ(a->GetRecords()[f].finishS, b->GetRecords()[f].finishS);
+        EXPECT_EQ(a->GetRecords()[f].path, b->GetRecords()[f].path);
+        lastA = std::max(lastA, a->GetRecords()[f].finishS);
+    }
+    Ptr<FlowSimulator> c = run(true);
+    double lastC = 0;
+    for (const auto& r : c->GetRecords())
+    {
+        ASSERT_TRUE(r.complete);
+        lastC = std::max(lastC, r.finishS);
+    }
+    // A flow cut to its share recovers in steps, never faster than max-min at once.
+    EXPECT_GE(lastC, lastA * (1 - 1e-9));
+}
+
+TEST(FlowSimulator, FluidSplitSpreadsOverCandidates)
+{
+    // Leaf-spine with 2 spines: two flows from one leaf to another split over both spines;
+    // each spine link carries half of each flow's bytes.
+    RoftLayout layout(8, 4, 2);
+    RoftHelper roft(layout, 1);
+    FlowSimHelper h;
+    h.SetAttribute("FluidSplit", BooleanValue(true));
+    Ptr<FlowSimulator> sim
+        = h.Run(roft.GetRouting(), {Flow(0, 0, 4, 1000000), Flow(1, 1, 5, 1000000)});
+    const auto& g = *roft.GetGraph();
+    double up0 = 0;
+    double up1 = 0;
+    for (uint32_t d = 0; d < 2 * g.GetNLinks(); ++d)
+    {
+        if (g.GetDirLinkTail(d) == layout.LeafNode(0) && g.GetDirLinkHead(d) == layout.SpineNode(0))
+        {
+            up0 = sim->GetLinks()[d].bytes;
+        }
+        if (g.GetDirLinkTail(d) == layout.LeafNode(0) && g.GetDirLinkHead(d) == layout.SpineNode(1))
+        {
+            up1 = sim->GetLinks()[d].bytes;
+        }
+    }
+    const double wire = sim->GetRecords()[0].wireBytes;
+    EXPECT_NEAR(up0, wire, 1e-6);
+    EXPECT_NEAR(up1, wire, 1e-6);
+}
+
+TEST(FlowSimulator, NicCapAndRecomputeInterval)
+{
+    // A NIC cap below the line rate sets the fluid rate.
+    FlowSimHelper capped;
+    capped.SetAttribute("NicRate", DataRateValue(DataRate("50Gbps")));
+    Ptr<FlowSimulator> a = capped.Run(Star(2), {Flow(0, 0, 1, 1000000)});
+    const FlowSimRecord& r = a->GetRecords()[0];
+    const double tail = r.idealS - r.wireBytes * 8 / 100e9;
+    EXPECT_NEAR(r.FctSeconds(), r.wireBytes * 8 / 50e9 + tail, 1e-12);
+
+    // Recomputing on a 1 us grid: the same bytes, fewer water-fillings, completions off by at
+    // most one interval per rate change that preceded them (each waits for the grid).
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 12; ++i)
+    {
+        flows.push_back(Flow(i, i % 3, 3, 200000 + 50000 * i, 0.3e-6 * i));
+    }
+    Ptr<FlowSimulator> exact = FlowSimHelper().Run(Star(4), flows);
+    FlowSimHelper grid;
+    grid.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(1)));
+    Ptr<FlowSimulator> coarse = grid.Run(Star(4), flows);
+    EXPECT_LT(coarse->GetStats().recomputations, exact->GetStats().recomputations);
+    double be = 0;
+    double bc = 0;
+    for (size_t d = 0; d < exact->GetLinks().size(); ++d)
+    {
+        be += exact->GetLinks()[d].bytes;
+        bc += coarse->GetLinks()[d].bytes;
+    }
+    EXPECT_NEAR(bc, be, be * 1e-9);
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        ASSERT_TRUE(coarse->GetRecords()[f].complete);
+        EXPECT_NEAR(coarse->GetRecords()[f].finishS,
+                    exact->GetRecords()[f].finishS,
+                    2 * flows.size() * 1e-6)
+            << f;
+    }
+}
+
+TEST(FlowSimulator, RampDelaysRecoveryAfterContention)
+{
+    // Flows 0->2 (1 MB) and 1->2 (10 MB) share sw->2 at 50 Gb/s each. When the small one
+    // ends, the large one may take 100 Gb/s: at once without the ramp; with it, its rate
+    // halves the gap every 55 us (50, 75, 87.5, ... Gb/s), which costs sum 55 us * gap / 2
+    // = 55 us of full-rate time in all.
+    const std::vector<FlowSpec> flows{Flow(0, 0, 2, 1000000), Flow(1, 1, 2, 10000000)};
+    Ptr<FlowSimulator> plain = FlowSimHelper().Run(Star(3), flows);
+    FlowSimHelper ramp;
+    ramp.SetAttribute("Ramp", BooleanValue(true));
+    Ptr<FlowSimulator> slow = ramp.Run(Star(3), flows);
+    EXPECT_NEAR(slow->GetRecords()[0].finishS, plain->GetRecords()[0].finishS, 1e-12);
+    EXPECT_NEAR(slow->GetRecords()[1].finishS - plain->GetRecords()[1].finishS, 55e-6, 0.2e-6);
+}
