@@ -44,12 +44,6 @@ class FabricLinkErrorModel : public ErrorModel
   protected:
     void DoDispose() override;
 
-    /**
-     * While a Drop trace fires: whether the packet was dropped by IPv4 before reaching a device
-     * (sent into a port that is down), so a host's own sends are told from in-network drops.
-     */
-    bool IsDropBeforeDevice() const { return m_dropBeforeDevice; }
-
   private:
     bool DoCorrupt(Ptr<Packet> p) override;
     void DoReset() override;
@@ -115,6 +109,12 @@ class FabricLinkGuard : public Object
 
   protected:
     void DoDispose() override;
+
+    /**
+     * While a Drop trace fires: whether the packet was dropped by IPv4 before reaching a device
+     * (sent into a port that is down), so a host's own sends are told from in-network drops.
+     */
+    bool IsDropBeforeDevice() const { return m_dropBeforeDevice; }
 
   private:
     friend class FabricLinkErrorModel;
