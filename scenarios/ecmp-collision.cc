@@ -24,6 +24,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/zcube-helper.h"
 
 #include <iomanip>
 #include <iostream>

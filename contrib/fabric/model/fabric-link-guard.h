@@ -78,6 +78,12 @@ class FabricLinkErrorModel : public ErrorModel
 class FabricLinkGuard : public Object
 {
   public:
+    /**
+     * While a Drop trace fires: whether the packet was dropped by IPv4 before reaching a device
+     * (sent into a port that is down), so a host's own sends are told from in-network drops.
+     */
+    bool IsDropBeforeDevice() const { return m_dropBeforeDevice; }
+
     static TypeId GetTypeId();
     FabricLinkGuard();
     ~FabricLinkGuard() override;
@@ -109,12 +115,6 @@ class FabricLinkGuard : public Object
 
   protected:
     void DoDispose() override;
-
-    /**
-     * While a Drop trace fires: whether the packet was dropped by IPv4 before reaching a device
-     * (sent into a port that is down), so a host's own sends are told from in-network drops.
-     */
-    bool IsDropBeforeDevice() const { return m_dropBeforeDevice; }
 
   private:
     friend class FabricLinkErrorModel;
