@@ -14,6 +14,7 @@
 //
 //   ./build/bin/ocs-toe                       # 2k and 4k GPUs, 100 steps (< 1 min)
 //   ./build/bin/ocs-toe --full                # 2k, 4k, 8k, 16k GPUs as in the paper
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/ocs-configurator.h"
@@ -150,6 +151,21 @@ Run(int argc, char* argv[])
     {
         algorithms.push_back(ParseOcsAlgorithm(a));
     }
+    bool anyRun = false;
+    for (OcsWiringType t : wirings)
+    {
+        for (OcsAlgorithm a : algorithms)
+        {
+            anyRun = anyRun || !(a == OcsAlgorithm::EXACT && t == OcsWiringType::UNIFORM);
+        }
+    }
+    if (!anyRun)
+    {
+        throw std::invalid_argument("--wirings=" + cli.GetString("wirings") + " with --algorithms="
+                                    + cli.GetString("algorithms")
+                                    + " runs nothing: exact does not apply to Uniform; add "
+                                      "another algorithm or wiring");
+    }
     const double dfsMs = cli.GetDouble("dfs-time-limit-ms", 0.001, 3.6e6);
     const double ilpMs = cli.GetDouble("ilp-time-limit-ms", 1, 3.6e6);
     const auto ilpSteps = static_cast<uint32_t>(cli.GetUint("ilp-steps", 0, 100000));
@@ -162,6 +178,24 @@ Run(int argc, char* argv[])
                                         + " is not a multiple of --gpus-per-eg="
                                         + std::to_string(gpusPerEg));
         }
+    }
+    {
+        // Measured (Release): about 24 bytes per EG pair (E=4096: 0.42 GB, E=8192: 1.6 GB)
+        // and 0.1 us per EG pair per step and algorithm, plus the DFS and ILP time limits.
+        double seconds = 0;
+        for (uint32_t g : gpusList)
+        {
+            const double e = double(g) / gpusPerEg;
+            const std::string sizes = "--gpus=" + std::to_string(g) + " with --gpus-per-eg="
+                                    + std::to_string(gpusPerEg) + " (" + FormatNumber(e, 6)
+                                    + " EGs)";
+            CheckFabricMemory(30e6 + 24 * e * e, sizes);
+            seconds += 1e-7 * e * e * steps * algorithms.size() * wirings.size()
+                     + steps * wirings.size() * dfsMs / 1e3
+                     + (ilpSteps ? std::min(ilpSteps, steps) : steps) * wirings.size() * ilpMs / 1e3;
+        }
+        CheckFabricRunTime(seconds, "--gpus=" + cli.GetString("gpus") + " with --steps="
+                                        + std::to_string(steps) + " and --algorithms");
     }
     FabricResults out(cli.GetString("out"));
 

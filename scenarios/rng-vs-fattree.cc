@@ -11,6 +11,7 @@
 //   ./build/bin/rng-vs-fattree --out=results/rng-vs-fattree
 //   ./build/bin/rng-vs-fattree --full=true
 #include "ns3/core-module.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-switch-forwarder.h"
@@ -225,14 +226,11 @@ Run1(std::shared_ptr<const FabricRouting> routing,
                  {"retransmitted_packets", retx},
                  {"timeouts", timeouts},
                  {"cnps", cnps},
-                 {"sent_packets", r.sentPackets},
-                 {"delivered_packets", r.deliveredPackets},
-                 {"dropped_packets", r.droppedPackets},
                  {"drops", drops},
-                 {"unaccounted_packets", r.Unaccounted()},
                  {"horizon_us", stopAt.GetSeconds() * 1e6},
                  {"events", r.events},
                  {"wall_s", r.wallSeconds}};
+    out.j.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, incomplete > 0));
     out.flows = std::move(r.flows);
     return out;
 }
@@ -311,6 +309,14 @@ Run(int argc, char* argv[])
     cli.Add("out", "results folder", "results/rng-vs-fattree");
     cli.Parse(argc, argv);
     const bool full = cli.GetBool("full");
+    for (const std::string f : {"n", "d", "s"})
+    {
+        if (full && cli.IsSet(f))
+        {
+            throw std::invalid_argument("--full sets --n=256 --d=16 --s=8; do not also give --"
+                                        + f);
+        }
+    }
     const auto n = full ? 256u : static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
     const auto d = full ? 16u : static_cast<uint32_t>(cli.GetUint("d", 2, 1000));
     const auto s = full ? 8u : static_cast<uint32_t>(cli.GetUint("s", 1, 64));
@@ -321,8 +327,9 @@ Run(int argc, char* argv[])
     const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
     Setup st{cli.GetDouble("link-rate-gbps", 0.001, 10000) * 1e9,
              cc,
-             MilliSeconds(cli.GetDouble("stop-ms", 0.001, 1e6))};
-    const Time blackhole = MicroSeconds(cli.GetDouble("blackhole-us", 1, 1e9));
+             cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000))};
+    const Time blackhole = cli.GetTime("blackhole-us", Time::US, MicroSeconds(1), Seconds(1000));
+    CheckSerializationResolution(st.lineBps, RoceDataWireBytes(), "--link-rate-gbps");
     const uint64_t permBytes = cli.GetUint("perm-bytes", 1, uint64_t(1) << 34);
     const uint64_t a2aBytes = cli.GetUint("a2a-bytes", 1, uint64_t(1) << 30);
     const uint32_t a2aSteps = full && !cli.IsSet("a2a-steps")
@@ -353,6 +360,11 @@ Run(int argc, char* argv[])
         }
         patternNames.push_back(pat);
     }
+    // Measured: about 45 kB per ns-3 node (servers and routers) and, for the routing tables,
+    // 11 bytes per router pair and 16 per lane.
+    CheckFabricMemory(30e6 + 45e3 * double(n) * (s + 1) + 11.0 * n * n + 16.0 * n * d,
+                      "--n=" + std::to_string(n) + " --d=" + std::to_string(d)
+                          + " --s=" + std::to_string(s));
     // Validate the graph parameters and p, h against d before writing anything.
     RngFabric fab(MakeRandomRegularGraph(n, d, seed), s);
     SpraypointParams prm;

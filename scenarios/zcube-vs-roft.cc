@@ -18,6 +18,7 @@
 //   ./build/bin/zcube-vs-roft --out=results/zcube-vs-roft
 //   ./build/bin/zcube-vs-roft --pattern=prefill --prefill-fraction=0.5 --level=analytic
 #include "ns3/core-module.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-udp-run.h"
@@ -193,16 +194,12 @@ PacketRun(const std::string& fabric,
     {
         *keep = r;
     }
-    return json{{"seed", seed},
+    json out{{"seed", seed},
                 {"offered_load", load},
                 {"imbalance", st.imbalance},
                 {"loaded_imbalance", st.loadedImbalance},
                 {"max_rel_err_vs_analytic", maxRelErr},
                 {"max_queue_bytes", maxQueue},
-                {"sent_packets", r.sentPackets},
-                {"delivered_packets", r.deliveredPackets},
-                {"dropped_packets", r.droppedPackets},
-                {"unaccounted_packets", r.Unaccounted()},
                 {"drops", drops},
                 {"flows_incomplete", incomplete},
                 {"throughput_gbps_mean", t.mean},
@@ -212,6 +209,8 @@ PacketRun(const std::string& fabric,
                 {"completion_us", lastRx * 1e6},
                 {"hop_packets", r.hopPackets},
                 {"wall_s", r.wallSeconds}};
+    out.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, false));
+    return out;
 }
 
 int
@@ -263,15 +262,29 @@ Run(int argc, char* argv[])
                               ? m
                               : static_cast<uint32_t>(cli.GetUint("spines", 1, 1024));
     const RoftAttachment attachment = ParseRoftAttachment(cli.GetString("attachment"));
-    const double prefillFraction = cli.GetDouble("prefill-fraction", 1e-9, 1 - 1e-9);
+    const double prefillFraction = cli.GetDouble("prefill-fraction", 0, 1, FabricCli::OPEN);
     const auto patterns = ParsePatterns(cli.GetList("pattern"), prefillFraction);
-    const auto elephants = static_cast<uint32_t>(cli.GetUint("elephants", 1, n));
+    bool usesElephants = false;
+    for (const auto& pc : patterns)
+    {
+        usesElephants = usesElephants || pc.pattern == TrafficPattern::ELEPHANTS;
+    }
+    // Checked only when used: an error must not blame a flag that plays no part.
+    const auto elephants = usesElephants || cli.IsSet("elephants")
+                               ? static_cast<uint32_t>(cli.GetUint("elephants", 1, n))
+                               : 0u;
     const uint64_t patternSeed = cli.GetUint("pattern-seed", 0, UINT64_MAX);
     const auto seeds = static_cast<uint32_t>(cli.GetUint("seeds", 1, 1000000));
     const uint64_t seed0 = cli.GetUint("seed", 0, UINT64_MAX - 1000000);
     const bool mix = cli.GetBool("mix-switch-id");
     const std::string level = cli.GetChoice("level", {"analytic", "packet", "both"});
     const auto packetSeeds = static_cast<uint32_t>(cli.GetUint("packet-seeds", 1, 1000));
+    if (packetSeeds > seeds && level != "analytic")
+    {
+        throw std::invalid_argument("--packet-seeds=" + std::to_string(packetSeeds)
+                                    + " exceeds --seeds=" + std::to_string(seeds)
+                                    + " (packet runs use the first --seeds hash seeds)");
+    }
     const uint64_t packetBytesFlag = cli.GetUint("packet-bytes", 0, uint64_t(1) << 40);
     const uint64_t hostBytes = cli.GetUint("packet-host-bytes", 1, uint64_t(1) << 40);
     // At most the default MTU (4200) less IPv4 and UDP headers: packets are never fragmented.
@@ -280,6 +293,35 @@ Run(int argc, char* argv[])
     const FabricSwitchMode mode = cli.GetChoice("switch-mode", {"fast", "ipv4"}) == "fast"
                                     ? FabricSwitchMode::FAST
                                     : FabricSwitchMode::IPV4;
+    {
+        // Refuse hopeless sizes before allocating. Measured (Release, 2 seeds): about 30 MB
+        // + 8 n^2 bytes of routing state + 70 bytes per flow of the largest pattern
+        // (n=1024: 0.10 GB, n=2048 AllReduce: 0.37 GB, n=4096: 1.36 GB), and about 1.5 us
+        // per flow and hash seed; packet-level networks about 45 kB per GPU.
+        double maxFlows = 0;
+        double sumFlows = 0;
+        for (const auto& pc : patterns)
+        {
+            const double f = pc.pattern == TrafficPattern::ALLREDUCE ? double(n) * (n - 1)
+                           : pc.pattern == TrafficPattern::PREFILL
+                               ? std::round(pc.prefillFraction * n) * (n - std::round(pc.prefillFraction * n))
+                           : pc.pattern == TrafficPattern::ELEPHANTS ? double(elephants)
+                                                                      : double(n);
+            maxFlows = std::max(maxFlows, f);
+            sumFlows += f;
+        }
+        const std::string sizes = "--n=" + std::to_string(n) + " --k=" + std::to_string(k)
+                                + " with --pattern=" + cli.GetString("pattern");
+        CheckFabricMemory(30e6 + 8.0 * n * n + 70 * maxFlows + (level != "analytic" ? 45e3 * n : 0),
+                          sizes);
+        const double seedsRun = level == "packet" ? packetSeeds : seeds;
+        CheckFabricRunTime(1e-6 * seedsRun * sumFlows, sizes + " and --seeds=" + std::to_string(seeds));
+    }
+    if (level != "analytic")
+    {
+        // UDP payload + UDP 8 + IPv4 20 + point-to-point 2 bytes on the wire.
+        CheckSerializationResolution(lineBps, packetSize + 30, "--link-rate-gbps");
+    }
     FabricResults out(cli.GetString("out"));
 
     Fabrics fx{ZCubeLayout(n, k), RoftLayout(n, k, spines, attachment), {}, {}, {}, {}, {}, mix};
@@ -518,8 +560,8 @@ Run(int argc, char* argv[])
                                               3)
                               << " s)\n";
                     packetOk = packetOk && lowRun["max_rel_err_vs_analytic"].get<double>() < 0.01
-                            && lowRun["unaccounted_packets"].get<int64_t>() == 0
-                            && fullRun["unaccounted_packets"].get<int64_t>() == 0;
+                            && lowRun["in_flight_at_stop"].get<int64_t>() == 0
+                            && fullRun["in_flight_at_stop"].get<int64_t>() == 0;
                     packetRows[fabric].push_back(json{{"seed", seed},
                                                       {"flow_bytes", bytes},
                                                       {"unsaturated", lowRun},

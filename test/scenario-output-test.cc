@@ -137,7 +137,7 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
         {"/zcube-vs-roft --attachment=zigzag", "contiguous|rail"},
         {"/bench-packet-rate --variants=fast,warp", "fast|ipv4|global"},
         {"/bench-packet-rate --sim-us=0", "--sim-us=0 is out of range"},
-        {"/zcube-one-flow --src=40", "src and dst must be distinct GPUs in [0, 31]"},
+        {"/zcube-one-flow --src=40", "--src and --dst must be distinct GPUs in [0, 31]"},
         {"/ecmp-collision --leaf-pairs=3", "--leaf-pairs=3 is out of range [1, 2]"},
         {"/ecmp-collision --rate-control=timely", "dcqcn|none"},
         {"/ecmp-collision --ns3::RoceSender::PacketSize=abc", "--ns3::RoceSender::PacketSize"},
