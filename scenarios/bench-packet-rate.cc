@@ -46,7 +46,7 @@ PeakRssMiB()
 void
 RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
 {
-    std::cout << "\nRoCE transport vs UDP constant rate, " << simTime.GetSeconds() * 1e6
+    std::cout << "\nRoCE transport vs UDP constant rate, " << simTime.ToDouble(Time::US)
               << " us simulated, switch fast path\n";
     std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern" << std::right
               << std::setw(13) << "udp hop/s" << std::setw(13) << "roce hop/s" << std::setw(13)
@@ -135,7 +135,7 @@ Run(int argc, char* argv[])
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
     const Time simTime = cli.GetTime("sim-us", Time::US, NanoSeconds(1), Seconds(10));
-    const double simUs = simTime.GetSeconds() * 1e6;
+    const double simUs = simTime.ToDouble(Time::US);
     const auto buildN = static_cast<uint32_t>(cli.GetUint("build-n", 0, 65536));
     const auto buildK = static_cast<uint32_t>(cli.GetUint("build-k", 1, 65536));
     const auto variants = cli.GetList("variants");

@@ -113,7 +113,7 @@ Run(int argc, char* argv[])
     const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
     const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
     const Time bin = cli.GetTime("bin-us", Time::US, NanoSeconds(5), Seconds(1));
-    const double binUs = bin.GetSeconds() * 1e6;
+    const double binUs = bin.ToDouble(Time::US);
     const Time stopAt = cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000));
     if (bin > stopAt)
     {
@@ -179,7 +179,7 @@ Run(int argc, char* argv[])
                          {"seed", seed0},
                          {"queue_bytes", queueBytes},
                          {"bin_us", binUs},
-                         {"stop_ms", stopAt.GetSeconds() * 1e3},
+                         {"stop_ms", stopAt.ToDouble(Time::MS)},
                          {"rate_control", cc}};
     summary["runs"] = json::array();
     CsvWriter flowCsv(out.Path("flows.csv"),

@@ -276,10 +276,14 @@ TEST(Hardening, HugeSizesAreRefused)
     ExpectError({"ocs-toe", "--gpus=1048576", "--gpus-per-eg=1", out}, "--gpus=1048576");
     ExpectError({"bench-ocs-config", "--gpus=1048576", "--gpus-per-eg=1", out}, "--gpus=1048576");
     ExpectError({"bench-rng-tables", "--sizes=100000:64", out}, "--sizes entry '100000:64'");
-    ExpectError({"rng-vs-fattree", "--n=4096", "--d=1000", "--s=64", out}, "--n=4096");
     // The budget follows the machine, lowered by AIFABRIC_MEMORY_LIMIT_MB or ulimit -v.
     RunOptions small{60, {{"AIFABRIC_MEMORY_LIMIT_MB", "200"}}};
-    RunResult r = RunArgs({"zcube-one-flow", "--n=16384", "--k=128"}, small);
+    RunResult r = RunArgs({"rng-vs-fattree", "--n=4096", "--d=1000", "--s=64", "--a2a-steps=8", out},
+                          RunOptions{60, {{"AIFABRIC_MEMORY_LIMIT_MB", "4000"}}});
+    EXPECT_TRUE(IsCleanError(r)) << r.stderrText;
+    EXPECT_NE(r.stderrText.find("--n=4096 --d=1000 --s=64 would need about 12"), std::string::npos)
+        << r.stderrText;
+    r = RunArgs({"zcube-one-flow", "--n=16384", "--k=128"}, small);
     EXPECT_TRUE(IsCleanError(r)) << r.stderrText;
     EXPECT_NE(r.stderrText.find("--n=16384 would need about"), std::string::npos) << r.stderrText;
     RunOptions limited;

@@ -84,14 +84,11 @@ struct RunResult
 inline RunResult
 RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions())
 {
-    static int counter = 0;
-    const std::string errFile = (std::filesystem::temp_directory_path()
-                                 / ("aifabric-stderr-" + std::to_string(::getpid()) + "-"
-                                    + std::to_string(counter++)))
-                                    .string();
     const std::string exe = BIN + "/" + argv.at(0);
     int outPipe[2] = {-1, -1};
-    if (opt.closeStdoutEarly && ::pipe(outPipe) != 0)
+    int errPipe[2] = {-1, -1};
+    // Standard error through a pipe: not subject to a file size limit, read while running.
+    if ((opt.closeStdoutEarly && ::pipe(outPipe) != 0) || ::pipe(errPipe) != 0)
     {
         return {-2, "pipe failed", false, 0};
     }
@@ -113,7 +110,6 @@ RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions
             rlimit rl{opt.addressSpaceLimitBytes, opt.addressSpaceLimitBytes};
             ::setrlimit(RLIMIT_AS, &rl);
         }
-        const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (opt.fileSizeLimitBytes)
         {
             // A write past the limit then fails with EFBIG, like a full disk.
@@ -121,13 +117,14 @@ RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions
             rlimit rl{opt.fileSizeLimitBytes, opt.fileSizeLimitBytes};
             ::setrlimit(RLIMIT_FSIZE, &rl);
         }
+        ::close(errPipe[0]);
         const int out = opt.closeStdoutEarly ? outPipe[1] : ::open("/dev/null", O_WRONLY);
         if (opt.closeStdoutEarly)
         {
             ::close(outPipe[0]);
         }
         const int in = ::open("/dev/null", O_RDONLY);
-        if (err < 0 || out < 0 || in < 0 || ::dup2(err, 2) < 0 || ::dup2(out, 1) < 0
+        if (out < 0 || in < 0 || ::dup2(errPipe[1], 2) < 0 || ::dup2(out, 1) < 0
             || ::dup2(in, 0) < 0)
         {
             ::_exit(125);
@@ -149,10 +146,23 @@ RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions
         ::close(outPipe[0]); // the reader goes away at once, as `| head` would
         ::close(outPipe[1]);
     }
+    ::close(errPipe[1]);
+    ::fcntl(errPipe[0], F_SETFL, ::fcntl(errPipe[0], F_GETFL) | O_NONBLOCK);
+    std::string err;
+    auto drain = [&]()
+    {
+        char buf[4096];
+        ssize_t n;
+        while ((n = ::read(errPipe[0], buf, sizeof(buf))) > 0)
+        {
+            err.append(buf, static_cast<size_t>(n));
+        }
+    };
     int status = 0;
     bool timedOut = false;
     while (true)
     {
+        drain();
         const pid_t w = ::waitpid(pid, &status, WNOHANG);
         if (w == pid)
         {
@@ -170,11 +180,10 @@ RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    drain();
+    ::close(errPipe[0]);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::ifstream in(errFile);
-    std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::filesystem::remove(errFile);
     int code = -1;
     if (!timedOut)
     {
