@@ -93,8 +93,7 @@ Run(int argc, char* argv[])
         // 0.42 GB, E=8192: 1.6 GB) and 0.1 us per EG pair per step and phase.
         const double e = double(g) / gpusPerEg;
         const std::string sizes = "--gpus=" + std::to_string(g) + " with --gpus-per-eg="
-                                + std::to_string(gpusPerEg) + " (" + FormatNumber(e, 6)
-                                + " EGs)";
+                                + std::to_string(gpusPerEg) + " (" + FormatNumber(e, 6) + " EGs)";
         CheckFabricMemory(30e6 + 24 * e * e, sizes);
         CheckFabricRunTime(1e-7 * e * e * steps * repeats * 7, sizes + ", --steps, --repeats");
     }

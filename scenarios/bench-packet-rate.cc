@@ -76,8 +76,7 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
                 return fabric == "zcube" ? ZCubeHelper(n, k).Install(links)
                                          : RoftHelper(RoftLayout(n, k, n / k), 1).Install(links);
             };
-            const FabricUdpRunResult u
-                = RunFabricUdp(build(), flows, rates, 4096, simTime);
+            const FabricUdpRunResult u = RunFabricUdp(build(), flows, rates, 4096, simTime);
             FabricRoceRunOptions opt;
             opt.stopAt = simTime;
             const FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
@@ -90,27 +89,22 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
                       << std::setw(13) << roceRate << std::setw(13) << roceRate - ctrl
                       << std::setw(13) << ctrl << std::setw(10) << std::setprecision(2)
                       << roceRate / udpRate << "x\n";
-            summary["roce"][fabric][name] = {{"udp_hop_packets", u.hopPackets},
-                                             {"udp_wall_s", u.wallSeconds},
-                                             {"udp_hop_packets_per_s", udpRate},
-                                             {"roce_hop_packets", r.hopPackets},
-                                             {"roce_control_hop_packets", r.hopControlPackets},
-                                             {"roce_wall_s", r.wallSeconds},
-                                             {"roce_hop_packets_per_s", roceRate},
-                                             {"roce_data_hop_packets_per_s", roceRate - ctrl},
-                                             {"roce_control_hop_packets_per_s", ctrl},
-                                             {"roce_events_per_s", r.events / r.wallSeconds},
-                                             {"roce_vs_udp", roceRate / udpRate},
-                                             {"udp_accounting",
-                                              PacketAccountingJson(u.sentPackets,
-                                                                   u.deliveredPackets,
-                                                                   u.drops,
-                                                                   true)},
-                                             {"roce_accounting",
-                                              PacketAccountingJson(r.sentPackets,
-                                                                   r.deliveredPackets,
-                                                                   r.drops,
-                                                                   true)}};
+            summary["roce"][fabric][name]
+                = {{"udp_hop_packets", u.hopPackets},
+                   {"udp_wall_s", u.wallSeconds},
+                   {"udp_hop_packets_per_s", udpRate},
+                   {"roce_hop_packets", r.hopPackets},
+                   {"roce_control_hop_packets", r.hopControlPackets},
+                   {"roce_wall_s", r.wallSeconds},
+                   {"roce_hop_packets_per_s", roceRate},
+                   {"roce_data_hop_packets_per_s", roceRate - ctrl},
+                   {"roce_control_hop_packets_per_s", ctrl},
+                   {"roce_events_per_s", r.events / r.wallSeconds},
+                   {"roce_vs_udp", roceRate / udpRate},
+                   {"udp_accounting",
+                    PacketAccountingJson(u.sentPackets, u.deliveredPackets, u.drops, true)},
+                   {"roce_accounting",
+                    PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)}};
         }
     }
 }
@@ -154,9 +148,9 @@ Run(int argc, char* argv[])
         // flow about 3.6 kB (n=256: 0.25 GB, n=512: 0.94 GB); setting up and running a flow
         // for a few us takes about 90 us of wall time.
         const double flows = double(n) * (n - 1);
-        const std::string sizes = "--n=" + std::to_string(n) + " (AllReduce: "
-                                + FormatNumber(flows, 3) + " flows) / --build-n="
-                                + std::to_string(buildN);
+        const std::string sizes = "--n=" + std::to_string(n)
+                                + " (AllReduce: " + FormatNumber(flows, 3)
+                                + " flows) / --build-n=" + std::to_string(buildN);
         CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
         CheckFabricRunTime(9e-5 * flows * (variants.size() * repeat + (roce ? 8 : 0)),
                            sizes + " with --variants, --repeat, --roce");
@@ -241,17 +235,14 @@ Run(int argc, char* argv[])
         const double wall = w[w.size() / 2];
         const FabricUdpRunResult& r = last[v];
         rate[v] = r.hopPackets / wall;
-        summary["variants"][v] = {{"hop_packets", r.hopPackets},
-                                  {"wall_s_median", wall},
-                                  {"wall_s_all", walls[v]},
-                                  {"hop_packets_per_s", rate[v]},
-                                  {"events", r.events},
-                                  {"events_per_s", r.events / wall},
-                                  {"accounting",
-                                   PacketAccountingJson(r.sentPackets,
-                                                        r.deliveredPackets,
-                                                        r.drops,
-                                                        true)}};
+        summary["variants"][v] = {
+            {"hop_packets", r.hopPackets},
+            {"wall_s_median", wall},
+            {"wall_s_all", walls[v]},
+            {"hop_packets_per_s", rate[v]},
+            {"events", r.events},
+            {"events_per_s", r.events / wall},
+            {"accounting", PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)}};
         std::cout << std::left << std::setw(8) << v << std::right << std::setw(12) << r.hopPackets
                   << std::setw(9) << std::fixed << std::setprecision(2) << wall << std::setw(14)
                   << std::setprecision(0) << rate[v] << std::setw(13) << r.events / wall;

@@ -128,8 +128,8 @@ Run(int argc, char* argv[])
                           * (8.0 * double(bytes) * perPair / lineBps / bin.GetSeconds() + 1);
         if (rows > 2e7)
         {
-            throw std::invalid_argument("--bin-us=" + cli.GetString("bin-us") + " with --bytes="
-                                        + std::to_string(bytes)
+            throw std::invalid_argument("--bin-us=" + cli.GetString("bin-us")
+                                        + " with --bytes=" + std::to_string(bytes)
                                         + " would write about " + FormatNumber(rows, 3)
                                         + " time-series rows (limit 2e7); use a larger --bin-us");
         }
@@ -405,7 +405,8 @@ Run(int argc, char* argv[])
     }
     std::cout << "wrote " << out.Path("summary.json")
               << ", flows.csv, throughput-series.csv, shared-link-queue.csv"
-              << (plotted ? ", throughput-colliding-seed.png (ROFT seed " + std::to_string(plottedSeed) + ")"
+              << (plotted ? ", throughput-colliding-seed.png (ROFT seed "
+                                + std::to_string(plottedSeed) + ")"
                           : "")
               << "\n";
     return 0;

@@ -88,7 +88,9 @@ Run(int argc, char* argv[])
     }
     std::vector<FabricOutputFile> files;
     auto add = [&](const std::string& flag, const std::string& content)
-    { files.push_back({cli.GetString(flag), content, "--" + flag + "=" + cli.GetString(flag)}); };
+    {
+        files.push_back({cli.GetString(flag), content, "--" + flag + "=" + cli.GetString(flag)});
+    };
     add("physical-out", OcsWiringToJson(wiring).dump() + "\n");
     add("out", OcsConfigToJson(r).dump() + "\n");
     if (cli.IsSet("rewire-out"))

@@ -161,8 +161,8 @@ Run(int argc, char* argv[])
     }
     if (!anyRun)
     {
-        throw std::invalid_argument("--wirings=" + cli.GetString("wirings") + " with --algorithms="
-                                    + cli.GetString("algorithms")
+        throw std::invalid_argument("--wirings=" + cli.GetString("wirings")
+                                    + " with --algorithms=" + cli.GetString("algorithms")
                                     + " runs nothing: exact does not apply to Uniform; add "
                                       "another algorithm or wiring");
     }
@@ -186,16 +186,21 @@ Run(int argc, char* argv[])
         for (uint32_t g : gpusList)
         {
             const double e = double(g) / gpusPerEg;
-            const std::string sizes = "--gpus=" + std::to_string(g) + " with --gpus-per-eg="
-                                    + std::to_string(gpusPerEg) + " (" + FormatNumber(e, 6)
-                                    + " EGs)";
+            const std::string sizes = "--gpus=" + std::to_string(g)
+                                    + " with --gpus-per-eg=" + std::to_string(gpusPerEg) + " ("
+                                    + FormatNumber(e, 6) + " EGs)";
             CheckFabricMemory(30e6 + 24 * e * e, sizes);
+            const bool dfs = std::count(algorithms.begin(), algorithms.end(), OcsAlgorithm::DFS);
+            const bool ilp = std::count(algorithms.begin(), algorithms.end(), OcsAlgorithm::ILP);
             seconds += 1e-7 * e * e * steps * algorithms.size() * wirings.size()
-                     + steps * wirings.size() * dfsMs / 1e3
-                     + (ilpSteps ? std::min(ilpSteps, steps) : steps) * wirings.size() * ilpMs / 1e3;
+                     + (dfs ? steps * wirings.size() * dfsMs / 1e3 : 0)
+                     + (ilp ? (ilpSteps ? std::min(ilpSteps, steps) : steps) * wirings.size()
+                                  * ilpMs / 1e3
+                            : 0);
         }
-        CheckFabricRunTime(seconds, "--gpus=" + cli.GetString("gpus") + " with --steps="
-                                        + std::to_string(steps) + " and --algorithms");
+        CheckFabricRunTime(seconds,
+                           "--gpus=" + cli.GetString("gpus")
+                               + " with --steps=" + std::to_string(steps) + " and --algorithms");
     }
     FabricResults out(cli.GetString("out"));
 

@@ -195,20 +195,20 @@ PacketRun(const std::string& fabric,
         *keep = r;
     }
     json out{{"seed", seed},
-                {"offered_load", load},
-                {"imbalance", st.imbalance},
-                {"loaded_imbalance", st.loadedImbalance},
-                {"max_rel_err_vs_analytic", maxRelErr},
-                {"max_queue_bytes", maxQueue},
-                {"drops", drops},
-                {"flows_incomplete", incomplete},
-                {"throughput_gbps_mean", t.mean},
-                {"throughput_gbps_min", tput.front()},
-                {"throughput_gbps_p50", tput[tput.size() / 2]},
-                {"throughput_gbps_max", tput.back()},
-                {"completion_us", lastRx * 1e6},
-                {"hop_packets", r.hopPackets},
-                {"wall_s", r.wallSeconds}};
+             {"offered_load", load},
+             {"imbalance", st.imbalance},
+             {"loaded_imbalance", st.loadedImbalance},
+             {"max_rel_err_vs_analytic", maxRelErr},
+             {"max_queue_bytes", maxQueue},
+             {"drops", drops},
+             {"flows_incomplete", incomplete},
+             {"throughput_gbps_mean", t.mean},
+             {"throughput_gbps_min", tput.front()},
+             {"throughput_gbps_p50", tput[tput.size() / 2]},
+             {"throughput_gbps_max", tput.back()},
+             {"completion_us", lastRx * 1e6},
+             {"hop_packets", r.hopPackets},
+             {"wall_s", r.wallSeconds}};
     out.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, false));
     return out;
 }
@@ -271,8 +271,8 @@ Run(int argc, char* argv[])
     }
     // Checked only when used: an error must not blame a flag that plays no part.
     const auto elephants = usesElephants || cli.IsSet("elephants")
-                               ? static_cast<uint32_t>(cli.GetUint("elephants", 1, n))
-                               : 0u;
+                             ? static_cast<uint32_t>(cli.GetUint("elephants", 1, n))
+                             : 0u;
     const uint64_t patternSeed = cli.GetUint("pattern-seed", 0, UINT64_MAX);
     const auto seeds = static_cast<uint32_t>(cli.GetUint("seeds", 1, 1000000));
     const uint64_t seed0 = cli.GetUint("seed", 0, UINT64_MAX - 1000000);
@@ -302,11 +302,12 @@ Run(int argc, char* argv[])
         double sumFlows = 0;
         for (const auto& pc : patterns)
         {
-            const double f = pc.pattern == TrafficPattern::ALLREDUCE ? double(n) * (n - 1)
-                           : pc.pattern == TrafficPattern::PREFILL
-                               ? std::round(pc.prefillFraction * n) * (n - std::round(pc.prefillFraction * n))
-                           : pc.pattern == TrafficPattern::ELEPHANTS ? double(elephants)
-                                                                      : double(n);
+            const double f
+                = pc.pattern == TrafficPattern::ALLREDUCE ? double(n) * (n - 1)
+                : pc.pattern == TrafficPattern::PREFILL
+                    ? std::round(pc.prefillFraction * n) * (n - std::round(pc.prefillFraction * n))
+                : pc.pattern == TrafficPattern::ELEPHANTS ? double(elephants)
+                                                          : double(n);
             maxFlows = std::max(maxFlows, f);
             sumFlows += f;
         }
@@ -315,7 +316,8 @@ Run(int argc, char* argv[])
         CheckFabricMemory(30e6 + 8.0 * n * n + 70 * maxFlows + (level != "analytic" ? 45e3 * n : 0),
                           sizes);
         const double seedsRun = level == "packet" ? packetSeeds : seeds;
-        CheckFabricRunTime(1e-6 * seedsRun * sumFlows, sizes + " and --seeds=" + std::to_string(seeds));
+        CheckFabricRunTime(1e-6 * seedsRun * sumFlows,
+                           sizes + " and --seeds=" + std::to_string(seeds));
     }
     if (level != "analytic")
     {
@@ -672,7 +674,7 @@ Run(int argc, char* argv[])
     if (doPacket && !packetOk)
     {
         std::cerr << "error: packet-level loads differ from the analytic ones by >= 1%, or "
-                     "packets are unaccounted for (see summary.json)\n";
+                     "packets are in flight after the run (see summary.json)\n";
         return 1;
     }
     return 0;

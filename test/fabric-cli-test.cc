@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <csignal>
-
 #include <filesystem>
 #include <fstream>
 #include <new>
@@ -44,7 +43,7 @@ Parsed(std::vector<std::string> args)
 }
 
 /// The message of the std::invalid_argument \p f throws ("" if none).
-template <typename F>
+template<typename F>
 std::string
 InvalidArgument(F f)
 {
@@ -99,7 +98,11 @@ TEST(FabricCli, EmptyValuesDuplicatesAndStrayArgumentsAreErrors)
         EXPECT_NE(e.find("needs a value"), std::string::npos) << arg << ": " << e;
     }
     EXPECT_NE(InvalidArgument([] { Parsed({"--n"}); }).find("needs a value"), std::string::npos);
-    EXPECT_NE(InvalidArgument([] { Parsed({"--n=3", "--n=4"}); }).find("given twice"),
+    EXPECT_NE(InvalidArgument(
+                  [] {
+                      Parsed({"--n=3", "--n=4"});
+                  })
+                  .find("given twice"),
               std::string::npos);
     EXPECT_NE(InvalidArgument([] { Parsed({"junk"}); }).find("unexpected argument"),
               std::string::npos);
@@ -126,11 +129,11 @@ TEST(FabricCli, ErrorsDoNotBlameFlagsTheUserDidNotSet)
 
 TEST(FabricCli, RangesPrintCompactlyWithOpenBounds)
 {
-    const std::string e =
-        InvalidArgument([] { Parsed({"--frac=1"}).GetDouble("frac", 0, 1, FabricCli::OPEN); });
+    const std::string e
+        = InvalidArgument([] { Parsed({"--frac=1"}).GetDouble("frac", 0, 1, FabricCli::OPEN); });
     EXPECT_NE(e.find("out of range (0, 1)"), std::string::npos) << e;
-    EXPECT_NE(InvalidArgument([] { Parsed({"--frac=0"}).GetDouble("frac", 0, 1, FabricCli::OPEN); }),
-              "");
+    EXPECT_NE(
+        InvalidArgument([] { Parsed({"--frac=0"}).GetDouble("frac", 0, 1, FabricCli::OPEN); }), "");
     EXPECT_DOUBLE_EQ(Parsed({"--frac=0.999"}).GetDouble("frac", 0, 1, FabricCli::OPEN), 0.999);
 }
 
@@ -138,7 +141,9 @@ TEST(FabricCli, FractionalTimesAreExact)
 {
     UsePicoseconds();
     auto get = [](const std::string& v)
-    { return Parsed({"--stop-ms=" + v}).GetTime("stop-ms", Time::MS, PicoSeconds(1), Seconds(10)); };
+    {
+        return Parsed({"--stop-ms=" + v}).GetTime("stop-ms", Time::MS, PicoSeconds(1), Seconds(10));
+    };
     EXPECT_EQ(get("0.5"), MicroSeconds(500));
     EXPECT_EQ(get("1.9"), MicroSeconds(1900));
     EXPECT_EQ(get("0.000001"), NanoSeconds(1));
@@ -227,10 +232,7 @@ class FileSizeLimit
         ::setrlimit(RLIMIT_FSIZE, &rl);
     }
 
-    ~FileSizeLimit()
-    {
-        ::setrlimit(RLIMIT_FSIZE, &m_old);
-    }
+    ~FileSizeLimit() { ::setrlimit(RLIMIT_FSIZE, &m_old); }
 
   private:
     rlimit m_old{};
@@ -328,8 +330,8 @@ TEST(FabricChecks, SerializationResolution)
     UsePicoseconds();
     // 4138 bytes at 100 Tb/s: 331 ps, within 0.25% at 1 ps steps.
     EXPECT_NO_THROW(CheckSerializationResolution(100e12, 4138, "--link-rate-gbps"));
-    const std::string e = InvalidArgument(
-        [] { CheckSerializationResolution(100e12, 94, "--link-rate-gbps"); });
+    const std::string e
+        = InvalidArgument([] { CheckSerializationResolution(100e12, 94, "--link-rate-gbps"); });
     EXPECT_NE(e.find("--link-rate-gbps is too fast"), std::string::npos) << e;
 }
 

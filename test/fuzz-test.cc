@@ -35,15 +35,41 @@ Programs(const std::string& logical, const std::string& dir)
     return {
         {"zcube-vs-roft",
          {"--n=16", "--k=4", "--seeds=3", "--packet-host-bytes=40000"},
-         {"n", "k", "spines", "attachment", "pattern", "prefill-fraction", "elephants",
-          "pattern-seed", "seeds", "seed", "mix-switch-id", "level", "packet-seeds",
-          "packet-bytes", "packet-host-bytes", "packet-size", "link-rate-gbps", "switch-mode"},
+         {"n",
+          "k",
+          "spines",
+          "attachment",
+          "pattern",
+          "prefill-fraction",
+          "elephants",
+          "pattern-seed",
+          "seeds",
+          "seed",
+          "mix-switch-id",
+          "level",
+          "packet-seeds",
+          "packet-bytes",
+          "packet-host-bytes",
+          "packet-size",
+          "link-rate-gbps",
+          "switch-mode"},
          true},
         {"zcube-one-flow", {"--bytes=100000"}, {"n", "k", "src", "dst", "bytes"}, false},
         {"ecmp-collision",
          {"--seeds=1", "--bytes=200000"},
-         {"n", "k", "spines", "leaf-pairs", "flows-per-pair", "bytes", "seeds", "seed",
-          "link-rate-gbps", "queue-bytes", "rate-control", "bin-us", "stop-ms"},
+         {"n",
+          "k",
+          "spines",
+          "leaf-pairs",
+          "flows-per-pair",
+          "bytes",
+          "seeds",
+          "seed",
+          "link-rate-gbps",
+          "queue-bytes",
+          "rate-control",
+          "bin-us",
+          "stop-ms"},
          true},
         {"bench-packet-rate",
          {"--n=8", "--k=4", "--sim-us=2", "--build-n=0", "--repeat=1", "--roce=false"},
@@ -54,25 +80,70 @@ Programs(const std::string& logical, const std::string& dir)
          {"n", "d", "p", "h", "seed", "dests", "pairs", "p-compare"},
          true},
         {"rng-vs-fattree",
-         {"--n=8", "--d=4", "--s=1", "--routings=ecmp", "--patterns=permutation",
-          "--perm-bytes=20000", "--blast=false"},
-         {"n", "d", "s", "p", "h", "k", "seed", "perm-bytes", "a2a-bytes", "a2a-steps",
-          "link-rate-gbps", "rate-control", "stop-ms", "blackhole-us", "routings", "patterns",
-          "blast", "full"},
+         {"--n=8",
+          "--d=4",
+          "--s=1",
+          "--routings=ecmp",
+          "--patterns=permutation",
+          "--perm-bytes=20000",
+          "--blast=false"},
+         {"n",
+          "d",
+          "s",
+          "p",
+          "h",
+          "k",
+          "seed",
+          "perm-bytes",
+          "a2a-bytes",
+          "a2a-steps",
+          "link-rate-gbps",
+          "rate-control",
+          "stop-ms",
+          "blackhole-us",
+          "routings",
+          "patterns",
+          "blast",
+          "full"},
          true},
         {"bench-rng-tables", {"--sizes=60:8"}, {"sizes", "p", "h", "seed"}, true},
         {"ocs-toe",
-         {"--gpus=256", "--job-sizes=64", "--steps=2", "--algorithms=exact,greedy",
+         {"--gpus=256",
+          "--job-sizes=64",
+          "--steps=2",
+          "--algorithms=exact,greedy",
           "--wirings=cross"},
-         {"gpus", "full", "steps", "ports", "gpus-per-eg", "churn", "job-sizes", "ring-weight",
-          "fill-idle", "wirings", "algorithms", "dfs-time-limit-ms", "ilp-time-limit-ms",
-          "ilp-steps", "seed"},
+         {"gpus",
+          "full",
+          "steps",
+          "ports",
+          "gpus-per-eg",
+          "churn",
+          "job-sizes",
+          "ring-weight",
+          "fill-idle",
+          "wirings",
+          "algorithms",
+          "dfs-time-limit-ms",
+          "ilp-time-limit-ms",
+          "ilp-steps",
+          "seed"},
          true},
         {"ocs-configure",
-         {"--egs=3", "--ports=2", "--logical=" + logical, "--physical-out=" + dir + "/p.json",
+         {"--egs=3",
+          "--ports=2",
+          "--logical=" + logical,
+          "--physical-out=" + dir + "/p.json",
           "--out=" + dir + "/c.json"},
-         {"wiring", "egs", "ports", "logical", "algorithm", "time-limit-ms", "physical-out",
-          "out", "rewire-out"},
+         {"wiring",
+          "egs",
+          "ports",
+          "logical",
+          "algorithm",
+          "time-limit-ms",
+          "physical-out",
+          "out",
+          "rewire-out"},
          false},
         {"bench-ocs-config",
          {"--gpus=256", "--steps=2", "--repeats=1"},
@@ -125,7 +196,10 @@ ValuePool()
         "/dev/null",
         "/nonexistent/dir/x",
         "sp ace",
-        "\xc3\xbc" "n\xc3\xaf" "c\xc3\xb6" "de",
+        "\xc3\xbc"
+        "n\xc3\xaf"
+        "c\xc3\xb6"
+        "de",
         "';touch${IFS}pwned;echo${IFS}'",
         "\"; system(\"touch pwned\"); \"",
         "$(touch pwned)",
@@ -138,6 +212,21 @@ ValuePool()
         "dcqcn",
         "8:4",
         "100:7",
+    };
+    return pool;
+}
+
+/// Plausible values, so that a good share of the cases run rather than stop at the parser.
+const std::vector<std::string>&
+PlausiblePool()
+{
+    static const std::vector<std::string> pool = {
+        "1",           "2",         "3",       "4",      "6",        "8",          "16",
+        "32",          "0.5",       "1.5",     "0.25",   "true",     "false",      "cross",
+        "uniform",     "2uniform",  "exact",   "greedy", "bvn",      "none",       "dcqcn",
+        "fast",        "ipv4",      "global",  "ecmp",   "ksp",      "spraypoint", "all-to-all",
+        "permutation", "allreduce", "prefill", "packet", "analytic", "both",       "rail",
+        "m",           "64:8",      "60:4",
     };
     return pool;
 }
@@ -171,7 +260,10 @@ FuzzCommandLine(uint32_t seed, int count)
     std::ofstream(logical) << "3\n0 1 1\n1 0 1\n1 1 0\n";
     const auto programs = Programs(logical, dir);
     std::mt19937_64 rng(seed);
-    auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+    auto pick = [&rng](size_t n)
+    {
+        return static_cast<size_t>(rng() % n);
+    };
     RunOptions opt;
     opt.timeoutSeconds = 60;
     opt.cwd = dir;
@@ -187,7 +279,8 @@ FuzzCommandLine(uint32_t seed, int count)
         for (int i = 0; i < changes; ++i)
         {
             const size_t kind = pick(10);
-            const std::string& v = ValuePool()[pick(ValuePool().size())];
+            const std::string& v = pick(2) ? ValuePool()[pick(ValuePool().size())]
+                                           : PlausiblePool()[pick(PlausiblePool().size())];
             if (kind < 6)
             {
                 const std::string& f = p.flags[pick(p.flags.size())];
@@ -208,8 +301,8 @@ FuzzCommandLine(uint32_t seed, int count)
             }
             else if (kind == 8)
             {
-                const std::vector<std::string> odd = {"junk", "--", "-", "--=3", "--bogus=1",
-                                                      "---n=3", "--PrintHelp", "--n", v};
+                const std::vector<std::string> odd
+                    = {"junk", "--", "-", "--=3", "--bogus=1", "---n=3", "--PrintHelp", "--n", v};
                 args.push_back(odd[pick(odd.size())]);
             }
             else
@@ -278,9 +371,12 @@ TEST(FileFuzzer, OcsConfigureLogicalTopology)
         "2\n0 2\n2 0\n",
     };
     std::mt19937_64 rng(15);
-    auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
-    const std::vector<std::string> inserts = {"-", "9999999999999", "\0", "\xff", " ", "\n",
-                                              "1e3", "0x1", "+1", "\t", ",", "3.5", "a"};
+    auto pick = [&rng](size_t n)
+    {
+        return static_cast<size_t>(rng() % n);
+    };
+    const std::vector<std::string> inserts = {
+        "-", "9999999999999", "\0", "\xff", " ", "\n", "1e3", "0x1", "+1", "\t", ",", "3.5", "a"};
     std::map<int, int> codes;
     const int count = 60;
     for (int c = 0; c < count; ++c)
@@ -311,9 +407,12 @@ TEST(FileFuzzer, OcsConfigureLogicalTopology)
         const std::string file = dir + "/in-" + std::to_string(c) + ".txt";
         std::ofstream(file, std::ios::binary) << text;
         const std::string egs = std::to_string(1 + pick(4));
-        const RunResult r = RunArgs({"ocs-configure", "--egs=" + egs, "--ports=2",
+        const RunResult r = RunArgs({"ocs-configure",
+                                     "--egs=" + egs,
+                                     "--ports=2",
                                      "--wiring=" + std::string(pick(2) ? "cross" : "single"),
-                                     "--logical=" + file, "--physical-out=" + dir + "/p.json",
+                                     "--logical=" + file,
+                                     "--physical-out=" + dir + "/p.json",
                                      "--out=" + dir + "/c.json"},
                                     RunOptions{20});
         codes[r.exitCode]++;

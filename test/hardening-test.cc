@@ -11,8 +11,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,9 +81,9 @@ TEST(Hardening, OutputFolderIsNeverACommand)
     };
     for (const auto& out : outs)
     {
-        const RunResult r = RunArgs({"ecmp-collision", "--seeds=1", "--bytes=200000",
-                                     "--out=" + out},
-                                    RunOptions{120, {}, cwd});
+        const RunResult r
+            = RunArgs({"ecmp-collision", "--seeds=1", "--bytes=200000", "--out=" + out},
+                      RunOptions{120, {}, cwd});
         ASSERT_EQ(r.exitCode, 0) << out << ": " << r.stderrText;
         EXPECT_TRUE(std::filesystem::exists(out + "/summary.json")) << out;
         EXPECT_TRUE(std::filesystem::exists(out + "/throughput-colliding-seed.plt")) << out;
@@ -135,8 +135,12 @@ TEST(Hardening, FractionalTimesAreExact)
 {
     {
         const std::string dir = TempDir("t-ecmp");
-        const RunResult r = RunArgs({"ecmp-collision", "--seeds=1", "--bytes=400000",
-                                     "--bin-us=1.5", "--stop-ms=0.25", "--out=" + dir});
+        const RunResult r = RunArgs({"ecmp-collision",
+                                     "--seeds=1",
+                                     "--bytes=400000",
+                                     "--bin-us=1.5",
+                                     "--stop-ms=0.25",
+                                     "--out=" + dir});
         ASSERT_EQ(r.exitCode, 0) << r.stderrText;
         const json s = ReadJson(dir + "/summary.json");
         EXPECT_DOUBLE_EQ(s["params"]["bin_us"].get<double>(), 1.5);
@@ -162,8 +166,8 @@ TEST(Hardening, FractionalTimesAreExact)
     {
         // A bin under 5 us still samples the queue (it was a zero interval).
         const std::string dir = TempDir("t-ecmp2");
-        const RunResult r = RunArgs({"ecmp-collision", "--seeds=1", "--bytes=400000",
-                                     "--bin-us=0.5", "--out=" + dir});
+        const RunResult r = RunArgs(
+            {"ecmp-collision", "--seeds=1", "--bytes=400000", "--bin-us=0.5", "--out=" + dir});
         ASSERT_EQ(r.exitCode, 0) << r.stderrText;
         std::ifstream in(dir + "/shared-link-queue.csv");
         int lines = 0;
@@ -176,10 +180,17 @@ TEST(Hardening, FractionalTimesAreExact)
     }
     {
         const std::string dir = TempDir("t-rng");
-        const RunResult r =
-            RunArgs({"rng-vs-fattree", "--n=8", "--d=4", "--s=1", "--routings=ecmp",
-                     "--patterns=permutation", "--perm-bytes=20000", "--stop-ms=0.5",
-                     "--blackhole-us=1.5", "--blast=false", "--out=" + dir});
+        const RunResult r = RunArgs({"rng-vs-fattree",
+                                     "--n=8",
+                                     "--d=4",
+                                     "--s=1",
+                                     "--routings=ecmp",
+                                     "--patterns=permutation",
+                                     "--perm-bytes=20000",
+                                     "--stop-ms=0.5",
+                                     "--blackhole-us=1.5",
+                                     "--blast=false",
+                                     "--out=" + dir});
         ASSERT_EQ(r.exitCode, 0) << r.stderrText;
         const json s = ReadJson(dir + "/summary.json");
         EXPECT_DOUBLE_EQ(s["params"]["stop_ms"].get<double>(), 0.5);
@@ -188,9 +199,15 @@ TEST(Hardening, FractionalTimesAreExact)
     }
     {
         const std::string dir = TempDir("t-bench");
-        const RunResult r =
-            RunArgs({"bench-packet-rate", "--n=8", "--k=4", "--sim-us=2.5", "--build-n=0",
-                     "--repeat=1", "--roce=false", "--variants=fast", "--out=" + dir});
+        const RunResult r = RunArgs({"bench-packet-rate",
+                                     "--n=8",
+                                     "--k=4",
+                                     "--sim-us=2.5",
+                                     "--build-n=0",
+                                     "--repeat=1",
+                                     "--roce=false",
+                                     "--variants=fast",
+                                     "--out=" + dir});
         ASSERT_EQ(r.exitCode, 0) << r.stderrText;
         const json s = ReadJson(dir + "/summary.json");
         EXPECT_DOUBLE_EQ(s["params"]["sim_us"].get<double>(), 2.5);
@@ -199,9 +216,14 @@ TEST(Hardening, FractionalTimesAreExact)
     {
         // Wall-clock limits are plain numbers of ms, kept as given.
         const std::string dir = TempDir("t-toe");
-        const RunResult r = RunArgs({"ocs-toe", "--gpus=256", "--job-sizes=64", "--steps=2",
-                                     "--algorithms=exact,dfs", "--wirings=cross",
-                                     "--dfs-time-limit-ms=0.5", "--ilp-time-limit-ms=1.5",
+        const RunResult r = RunArgs({"ocs-toe",
+                                     "--gpus=256",
+                                     "--job-sizes=64",
+                                     "--steps=2",
+                                     "--algorithms=exact,dfs",
+                                     "--wirings=cross",
+                                     "--dfs-time-limit-ms=0.5",
+                                     "--ilp-time-limit-ms=1.5",
                                      "--out=" + dir});
         ASSERT_EQ(r.exitCode, 0) << r.stderrText;
         const json s = ReadJson(dir + "/summary.json");
@@ -226,30 +248,101 @@ TEST(Hardening, TrailingGarbageAndEmptyValues)
     ExpectError({"zcube-vs-roft", "--level=analytic junk", out}, "analytic|packet|both");
     const std::vector<std::pair<std::string, std::vector<std::string>>> programs = {
         {"zcube-vs-roft",
-         {"n", "k", "spines", "attachment", "pattern", "prefill-fraction", "elephants",
-          "pattern-seed", "seeds", "seed", "mix-switch-id", "level", "packet-seeds",
-          "packet-bytes", "packet-host-bytes", "packet-size", "link-rate-gbps", "switch-mode",
+         {"n",
+          "k",
+          "spines",
+          "attachment",
+          "pattern",
+          "prefill-fraction",
+          "elephants",
+          "pattern-seed",
+          "seeds",
+          "seed",
+          "mix-switch-id",
+          "level",
+          "packet-seeds",
+          "packet-bytes",
+          "packet-host-bytes",
+          "packet-size",
+          "link-rate-gbps",
+          "switch-mode",
           "out"}},
         {"zcube-one-flow", {"n", "k", "src", "dst", "bytes"}},
         {"ecmp-collision",
-         {"n", "k", "spines", "leaf-pairs", "flows-per-pair", "bytes", "seeds", "seed",
-          "link-rate-gbps", "queue-bytes", "rate-control", "bin-us", "stop-ms", "out"}},
+         {"n",
+          "k",
+          "spines",
+          "leaf-pairs",
+          "flows-per-pair",
+          "bytes",
+          "seeds",
+          "seed",
+          "link-rate-gbps",
+          "queue-bytes",
+          "rate-control",
+          "bin-us",
+          "stop-ms",
+          "out"}},
         {"bench-packet-rate",
-         {"n", "k", "sim-us", "variants", "build-n", "build-k", "scheduler", "repeat", "roce",
+         {"n",
+          "k",
+          "sim-us",
+          "variants",
+          "build-n",
+          "build-k",
+          "scheduler",
+          "repeat",
+          "roce",
           "out"}},
         {"rng-models", {"n", "d", "p", "h", "seed", "dests", "pairs", "p-compare", "out"}},
         {"rng-vs-fattree",
-         {"n", "d", "s", "p", "h", "k", "seed", "perm-bytes", "a2a-bytes", "a2a-steps",
-          "link-rate-gbps", "rate-control", "stop-ms", "blackhole-us", "routings", "patterns",
-          "blast", "full", "out"}},
+         {"n",
+          "d",
+          "s",
+          "p",
+          "h",
+          "k",
+          "seed",
+          "perm-bytes",
+          "a2a-bytes",
+          "a2a-steps",
+          "link-rate-gbps",
+          "rate-control",
+          "stop-ms",
+          "blackhole-us",
+          "routings",
+          "patterns",
+          "blast",
+          "full",
+          "out"}},
         {"bench-rng-tables", {"sizes", "p", "h", "seed", "out"}},
         {"ocs-toe",
-         {"gpus", "full", "steps", "ports", "gpus-per-eg", "churn", "job-sizes", "ring-weight",
-          "fill-idle", "wirings", "algorithms", "dfs-time-limit-ms", "ilp-time-limit-ms",
-          "ilp-steps", "seed", "out"}},
+         {"gpus",
+          "full",
+          "steps",
+          "ports",
+          "gpus-per-eg",
+          "churn",
+          "job-sizes",
+          "ring-weight",
+          "fill-idle",
+          "wirings",
+          "algorithms",
+          "dfs-time-limit-ms",
+          "ilp-time-limit-ms",
+          "ilp-steps",
+          "seed",
+          "out"}},
         {"ocs-configure",
-         {"wiring", "egs", "ports", "logical", "algorithm", "time-limit-ms", "physical-out",
-          "out", "rewire-out"}},
+         {"wiring",
+          "egs",
+          "ports",
+          "logical",
+          "algorithm",
+          "time-limit-ms",
+          "physical-out",
+          "out",
+          "rewire-out"}},
         {"bench-ocs-config",
          {"gpus", "steps", "repeats", "ports", "gpus-per-eg", "baselines", "seed", "out"}},
     };
@@ -278,8 +371,9 @@ TEST(Hardening, HugeSizesAreRefused)
     ExpectError({"bench-rng-tables", "--sizes=100000:64", out}, "--sizes entry '100000:64'");
     // The budget follows the machine, lowered by AIFABRIC_MEMORY_LIMIT_MB or ulimit -v.
     RunOptions small{60, {{"AIFABRIC_MEMORY_LIMIT_MB", "200"}}};
-    RunResult r = RunArgs({"rng-vs-fattree", "--n=4096", "--d=1000", "--s=64", "--a2a-steps=8", out},
-                          RunOptions{60, {{"AIFABRIC_MEMORY_LIMIT_MB", "4000"}}});
+    RunResult r
+        = RunArgs({"rng-vs-fattree", "--n=4096", "--d=1000", "--s=64", "--a2a-steps=8", out},
+                  RunOptions{60, {{"AIFABRIC_MEMORY_LIMIT_MB", "4000"}}});
     EXPECT_TRUE(IsCleanError(r)) << r.stderrText;
     EXPECT_NE(r.stderrText.find("--n=4096 --d=1000 --s=64 would need about 12"), std::string::npos)
         << r.stderrText;
@@ -303,8 +397,8 @@ TEST(Hardening, WritesAreCheckedAndAtomic)
 {
     const std::string dir = TempDir("writes", true);
     const std::string l = TriangleFile(dir);
-    const std::vector<std::string> base = {"ocs-configure", "--wiring=cross", "--egs=3",
-                                           "--ports=2", "--logical=" + l};
+    const std::vector<std::string> base
+        = {"ocs-configure", "--wiring=cross", "--egs=3", "--ports=2", "--logical=" + l};
     auto with = [&](std::vector<std::string> extra)
     {
         auto a = base;
@@ -315,8 +409,8 @@ TEST(Hardening, WritesAreCheckedAndAtomic)
     // an error, and no file at all.
     RunOptions full;
     full.fileSizeLimitBytes = 100;
-    RunResult r = RunArgs(with({"--physical-out=" + dir + "/p.json", "--out=" + dir + "/c.json"}),
-                          full);
+    RunResult r
+        = RunArgs(with({"--physical-out=" + dir + "/p.json", "--out=" + dir + "/c.json"}), full);
     EXPECT_TRUE(IsCleanError(r)) << r.exitCode << " " << r.stderrText;
     EXPECT_NE(r.stderrText.find("cannot write --"), std::string::npos) << r.stderrText;
     EXPECT_FALSE(std::filesystem::exists(dir + "/p.json"));
@@ -329,9 +423,9 @@ TEST(Hardening, WritesAreCheckedAndAtomic)
     }
     // A scenario whose CSV or JSON cannot be written exits with 2, leaving no partial file.
     const std::string sdir = dir + "/scenario";
-    r = RunArgs({"zcube-vs-roft", "--level=analytic", "--n=16", "--k=4", "--seeds=50",
-                 "--out=" + sdir},
-                full);
+    r = RunArgs(
+        {"zcube-vs-roft", "--level=analytic", "--n=16", "--k=4", "--seeds=50", "--out=" + sdir},
+        full);
     EXPECT_TRUE(IsCleanError(r)) << r.exitCode << " " << r.stderrText;
     EXPECT_NE(r.stderrText.find("cannot write"), std::string::npos) << r.stderrText;
     for (const auto& e : std::filesystem::directory_iterator(sdir))
@@ -345,22 +439,27 @@ TEST(Hardening, WritesAreCheckedAndAtomic)
     // --rewire-out is computed (and fails: odd --ports) before anything is written.
     const std::string l1 = dir + "/l1.txt";
     std::ofstream(l1) << "2\n0 1\n1 0\n";
-    ExpectError({"ocs-configure", "--wiring=single", "--egs=2", "--ports=1", "--logical=" + l1,
-                 "--physical-out=" + dir + "/p.json", "--out=" + dir + "/c.json",
+    ExpectError({"ocs-configure",
+                 "--wiring=single",
+                 "--egs=2",
+                 "--ports=1",
+                 "--logical=" + l1,
+                 "--physical-out=" + dir + "/p.json",
+                 "--out=" + dir + "/c.json",
                  "--rewire-out=" + dir + "/r.json"},
                 "");
     EXPECT_FALSE(std::filesystem::exists(dir + "/p.json"));
     EXPECT_FALSE(std::filesystem::exists(dir + "/c.json"));
     ExpectError(with({"--physical-out=" + dir + "/same.json", "--out=" + dir + "/same.json"}),
                 "name the same file");
-    const RunResult ok =
-        RunArgs(with({"--physical-out=" + dir + "/p q.json", "--out=" + dir + "/c.json"}));
+    const RunResult ok
+        = RunArgs(with({"--physical-out=" + dir + "/p q.json", "--out=" + dir + "/c.json"}));
     EXPECT_EQ(ok.exitCode, 0) << ok.stderrText;
     EXPECT_TRUE(std::filesystem::exists(dir + "/p q.json"));
     // A scenario whose results folder cannot be written.
-    ExpectError({"zcube-vs-roft", "--level=analytic", "--n=16", "--k=4", "--seeds=2",
-                 "--out=/dev/null/x"},
-                "cannot create output folder");
+    ExpectError(
+        {"zcube-vs-roft", "--level=analytic", "--n=16", "--k=4", "--seeds=2", "--out=/dev/null/x"},
+        "cannot create output folder");
     std::filesystem::remove_all(dir);
 }
 
@@ -369,8 +468,12 @@ TEST(Hardening, ResultsThatCannotBeWrong)
 {
     // 100 Tb/s: with picosecond resolution no flow beats its ideal FCT.
     const std::string dir = TempDir("fast");
-    RunResult r = RunArgs({"ecmp-collision", "--seeds=1", "--bytes=2000000",
-                           "--link-rate-gbps=100000", "--queue-bytes=100000000", "--out=" + dir});
+    RunResult r = RunArgs({"ecmp-collision",
+                           "--seeds=1",
+                           "--bytes=2000000",
+                           "--link-rate-gbps=100000",
+                           "--queue-bytes=100000000",
+                           "--out=" + dir});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     json s = ReadJson(dir + "/summary.json");
     for (const auto& run : s["runs"])
@@ -382,12 +485,11 @@ TEST(Hardening, ResultsThatCannotBeWrong)
     }
     std::filesystem::remove_all(dir);
     // Small packets at 100 Tb/s cannot be timed: refused, naming the rate.
-    ExpectError({"zcube-vs-roft", "--link-rate-gbps=100000", "--packet-size=64",
-                 "--out=" + dir},
+    ExpectError({"zcube-vs-roft", "--link-rate-gbps=100000", "--packet-size=64", "--out=" + dir},
                 "--link-rate-gbps is too fast");
     // A horizon that cuts the runs short warns and says so in the summary.
-    r = RunArgs({"ecmp-collision", "--seeds=1", "--bytes=20000000", "--stop-ms=0.05",
-                 "--out=" + dir});
+    r = RunArgs(
+        {"ecmp-collision", "--seeds=1", "--bytes=20000000", "--stop-ms=0.05", "--out=" + dir});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     EXPECT_NE(r.stderrText.find("warning:"), std::string::npos) << r.stderrText;
     s = ReadJson(dir + "/summary.json");
@@ -402,8 +504,8 @@ TEST(Hardening, ResultsThatCannotBeWrong)
     EXPECT_NE(ReadText(dir + "/flows.csv").find("incomplete"), std::string::npos);
     std::filesystem::remove_all(dir);
     // Seeds >= 2^31 are reported as given.
-    r = RunArgs({"ecmp-collision", "--seeds=2", "--seed=3000000000", "--bytes=400000",
-                 "--out=" + dir});
+    r = RunArgs(
+        {"ecmp-collision", "--seeds=2", "--seed=3000000000", "--bytes=400000", "--out=" + dir});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     s = ReadJson(dir + "/summary.json");
     EXPECT_EQ(s["runs"][1]["seed"].get<uint64_t>(), 3000000000u);
@@ -418,8 +520,13 @@ TEST(Hardening, ResultsThatCannotBeWrong)
 TEST(Hardening, EveryPacketSummaryAccountsForEveryPacket)
 {
     const std::string dir = TempDir("acct");
-    RunResult r = RunArgs({"zcube-vs-roft", "--n=16", "--k=4", "--seeds=2", "--level=both",
-                           "--pattern=allreduce,permutation", "--packet-host-bytes=100000",
+    RunResult r = RunArgs({"zcube-vs-roft",
+                           "--n=16",
+                           "--k=4",
+                           "--seeds=2",
+                           "--level=both",
+                           "--pattern=allreduce,permutation",
+                           "--packet-host-bytes=100000",
                            "--out=" + dir});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     json s = ReadJson(dir + "/summary.json");
@@ -439,8 +546,14 @@ TEST(Hardening, EveryPacketSummaryAccountsForEveryPacket)
         ExpectAccounting(run, "ecmp-collision");
         EXPECT_EQ(run["in_flight_at_stop"], 0);
     }
-    r = RunArgs({"rng-vs-fattree", "--n=8", "--d=4", "--s=1", "--routings=ecmp",
-                 "--patterns=permutation", "--perm-bytes=20000", "--blast=false",
+    r = RunArgs({"rng-vs-fattree",
+                 "--n=8",
+                 "--d=4",
+                 "--s=1",
+                 "--routings=ecmp",
+                 "--patterns=permutation",
+                 "--perm-bytes=20000",
+                 "--blast=false",
                  "--out=" + dir});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     s = ReadJson(dir + "/summary.json");
@@ -462,7 +575,12 @@ TEST(Hardening, EveryPacketSummaryAccountsForEveryPacket)
     };
     walk(s);
     EXPECT_GT(checked, 0);
-    r = RunArgs({"bench-packet-rate", "--n=8", "--k=4", "--sim-us=3", "--build-n=0", "--repeat=1",
+    r = RunArgs({"bench-packet-rate",
+                 "--n=8",
+                 "--k=4",
+                 "--sim-us=3",
+                 "--build-n=0",
+                 "--repeat=1",
                  "--out=" + dir});
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     s = ReadJson(dir + "/summary.json");
@@ -489,9 +607,9 @@ TEST(Hardening, SmallerItems)
     const std::string dir = TempDir("pipe");
     RunOptions closed;
     closed.closeStdoutEarly = true;
-    RunResult r = RunArgs({"zcube-vs-roft", "--n=16", "--k=4", "--seeds=3", "--level=analytic",
-                           "--out=" + dir},
-                          closed);
+    RunResult r = RunArgs(
+        {"zcube-vs-roft", "--n=16", "--k=4", "--seeds=3", "--level=analytic", "--out=" + dir},
+        closed);
     EXPECT_EQ(r.exitCode, 0) << r.stderrText;
     EXPECT_TRUE(std::filesystem::exists(dir + "/summary.json"));
     std::filesystem::remove_all(dir);
@@ -504,8 +622,13 @@ TEST(Hardening, SmallerItems)
     ExpectError({"ocs-toe", "--full", "--gpus=2048,4096", out}, "--full sets --gpus");
     // An error never blames a flag the user did not give.
     ExpectError({"zcube-vs-roft", "--n=4", "--k=2", out}, "the default --elephants=8");
-    r = RunArgs({"zcube-vs-roft", "--n=4", "--k=2", "--pattern=allreduce", "--seeds=2",
-                 "--level=analytic", "--out=" + dir});
+    r = RunArgs({"zcube-vs-roft",
+                 "--n=4",
+                 "--k=2",
+                 "--pattern=allreduce",
+                 "--seeds=2",
+                 "--level=analytic",
+                 "--out=" + dir});
     EXPECT_EQ(r.exitCode, 0) << r.stderrText;
     std::filesystem::remove_all(dir);
     // Exclusive bounds print as such, compactly.
@@ -519,8 +642,12 @@ TEST(Hardening, SmallerItems)
     }
     for (const std::string& input : {big, std::string("/dev/zero")})
     {
-        r = RunArgs({"ocs-configure", "--egs=3", "--ports=2", "--logical=" + input,
-                     "--physical-out=" + fdir + "/p.json", "--out=" + fdir + "/c.json"},
+        r = RunArgs({"ocs-configure",
+                     "--egs=3",
+                     "--ports=2",
+                     "--logical=" + input,
+                     "--physical-out=" + fdir + "/p.json",
+                     "--out=" + fdir + "/c.json"},
                     RunOptions{20});
         EXPECT_TRUE(IsCleanError(r)) << input << ": " << r.stderrText.substr(0, 300);
         EXPECT_LT(r.stderrText.size(), 400u) << input;

@@ -3,20 +3,20 @@
 #ifndef PROGRAM_TEST_UTIL_H
 #define PROGRAM_TEST_UTIL_H
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
-#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -71,10 +71,10 @@ struct RunOptions
 /// What RunArgs saw.
 struct RunResult
 {
-    int exitCode;          //!< exit status, or 128 + signal number, or -1 when timed out
+    int exitCode; //!< exit status, or 128 + signal number, or -1 when timed out
     std::string stderrText;
     bool timedOut;
-    double seconds;        //!< wall time
+    double seconds; //!< wall time
 };
 
 /**
@@ -168,8 +168,8 @@ RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions
         {
             break;
         }
-        const double el =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double el
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (el > opt.timeoutSeconds)
         {
             ::kill(-pid, SIGKILL);
@@ -182,8 +182,8 @@ RunArgs(const std::vector<std::string>& argv, const RunOptions& opt = RunOptions
     }
     drain();
     ::close(errPipe[0]);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     int code = -1;
     if (!timedOut)
     {

@@ -72,8 +72,8 @@ TEST(ZCubeVsRoftScenario, PacketLevelMatchesAnalytic)
             EXPECT_LT(low["max_rel_err_vs_analytic"].get<double>(), 0.01) << name << fabric;
             EXPECT_EQ(low["dropped_packets"], 0) << name << fabric;
             EXPECT_EQ(low["flows_incomplete"], 0) << name << fabric;
-            EXPECT_EQ(low["unaccounted_packets"], 0) << name << fabric;
-            EXPECT_EQ(run["full_load"]["unaccounted_packets"], 0) << name << fabric;
+            EXPECT_EQ(low["in_flight_at_stop"], 0) << name << fabric;
+            EXPECT_EQ(run["full_load"]["in_flight_at_stop"], 0) << name << fabric;
             EXPECT_GT(low["sent_packets"].get<uint64_t>(), 0u);
         }
     }
@@ -93,7 +93,7 @@ TEST(EcmpCollisionScenario, CollidingFlowsShareTheLink)
     for (const auto& run : s["runs"])
     {
         EXPECT_TRUE(run["all_complete"].get<bool>());
-        EXPECT_EQ(run["unaccounted_packets"], 0);
+        EXPECT_EQ(run["in_flight_at_stop"], 0);
         const bool zcube = run["fabric"] == "zcube";
         if (zcube)
         {

@@ -20,12 +20,27 @@ TEST(OcsMatrixFileFuzzer, MutatedInputsParseOrFailCleanly)
         "2\n0 2\n2 0\n",
         "1\n0\n",
     };
-    const std::vector<std::string> inserts = {"-", "9999999999999", std::string(1, '\0'),
-                                              "\xff", " ", "\n", "1e3", "0x1", "+1", "\t",
-                                              ",", "3.5", "a", std::string(1000, '7'),
-                                              "-9223372036854775808", "8193"};
+    const std::vector<std::string> inserts = {"-",
+                                              "9999999999999",
+                                              std::string(1, '\0'),
+                                              "\xff",
+                                              " ",
+                                              "\n",
+                                              "1e3",
+                                              "0x1",
+                                              "+1",
+                                              "\t",
+                                              ",",
+                                              "3.5",
+                                              "a",
+                                              std::string(1000, '7'),
+                                              "-9223372036854775808",
+                                              "8193"};
     std::mt19937_64 rng(15);
-    auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+    auto pick = [&rng](size_t n)
+    {
+        return static_cast<size_t>(rng() % n);
+    };
     int parsed = 0;
     int rejected = 0;
     for (int c = 0; c < 600; ++c)
@@ -70,8 +85,7 @@ TEST(OcsMatrixFileFuzzer, MutatedInputsParseOrFailCleanly)
             EXPECT_EQ(std::string(e.what()).rfind("--logical=f: ", 0), 0u) << e.what();
             EXPECT_LT(std::string(e.what()).size(), 300u) << "case " << c;
         }
-        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                  1.0)
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0)
             << "case " << c;
     }
     std::cout << "OcsMatrix::Read fuzz: " << parsed << " parsed, " << rejected << " rejected\n";

@@ -6,13 +6,14 @@
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
-#include <sys/resource.h>
-#include <unistd.h>
 
 namespace ns3
 {
@@ -87,8 +88,8 @@ CheckFabricRunTime(double seconds, const std::string& params)
     {
         std::ostringstream s;
         s.precision(3);
-        s << params << " would run for about " << seconds / 3600 << " hours (limit "
-          << limit / 3600 << " h, AIFABRIC_TIME_LIMIT_S); use smaller sizes";
+        s << params << " would run for about " << seconds / 3600 << " hours (limit " << limit / 3600
+          << " h, AIFABRIC_TIME_LIMIT_S); use smaller sizes";
         throw std::invalid_argument(s.str());
     }
 }
@@ -102,9 +103,9 @@ CheckSerializationResolution(double rateBps, uint64_t wireBytes, const std::stri
     {
         std::ostringstream s;
         s.precision(6);
-        s << rateFlag << " is too fast for the simulator's time resolution ("
-          << step * 1e12 << " ps): a " << wireBytes << "-byte packet would serialize in "
-          << steps << " steps and round by more than 0.25%; valid: at most "
+        s << rateFlag << " is too fast for the simulator's time resolution (" << step * 1e12
+          << " ps): a " << wireBytes << "-byte packet would serialize in " << steps
+          << " steps and round by more than 0.25%; valid: at most "
           << 8.0 * double(wireBytes) / (200 * step) / 1e9 << " Gb/s for this packet size";
         throw std::invalid_argument(s.str());
     }

@@ -132,9 +132,9 @@ CheckValueText(Ptr<const AttributeChecker> checker,
         if (!IsFiniteNumber(number) || it == seconds.end()
             || std::fabs(std::strtod(number.c_str(), nullptr) * it->second) > 1e6)
         {
-            throw std::invalid_argument(bad +
-                                        "expected a time such as 5us, 1.5ms or 0.001s "
-                                        "(units s|ms|us|ns|ps|fs|min|h|d, at most 1e6 s)");
+            throw std::invalid_argument(bad
+                                        + "expected a time such as 5us, 1.5ms or 0.001s "
+                                          "(units s|ms|us|ns|ps|fs|min|h|d, at most 1e6 s)");
         }
     }
     else if (type == "ns3::BooleanValue")
@@ -509,8 +509,8 @@ FabricCli::GetDouble(const std::string& name, double lo, double hi, Bounds b) co
     const std::string v = GetString(name);
     const bool openLo = b == OPEN_LOW || b == OPEN;
     const bool openHi = b == OPEN_HIGH || b == OPEN;
-    const std::string range =
-        (openLo ? "(" : "[") + Fmt(lo) + ", " + Fmt(hi) + (openHi ? ")" : "]");
+    const std::string range
+        = (openLo ? "(" : "[") + Fmt(lo) + ", " + Fmt(hi) + (openHi ? ")" : "]");
     if (!IsFiniteNumber(v))
     {
         throw std::invalid_argument("--" + name + "='" + v + "' must be a number in " + range);

@@ -84,7 +84,9 @@ class FabricCli
  * Check that \p tidName names a TypeId that has a constructor and derives from \p base.
  * \throws std::invalid_argument naming \p what
  */
-TypeId CheckTypeIdName(const std::string& tidName, const std::string& base, const std::string& what);
+TypeId CheckTypeIdName(const std::string& tidName,
+                       const std::string& base,
+                       const std::string& what);
 
 /**
  * \ingroup fabric

@@ -3,15 +3,16 @@
 
 #include "ns3/log.h"
 
-#include <exception>
 #include <fcntl.h>
-#include <filesystem>
-#include <iostream>
-#include <cerrno>
-#include <sstream>
-#include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -162,8 +163,8 @@ FabricResults::FabricResults(const std::string& dir)
     std::filesystem::create_directories(dir, ec);
     if (ec || !std::filesystem::is_directory(dir))
     {
-        throw std::runtime_error("cannot create output folder '" + dir + "': "
-                                 + (ec ? ec.message() : "not a folder"));
+        throw std::runtime_error("cannot create output folder '" + dir
+                                 + "': " + (ec ? ec.message() : "not a folder"));
     }
 }
 
@@ -193,7 +194,8 @@ FabricResults::WritePng(const std::string& file, Gnuplot& plot) const
     int fds[2];
     if (::pipe(fds) != 0)
     {
-        std::cerr << "note: cannot start gnuplot (pipe); wrote " << Path(stem + ".plt") << " only\n";
+        std::cerr << "note: cannot start gnuplot (pipe); wrote " << Path(stem + ".plt")
+                  << " only\n";
         return false;
     }
     std::cout.flush();
@@ -203,7 +205,8 @@ FabricResults::WritePng(const std::string& file, Gnuplot& plot) const
     {
         ::close(fds[0]);
         ::close(fds[1]);
-        std::cerr << "note: cannot start gnuplot (fork); wrote " << Path(stem + ".plt") << " only\n";
+        std::cerr << "note: cannot start gnuplot (fork); wrote " << Path(stem + ".plt")
+                  << " only\n";
         return false;
     }
     if (pid == 0)
