@@ -372,14 +372,21 @@ Run(int argc, char* argv[])
     prm.h = h;
     prm.key = seed;
     auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
-    FabricResults out(cli.GetString("out"));
-
-    auto rGraph = std::shared_ptr<const FabricGraph>(fab.Build());
     // Fat tree with the same end-to-end oversubscription as the model gives the RNG.
     const OversubModel om = ModelOversubscription(n, d, p, h);
     const double rngE2E = std::max(1.0, s * om.oversub / d);
     const uint32_t spines
         = std::min(s, std::max(1u, static_cast<uint32_t>(std::ceil(s / rngE2E - 1e-9))));
+    if (blast && spines < 2)
+    {
+        throw std::invalid_argument(
+            std::string(cli.IsSet("blast") ? "--blast" : "--blast (default true)")
+            + " fails a fat-tree spine, which needs at least 2 spines; --s=" + std::to_string(s)
+            + " gives " + std::to_string(spines) + " here: use a larger --s or --blast=false");
+    }
+    FabricResults out(cli.GetString("out"));
+
+    auto rGraph = std::shared_ptr<const FabricGraph>(fab.Build());
     LeafSpineLayout ft(n, s, spines);
     auto fGraph = std::shared_ptr<const FabricGraph>(ft.Build());
     const uint32_t nServers = n * s;
@@ -708,7 +715,33 @@ Run(int argc, char* argv[])
                 std::cerr << "[blast " << kind << "] " << c.fabric << " pre..." << std::flush;
                 RunOut pre = Run1(c.pre, flows, st, blackhole);
                 std::cerr << " post..." << std::flush;
-                RunOut post = Run1(c.post, flows, st, st.stopAt);
+                // After reconvergence a failure may leave some flows without any path (a
+                // leaf that lost all its uplinks): they cannot start, and are counted apart.
+                std::vector<FlowSpec> postFlows;
+                for (const auto& f : flows)
+                {
+                    FlowSpec ack;
+                    ack.src = f.dst;
+                    ack.dst = f.src;
+                    ack.srcPort = f.srcPort;
+                    ack.dstPort = ROCEV2_UDP_PORT;
+                    if (TracePath(*c.post, f.src, f.dst, f.Key()).delivered
+                        && TracePath(*c.post, ack.src, ack.dst, ack.Key()).delivered)
+                    {
+                        postFlows.push_back(f);
+                        postFlows.back().id = static_cast<uint32_t>(postFlows.size() - 1);
+                    }
+                }
+                const auto unroutable = static_cast<uint32_t>(flows.size() - postFlows.size());
+                if (postFlows.empty())
+                {
+                    throw std::invalid_argument(
+                        "--blast: the " + kind + " failure on the " + c.fabric
+                        + " disconnects every flow at this size; use --blast=false or larger "
+                          "--n/--d/--s");
+                }
+                incompleteTotal += unroutable;
+                RunOut post = Run1(c.post, postFlows, st, st.stopAt);
                 std::cerr << " done\n";
                 const uint32_t hit = pre.j["flows_incomplete"].get<uint32_t>();
                 const double hitFrac = flows.empty() ? 0.0 : double(hit) / flows.size();
@@ -727,6 +760,7 @@ Run(int argc, char* argv[])
                         {"flows", flows.size()},
                         {"flows_blackholed_predicted", predicted},
                         {"flows_hit_before_reconvergence", hitFrac},
+                        {"flows_unroutable_after", unroutable},
                         {"before", pre.j},
                         {"after", post.j}};
                 if (c.fabric == "rng")
