@@ -6,6 +6,7 @@
 //
 //   ./build/bin/bench-ocs-config                   # 2048 and 16384 GPUs, 100 steps
 //   ./build/bin/bench-ocs-config --gpus=2048,4096,8192,16384
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/ocs-configurator.h"
@@ -85,6 +86,16 @@ Run(int argc, char* argv[])
                                         + " must be a positive multiple of --gpus-per-eg="
                                         + std::to_string(gpusPerEg));
         }
+    }
+    for (uint32_t g : gpusList)
+    {
+        // Measured with ocs-toe's workload (Release): about 24 bytes per EG pair (E=4096:
+        // 0.42 GB, E=8192: 1.6 GB) and 0.1 us per EG pair per step and phase.
+        const double e = double(g) / gpusPerEg;
+        const std::string sizes = "--gpus=" + std::to_string(g) + " with --gpus-per-eg="
+                                + std::to_string(gpusPerEg) + " (" + FormatNumber(e, 6) + " EGs)";
+        CheckFabricMemory(30e6 + 24 * e * e, sizes);
+        CheckFabricRunTime(1e-7 * e * e * steps * repeats * 7, sizes + ", --steps, --repeats");
     }
     FabricResults out(cli.GetString("out"));
     CsvWriter csv(out.Path("samples.csv"), {"gpus", "step", "repeat", "phase", "us"});

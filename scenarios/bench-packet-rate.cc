@@ -13,6 +13,7 @@
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
 #include "ns3/core-module.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-choice.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
@@ -35,9 +36,9 @@ namespace
 /// RoCE (DCQCN, go-back-N) against plain constant-rate UDP on the same fabric and flows:
 /// hop-level packets per wall-second, data and control separately.
 void
-RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
+RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
 {
-    std::cout << "\nRoCE transport vs UDP constant rate, " << simUs
+    std::cout << "\nRoCE transport vs UDP constant rate, " << simTime.ToDouble(Time::US)
               << " us simulated, switch fast path\n";
     std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern" << std::right
               << std::setw(13) << "udp hop/s" << std::setw(13) << "roce hop/s" << std::setw(13)
@@ -68,10 +69,9 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
                 FabricNetworkHelper links;
                 return links.Install(fab.graph, fab.CreateRouting(1));
             };
-            const FabricUdpRunResult u
-                = RunFabricUdp(build(), flows, rates, 4096, MicroSeconds(simUs));
+            const FabricUdpRunResult u = RunFabricUdp(build(), flows, rates, 4096, simTime);
             FabricRoceRunOptions opt;
-            opt.stopAt = MicroSeconds(simUs);
+            opt.stopAt = simTime;
             const FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
             const double udpRate = u.hopPackets / u.wallSeconds;
             const double roceRate = r.hopPackets / r.wallSeconds;
@@ -82,17 +82,22 @@ RunRoceVariants(uint32_t n, uint32_t k, double simUs, json& summary)
                       << std::setw(13) << roceRate << std::setw(13) << roceRate - ctrl
                       << std::setw(13) << ctrl << std::setw(10) << std::setprecision(2)
                       << roceRate / udpRate << "x\n";
-            summary["roce"][fabric][name] = {{"udp_hop_packets", u.hopPackets},
-                                             {"udp_wall_s", u.wallSeconds},
-                                             {"udp_hop_packets_per_s", udpRate},
-                                             {"roce_hop_packets", r.hopPackets},
-                                             {"roce_control_hop_packets", r.hopControlPackets},
-                                             {"roce_wall_s", r.wallSeconds},
-                                             {"roce_hop_packets_per_s", roceRate},
-                                             {"roce_data_hop_packets_per_s", roceRate - ctrl},
-                                             {"roce_control_hop_packets_per_s", ctrl},
-                                             {"roce_events_per_s", r.events / r.wallSeconds},
-                                             {"roce_vs_udp", roceRate / udpRate}};
+            summary["roce"][fabric][name]
+                = {{"udp_hop_packets", u.hopPackets},
+                   {"udp_wall_s", u.wallSeconds},
+                   {"udp_hop_packets_per_s", udpRate},
+                   {"roce_hop_packets", r.hopPackets},
+                   {"roce_control_hop_packets", r.hopControlPackets},
+                   {"roce_wall_s", r.wallSeconds},
+                   {"roce_hop_packets_per_s", roceRate},
+                   {"roce_data_hop_packets_per_s", roceRate - ctrl},
+                   {"roce_control_hop_packets_per_s", ctrl},
+                   {"roce_events_per_s", r.events / r.wallSeconds},
+                   {"roce_vs_udp", roceRate / udpRate},
+                   {"udp_accounting",
+                    PacketAccountingJson(u.sentPackets, u.deliveredPackets, u.drops, true)},
+                   {"roce_accounting",
+                    PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)}};
         }
     }
 }
@@ -116,7 +121,8 @@ Run(int argc, char* argv[])
     cli.Parse(argc, argv);
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
-    const double simUs = cli.GetDouble("sim-us", 1, 1e7);
+    const Time simTime = cli.GetTime("sim-us", Time::US, NanoSeconds(1), Seconds(10));
+    const double simUs = simTime.ToDouble(Time::US);
     const auto buildN = static_cast<uint32_t>(cli.GetUint("build-n", 0, 65536));
     const auto buildK = static_cast<uint32_t>(cli.GetUint("build-k", 1, 65536));
     const auto variants = cli.GetList("variants");
@@ -129,11 +135,18 @@ Run(int argc, char* argv[])
     }
     const bool roce = cli.GetBool("roce");
     const auto repeat = static_cast<uint32_t>(cli.GetUint("repeat", 1, 100));
-    const std::string scheduler = cli.GetString("scheduler");
-    TypeId schedulerTid;
-    if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid))
+    const std::string scheduler = cli.GetTypeId("scheduler", "ns3::Scheduler").GetName();
     {
-        throw std::invalid_argument("--scheduler='" + scheduler + "' is not a known TypeId");
+        // Measured (Release): an ns-3 network takes about 45 kB per GPU and an AllReduce UDP
+        // flow about 3.6 kB (n=256: 0.25 GB, n=512: 0.94 GB); setting up and running a flow
+        // for a few us takes about 90 us of wall time.
+        const double flows = double(n) * (n - 1);
+        const std::string sizes = "--n=" + std::to_string(n)
+                                + " (AllReduce: " + FormatNumber(flows, 3)
+                                + " flows) / --build-n=" + std::to_string(buildN);
+        CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
+        CheckFabricRunTime(9e-5 * flows * (variants.size() * repeat + (roce ? 8 : 0)),
+                           sizes + " with --variants, --repeat, --roce");
     }
     FabricResults out(cli.GetString("out"));
     json summary;
@@ -203,7 +216,7 @@ Run(int argc, char* argv[])
                 links.SetSwitchMode(v == "fast" ? FabricSwitchMode::FAST : FabricSwitchMode::IPV4);
                 net = zcube.Install(links);
             }
-            last[v] = RunFabricUdp(net, flows, rates, 4096, MicroSeconds(simUs));
+            last[v] = RunFabricUdp(net, flows, rates, 4096, simTime);
             walls[v].push_back(last[v].wallSeconds);
         }
     }
@@ -215,14 +228,14 @@ Run(int argc, char* argv[])
         const double wall = w[w.size() / 2];
         const FabricUdpRunResult& r = last[v];
         rate[v] = r.hopPackets / wall;
-        summary["variants"][v] = {{"hop_packets", r.hopPackets},
-                                  {"wall_s_median", wall},
-                                  {"wall_s_all", walls[v]},
-                                  {"hop_packets_per_s", rate[v]},
-                                  {"events", r.events},
-                                  {"events_per_s", r.events / wall},
-                                  {"delivered_packets", r.deliveredPackets},
-                                  {"dropped_packets", r.droppedPackets}};
+        summary["variants"][v] = {
+            {"hop_packets", r.hopPackets},
+            {"wall_s_median", wall},
+            {"wall_s_all", walls[v]},
+            {"hop_packets_per_s", rate[v]},
+            {"events", r.events},
+            {"events_per_s", r.events / wall},
+            {"accounting", PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)}};
         std::cout << std::left << std::setw(8) << v << std::right << std::setw(12) << r.hopPackets
                   << std::setw(9) << std::fixed << std::setprecision(2) << wall << std::setw(14)
                   << std::setprecision(0) << rate[v] << std::setw(13) << r.events / wall;
@@ -242,7 +255,7 @@ Run(int argc, char* argv[])
     }
     if (roce)
     {
-        RunRoceVariants(n, k, simUs, summary);
+        RunRoceVariants(n, k, simTime, summary);
     }
     out.WriteJson("summary.json", summary);
     std::cout << "wrote " << out.Path("summary.json") << "\n";

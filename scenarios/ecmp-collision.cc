@@ -17,6 +17,7 @@
 // doc/fabric.md "Failures"; ids are checked against both fabrics' graphs); routing views never
 // learn, so packets keep going into the hole until the repair.
 #include "ns3/core-module.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-choice.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-failure-helper.h"
@@ -91,6 +92,9 @@ Run(int argc, char* argv[])
     cli.Add("bin-us", "throughput time-series bin in microseconds", "50");
     cli.Add(
         "fail", "failures and repairs, e.g. link:40@50us,repair:link:40@1ms (none if empty)", "");
+    cli.Add("stop-ms",
+            "horizon of each run in ms: flows not complete by then are reported as incomplete",
+            "10000");
     cli.Add("out", "results folder", "results/ecmp-collision");
     cli.Parse(argc, argv);
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
@@ -116,7 +120,28 @@ Run(int argc, char* argv[])
     const double lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
     const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
     const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
-    const double binUs = cli.GetDouble("bin-us", 1, 1e6);
+    const Time bin = cli.GetTime("bin-us", Time::US, NanoSeconds(5), Seconds(1));
+    const double binUs = bin.ToDouble(Time::US);
+    const Time stopAt = cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000));
+    if (bin > stopAt)
+    {
+        throw std::invalid_argument("--bin-us=" + cli.GetString("bin-us")
+                                    + " must not exceed the horizon --stop-ms="
+                                    + cli.GetString("stop-ms"));
+    }
+    CheckSerializationResolution(lineBps, RoceDataWireBytes(), "--link-rate-gbps");
+    {
+        // Time-series rows: every flow for as long as all flows of a leaf share one link.
+        const double rows = double(pairs) * perPair
+                          * (8.0 * double(bytes) * perPair / lineBps / bin.GetSeconds() + 1);
+        if (rows > 2e7)
+        {
+            throw std::invalid_argument("--bin-us=" + cli.GetString("bin-us")
+                                        + " with --bytes=" + std::to_string(bytes)
+                                        + " would write about " + FormatNumber(rows, 3)
+                                        + " time-series rows (limit 2e7); use a larger --bin-us");
+        }
+    }
     const std::string failSpec = cli.GetString("fail");
     if (!failSpec.empty())
     {
@@ -144,9 +169,9 @@ Run(int argc, char* argv[])
     }
 
     FabricRoceRunOptions opt;
-    opt.throughputBin = MicroSeconds(binUs);
-    opt.queueSampleInterval = MicroSeconds(binUs / 5);
-    opt.stopAt = Seconds(10);
+    opt.throughputBin = bin;
+    opt.queueSampleInterval = bin / 5;
+    opt.stopAt = stopAt;
     opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(
         cc == "dcqcn" ? DcqcnRateControl::GetTypeId() : NoRateControl::GetTypeId());
     auto links = [&]()
@@ -169,6 +194,8 @@ Run(int argc, char* argv[])
                          {"seeds", seeds},
                          {"seed", seed0},
                          {"queue_bytes", queueBytes},
+                         {"bin_us", binUs},
+                         {"stop_ms", stopAt.ToDouble(Time::MS)},
                          {"rate_control", cc}};
     if (!failSpec.empty())
     {
@@ -203,7 +230,9 @@ Run(int argc, char* argv[])
               << "maxQ KB" << std::setw(10) << "marks"
               << "\n";
 
-    int plotted = -1;
+    bool plotted = false;
+    uint64_t plottedSeed = 0;
+    uint32_t incompleteRuns = 0;
     json plotRun;
     struct RunSpec
     {
@@ -289,9 +318,12 @@ Run(int argc, char* argv[])
             const RoceFlowRecord& rec = r.flows[f];
             fj[f]["collided"] = collided.count(f) > 0;
             allComplete = allComplete && rec.complete;
-            tmin = std::min(tmin, rec.ThroughputBps() / 1e9);
-            tmax = std::max(tmax, rec.ThroughputBps() / 1e9);
-            fmax = std::max(fmax, rec.FctSeconds() * 1e6);
+            if (rec.complete)
+            {
+                tmin = std::min(tmin, rec.ThroughputBps() / 1e9);
+                tmax = std::max(tmax, rec.ThroughputBps() / 1e9);
+                fmax = std::max(fmax, rec.FctSeconds() * 1e6);
+            }
             std::string path;
             for (uint32_t v : rec.path)
             {
@@ -303,9 +335,9 @@ Run(int argc, char* argv[])
                          std::to_string(rec.spec.src),
                          std::to_string(rec.spec.dst),
                          std::to_string(rec.spec.bytes),
-                         FormatNumber(rec.FctSeconds() * 1e6),
-                         FormatNumber(rec.ThroughputBps() / 1e9),
-                         FormatNumber(rec.Slowdown()),
+                         rec.complete ? FormatNumber(rec.FctSeconds() * 1e6) : "incomplete",
+                         rec.complete ? FormatNumber(rec.ThroughputBps() / 1e9) : "incomplete",
+                         rec.complete ? FormatNumber(rec.Slowdown()) : "incomplete",
                          collided.count(f) ? "1" : "0",
                          std::to_string(rec.retxPackets),
                          std::to_string(rec.cnps),
@@ -324,24 +356,36 @@ Run(int argc, char* argv[])
                 {"flows", fj},
                 {"collisions", cj},
                 {"all_complete", allComplete},
-                {"sent_packets", r.sentPackets},
-                {"delivered_packets", r.deliveredPackets},
-                {"dropped_packets", r.droppedPackets},
-                {"unaccounted_packets", r.Unaccounted()},
                 {"wall_s", r.wallSeconds}};
         if (!failSpec.empty())
         {
             rj["drops"] = r.drops; // by reason (FabricDropReason)
+        rj.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, !allComplete));
+        if (!allComplete)
+        {
+            ++incompleteRuns;
+            std::cerr << "warning: " << run.fabric << " seed " << run.seed
+                      << ": flows not complete at the horizon --stop-ms="
+                      << cli.GetString("stop-ms") << "; their FCT and throughput are left out\n";
         }
         summary["runs"].push_back(rj);
         std::cout << std::left << std::setw(7) << run.fabric << std::setw(6) << run.seed
                   << std::setw(28) << (label.empty() ? "-" : label) << std::right << std::fixed
-                  << std::setprecision(1) << std::setw(12) << tmin << std::setw(10) << tmax
-                  << std::setw(12) << fmax << std::setw(12) << maxQ / 1000.0 << std::setw(10)
-                  << marks << "\n";
-        if (plotted < 0 && !collisions.empty())
+                  << std::setprecision(1);
+        if (tmax > 0)
         {
-            plotted = static_cast<int>(run.seed);
+            std::cout << std::setw(12) << tmin << std::setw(10) << tmax << std::setw(12) << fmax;
+        }
+        else
+        {
+            std::cout << std::setw(34) << "none complete";
+        }
+        std::cout << std::setw(12) << maxQ / 1000.0 << std::setw(10) << marks
+                  << (allComplete ? "" : "  INCOMPLETE at horizon") << "\n";
+        if (!plotted && !collisions.empty())
+        {
+            plotted = true;
+            plottedSeed = run.seed;
             plotRun = rj;
             Gnuplot plot;
             plot.SetTerminal("pngcairo size 900,500");
@@ -365,15 +409,33 @@ Run(int argc, char* argv[])
             out.WritePng("throughput-colliding-seed.png", plot);
         }
     }
+    summary["incomplete_runs"] = incompleteRuns;
+    if (plotted)
+    {
+        summary["plotted_seed"] = plottedSeed;
+    }
+    flowCsv.Close();
+    seriesCsv.Close();
+    queueCsv.Close();
     out.WriteJson("summary.json", summary);
-    std::cout << "\ntput: message throughput per flow (Gb/s); maxQ, marks: on the shared links\n";
-    if (plotted < 0)
+    std::cout << "\ntput: message throughput per flow (Gb/s), over completed flows; maxQ, "
+                 "marks: on the shared links\n";
+    if (incompleteRuns > 0)
+    {
+        std::cout << "warning: " << incompleteRuns
+                  << " run(s) had flows not complete at the horizon --stop-ms="
+                  << cli.GetString("stop-ms") << " (see in_flight_at_stop in summary.json)\n";
+    }
+    if (!plotted)
     {
         std::cout << "no seed produced a collision; no throughput plot written\n";
     }
     std::cout << "wrote " << out.Path("summary.json")
               << ", flows.csv, throughput-series.csv, shared-link-queue.csv"
-              << (plotted >= 0 ? ", throughput-colliding-seed.png" : "") << "\n";
+              << (plotted ? ", throughput-colliding-seed.png (ROFT seed "
+                                + std::to_string(plottedSeed) + ")"
+                          : "")
+              << "\n";
     return 0;
 }
 

@@ -17,6 +17,7 @@
 // A bad matrix or an impossible wiring prints "error: ..." and exits with code 2.
 #include "ns3/double.h"
 #include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
 #include "ns3/ocs-configurator.h"
 #include "ns3/ocs-json.h"
 #include "ns3/ocs-setup.h"
@@ -28,17 +29,6 @@ using namespace ns3;
 
 namespace
 {
-
-void
-WriteJsonFile(const std::string& path, const nlohmann::ordered_json& j, const std::string& flag)
-{
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::invalid_argument("--" + flag + "=" + path + ": cannot open for writing");
-    }
-    out << j.dump() << "\n";
-}
 
 int
 Run(int argc, char* argv[])
@@ -87,14 +77,31 @@ Run(int argc, char* argv[])
     const OcsWiring wiring = setup->MakeWiring();
     ValidateLogicalTopology(logical, egs, ports);
     const OcsConfigResult r = setup->Configure(logical);
-    WriteJsonFile(cli.GetString("physical-out"), OcsWiringToJson(wiring), "physical-out");
-    WriteJsonFile(cli.GetString("out"), OcsConfigToJson(r), "out");
-    if (!cli.GetString("rewire-out").empty())
+    // Everything is computed (and so validated) before anything is written; each file is
+    // written atomically, so an error leaves no partial output.
+    for (const std::string a : {"physical-out", "out", "rewire-out"})
     {
-        WriteJsonFile(cli.GetString("rewire-out"),
-                      OcsFibreMovesToJson(UniformToCrossMoves(egs, ports)),
-                      "rewire-out");
+        for (const std::string b : {"physical-out", "out", "rewire-out"})
+        {
+            if (a < b && cli.IsSet(a) && cli.IsSet(b) && cli.GetString(a) == cli.GetString(b))
+            {
+                throw std::invalid_argument("--" + a + " and --" + b + " name the same file '"
+                                            + cli.GetString(a) + "'");
+            }
+        }
     }
+    std::vector<FabricOutputFile> files;
+    auto add = [&](const std::string& flag, const std::string& content)
+    {
+        files.push_back({cli.GetString(flag), content, "--" + flag + "=" + cli.GetString(flag)});
+    };
+    add("physical-out", OcsWiringToJson(wiring).dump() + "\n");
+    add("out", OcsConfigToJson(r).dump() + "\n");
+    if (cli.IsSet("rewire-out"))
+    {
+        add("rewire-out", OcsFibreMovesToJson(UniformToCrossMoves(egs, ports)).dump() + "\n");
+    }
+    WriteFilesAtomically(files);
     std::cerr << "ocs-configure: " << OcsWiringTypeName(setup->GetWiringType()) << " E=" << egs
               << " P=" << ports << " (" << wiring.GetNumOcs() << " OCSes of " << wiring.GetRadix()
               << " ports a side), " << OcsAlgorithmName(setup->GetAlgorithm()) << ": "

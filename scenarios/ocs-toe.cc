@@ -14,6 +14,7 @@
 //
 //   ./build/bin/ocs-toe                       # 2k and 4k GPUs, 100 steps (< 1 min)
 //   ./build/bin/ocs-toe --full                # 2k, 4k, 8k, 16k GPUs as in the paper
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
@@ -130,7 +131,30 @@ Run(int argc, char* argv[])
     std::vector<OcsAlgorithm> algorithms;
     for (const auto& a : cli.GetList("algorithms"))
     {
-        algorithms.push_back(OcsSetup::AlgorithmByName(a));
+        // The names are the ns3::OcsSetup Algorithm attribute's; the error names the flag.
+        try
+        {
+            algorithms.push_back(OcsSetup::AlgorithmByName(a));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument("--algorithms: " + std::string(e.what()));
+        }
+    }
+    bool anyRun = false;
+    for (OcsWiringType t : wirings)
+    {
+        for (OcsAlgorithm a : algorithms)
+        {
+            anyRun = anyRun || !(a == OcsAlgorithm::EXACT && t == OcsWiringType::UNIFORM);
+        }
+    }
+    if (!anyRun)
+    {
+        throw std::invalid_argument("--wirings=" + cli.GetString("wirings")
+                                    + " with --algorithms=" + cli.GetString("algorithms")
+                                    + " runs nothing: exact does not apply to Uniform; add "
+                                      "another algorithm or wiring");
     }
     const double dfsMs = cli.GetDouble("dfs-time-limit-ms", 0.001, 3.6e6);
     const double ilpMs = cli.GetDouble("ilp-time-limit-ms", 1, 3.6e6);
@@ -144,6 +168,29 @@ Run(int argc, char* argv[])
                                         + " is not a multiple of --gpus-per-eg="
                                         + std::to_string(gpusPerEg));
         }
+    }
+    {
+        // Measured (Release): about 24 bytes per EG pair (E=4096: 0.42 GB, E=8192: 1.6 GB)
+        // and 0.1 us per EG pair per step and algorithm, plus the DFS and ILP time limits.
+        double seconds = 0;
+        for (uint32_t g : gpusList)
+        {
+            const double e = double(g) / gpusPerEg;
+            const std::string sizes = "--gpus=" + std::to_string(g)
+                                    + " with --gpus-per-eg=" + std::to_string(gpusPerEg) + " ("
+                                    + FormatNumber(e, 6) + " EGs)";
+            CheckFabricMemory(30e6 + 24 * e * e, sizes);
+            const bool dfs = std::count(algorithms.begin(), algorithms.end(), OcsAlgorithm::DFS);
+            const bool ilp = std::count(algorithms.begin(), algorithms.end(), OcsAlgorithm::ILP);
+            seconds += 1e-7 * e * e * steps * algorithms.size() * wirings.size()
+                     + (dfs ? steps * wirings.size() * dfsMs / 1e3 : 0)
+                     + (ilp ? (ilpSteps ? std::min(ilpSteps, steps) : steps) * wirings.size()
+                                  * ilpMs / 1e3
+                            : 0);
+        }
+        CheckFabricRunTime(seconds,
+                           "--gpus=" + cli.GetString("gpus")
+                               + " with --steps=" + std::to_string(steps) + " and --algorithms");
     }
     FabricResults out(cli.GetString("out"));
 

@@ -8,6 +8,7 @@
 //   ./build/bin/rng-models --n=200 --d=16 --dests=50
 #include "ns3/rng-models.h"
 
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/traffic-pattern.h"
@@ -153,6 +154,15 @@ Run(int argc, char* argv[])
                                     + "]");
     }
 
+    {
+        // Measured (Release): about 11 bytes per router pair (n=1000: 34 MB, n=4000:
+        // 0.2 GB) and 16 bytes per lane; about 8 s at the defaults (n=1000, d=64,
+        // dests=1000), growing as n^2 d dests.
+        const std::string sizes = "--n=" + std::to_string(n) + " --d=" + std::to_string(d);
+        CheckFabricMemory(20e6 + 11.0 * n * n + 16.0 * n * d, sizes);
+        CheckFabricRunTime(1.25e-10 * double(n) * n * d * dests,
+                           sizes + " --dests=" + std::to_string(dests));
+    }
     RandomRegularReport rep;
     const auto t0 = std::chrono::steady_clock::now();
     RouterGraph g = MakeRandomRegularGraph(n, d, seed, &rep);

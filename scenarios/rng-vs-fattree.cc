@@ -12,6 +12,7 @@
 //   ./build/bin/rng-vs-fattree --full=true
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-hop-counter.h"
 #include "ns3/fabric-plot.h"
@@ -124,6 +125,14 @@ Run(int argc, char* argv[])
     cli.Add("out", "results folder", "results/rng-vs-fattree");
     cli.Parse(argc, argv);
     const bool full = cli.GetBool("full");
+    for (const std::string f : {"n", "d", "s"})
+    {
+        if (full && cli.IsSet(f))
+        {
+            throw std::invalid_argument("--full sets --n=256 --d=16 --s=8; do not also give --"
+                                        + f);
+        }
+    }
     const auto n = full ? 256u : static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
     const auto d = full ? 16u : static_cast<uint32_t>(cli.GetUint("d", 2, 1000));
     const auto s = full ? 8u : static_cast<uint32_t>(cli.GetUint("s", 1, 64));
@@ -134,8 +143,9 @@ Run(int argc, char* argv[])
     const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
     Setup st{cli.GetDouble("link-rate-gbps", 0.001, 10000) * 1e9,
              cc,
-             MilliSeconds(cli.GetDouble("stop-ms", 0.001, 1e6))};
-    const Time blackhole = MicroSeconds(cli.GetDouble("blackhole-us", 1, 1e9));
+             cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000))};
+    const Time blackhole = cli.GetTime("blackhole-us", Time::US, MicroSeconds(1), Seconds(1000));
+    CheckSerializationResolution(st.lineBps, RoceDataWireBytes(), "--link-rate-gbps");
     const uint64_t permBytes = cli.GetUint("perm-bytes", 1, uint64_t(1) << 34);
     const uint64_t a2aBytes = cli.GetUint("a2a-bytes", 1, uint64_t(1) << 30);
     const uint32_t a2aSteps = full && !cli.IsSet("a2a-steps")
@@ -166,6 +176,11 @@ Run(int argc, char* argv[])
         }
         patternNames.push_back(pat);
     }
+    // Measured: about 45 kB per ns-3 node (servers and routers) and, for the routing tables,
+    // 11 bytes per router pair and 16 per lane.
+    CheckFabricMemory(30e6 + 45e3 * double(n) * (s + 1) + 11.0 * n * n + 16.0 * n * d,
+                      "--n=" + std::to_string(n) + " --d=" + std::to_string(d)
+                          + " --s=" + std::to_string(s));
     // Validate the graph parameters and p, h against d before writing anything.
     RngFabric fab(MakeRandomRegularGraph(n, d, seed), s);
     SpraypointParams prm;
@@ -173,14 +188,21 @@ Run(int argc, char* argv[])
     prm.h = h;
     prm.key = seed;
     auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
-    FabricResults out(cli.GetString("out"));
-
-    auto rGraph = std::shared_ptr<const FabricGraph>(fab.Build());
     // Fat tree with the same end-to-end oversubscription as the model gives the RNG.
     const OversubModel om = ModelOversubscription(n, d, p, h);
     const double rngE2E = std::max(1.0, s * om.oversub / d);
     const uint32_t spines
         = std::min(s, std::max(1u, static_cast<uint32_t>(std::ceil(s / rngE2E - 1e-9))));
+    if (blast && spines < 2)
+    {
+        throw std::invalid_argument(
+            std::string(cli.IsSet("blast") ? "--blast" : "--blast (default true)")
+            + " fails a fat-tree spine, which needs at least 2 spines; --s=" + std::to_string(s)
+            + " gives " + std::to_string(spines) + " here: use a larger --s or --blast=false");
+    }
+    FabricResults out(cli.GetString("out"));
+
+    auto rGraph = std::shared_ptr<const FabricGraph>(fab.Build());
     LeafSpineLayout ft(n * s, s, spines);
     auto fGraph = std::shared_ptr<const FabricGraph>(ft.Build());
     const uint32_t nServers = n * s;
@@ -205,8 +227,8 @@ Run(int argc, char* argv[])
                          {"perm_bytes", permBytes},
                          {"a2a_bytes", a2aBytes},
                          {"a2a_steps", a2aSteps},
-                         {"stop_ms", st.stopAt.GetSeconds() * 1e3},
-                         {"blackhole_us", blackhole.GetSeconds() * 1e6},
+                         {"stop_ms", st.stopAt.ToDouble(Time::MS)},
+                         {"blackhole_us", blackhole.ToDouble(Time::US)},
                          {"link_rate_gbps", st.lineBps / 1e9},
                          {"servers", nServers},
                          {"fat_tree_spines", spines},
@@ -466,7 +488,19 @@ Run(int argc, char* argv[])
                 std::cerr << "[blast " << kind << "] " << c.fabric << " pre..." << std::flush;
                 RunOut pre = Run1(c.pre, flows, st, blackhole);
                 std::cerr << " post..." << std::flush;
-                RunOut post = Run1(c.post, flows, st, st.stopAt);
+                // After reconvergence a failure may leave some flows without any path (a
+                // leaf that lost all its uplinks): they cannot start, and are counted apart.
+                const std::vector<FlowSpec> postFlows = SelectRoutedRoceFlows(*c.post, flows);
+                const auto unroutable = static_cast<uint32_t>(flows.size() - postFlows.size());
+                if (postFlows.empty())
+                {
+                    throw std::invalid_argument(
+                        "--blast: the " + kind + " failure on the " + c.fabric
+                        + " disconnects every flow at this size; use --blast=false or larger "
+                          "--n/--d/--s");
+                }
+                incompleteTotal += unroutable;
+                RunOut post = Run1(c.post, postFlows, st, st.stopAt);
                 std::cerr << " done\n";
                 const uint32_t hit = pre.j["flows_incomplete"].get<uint32_t>();
                 const double hitFrac = flows.empty() ? 0.0 : double(hit) / flows.size();
@@ -485,6 +519,7 @@ Run(int argc, char* argv[])
                         {"flows", flows.size()},
                         {"flows_blackholed_predicted", predicted},
                         {"flows_hit_before_reconvergence", hitFrac},
+                        {"flows_unroutable_after", unroutable},
                         {"before", pre.j},
                         {"after", post.j}};
                 if (c.fabric == "rng")

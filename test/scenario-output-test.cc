@@ -72,8 +72,8 @@ TEST(ZCubeVsRoftScenario, PacketLevelMatchesAnalytic)
             EXPECT_LT(low["max_rel_err_vs_analytic"].get<double>(), 0.01) << name << fabric;
             EXPECT_EQ(low["dropped_packets"], 0) << name << fabric;
             EXPECT_EQ(low["flows_incomplete"], 0) << name << fabric;
-            EXPECT_EQ(low["unaccounted_packets"], 0) << name << fabric;
-            EXPECT_EQ(run["full_load"]["unaccounted_packets"], 0) << name << fabric;
+            EXPECT_EQ(low["in_flight_at_stop"], 0) << name << fabric;
+            EXPECT_EQ(run["full_load"]["in_flight_at_stop"], 0) << name << fabric;
             EXPECT_GT(low["sent_packets"].get<uint64_t>(), 0u);
         }
     }
@@ -93,7 +93,7 @@ TEST(EcmpCollisionScenario, CollidingFlowsShareTheLink)
     for (const auto& run : s["runs"])
     {
         EXPECT_TRUE(run["all_complete"].get<bool>());
-        EXPECT_EQ(run["unaccounted_packets"], 0);
+        EXPECT_EQ(run["in_flight_at_stop"], 0);
         const bool zcube = run["fabric"] == "zcube";
         if (zcube)
         {
@@ -137,7 +137,7 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
         {"/zcube-vs-roft --attachment=zigzag", "contiguous|rail"},
         {"/bench-packet-rate --variants=fast,warp", "fast|ipv4|global"},
         {"/bench-packet-rate --sim-us=0", "--sim-us=0 is out of range"},
-        {"/zcube-one-flow --src=40", "src and dst must be distinct GPUs in [0, 31]"},
+        {"/zcube-one-flow --src=40", "--src and --dst must be distinct GPUs in [0, 31]"},
         {"/ecmp-collision --leaf-pairs=3", "--leaf-pairs=3 is out of range [1, 2]"},
         {"/ecmp-collision --rate-control=timely", "dcqcn|none"},
         {"/ecmp-collision --ns3::RoceSender::PacketSize=abc", "--ns3::RoceSender::PacketSize"},

@@ -121,7 +121,7 @@ TEST(RngVsFatTreeScenario, RoceRunsCompleteAndAccountForEveryPacket)
             EXPECT_EQ(r["flows_complete"], r["flows"]) << what;
             // Packet accounting: every packet the transport sent arrived or was dropped.
             EXPECT_GT(r["sent_packets"].get<uint64_t>(), 0u) << what;
-            EXPECT_EQ(r["unaccounted_packets"], 0) << what;
+            EXPECT_EQ(r["in_flight_at_stop"], 0) << what;
             EXPECT_EQ(r["sent_packets"].get<uint64_t>(),
                       r["delivered_packets"].get<uint64_t>() + r["dropped_packets"].get<uint64_t>())
                 << what;
@@ -178,7 +178,7 @@ TEST(RngVsFatTreeScenario, RoceRunsCompleteAndAccountForEveryPacket)
             EXPECT_EQ(b["before"]["flows_incomplete"], b["flows_blackholed_predicted"]) << what;
             EXPECT_GT(b["flows_blackholed_predicted"].get<uint32_t>(), 0u) << what;
             EXPECT_EQ(b["after"]["flows_incomplete"], 0) << what;
-            EXPECT_EQ(b["after"]["unaccounted_packets"], 0) << what;
+            EXPECT_EQ(b["after"]["in_flight_at_stop"], 0) << what;
             EXPECT_EQ(b["after"]["dropped_packets"], 0) << what;
             EXPECT_GT(b["before"]["drops"]["no-route"].get<uint64_t>(), 0u) << what;
         }

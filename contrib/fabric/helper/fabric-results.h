@@ -28,12 +28,15 @@ class FabricResults
     const std::string& GetDir() const { return m_dir; }
     std::string Path(const std::string& file) const { return m_dir + "/" + file; }
 
-    /// Write \p j (pretty-printed) to dir/file.
+    /// Write \p j (pretty-printed) to dir/file, atomically (see WriteFileAtomically).
     void WriteJson(const std::string& file, const nlohmann::json& j) const;
 
     /**
      * Render \p plot to dir/file (PNG) with gnuplot; the .plt script is kept beside it.
-     * \return false (with a note on stderr) when gnuplot is not installed
+     * gnuplot runs without a shell (fork and exec with an argument vector), in the output
+     * folder, and the script names its output by file name only, so no user text (--out)
+     * reaches a command line or the script. The PNG appears only when gnuplot succeeded.
+     * \return false (with a note on stderr) when gnuplot is not installed or fails
      */
     bool WritePng(const std::string& file, Gnuplot& plot) const;
 
@@ -43,20 +46,70 @@ class FabricResults
 
 /**
  * \ingroup fabric
- * A CSV file with a header row; values are written as given.
+ * A CSV file with a header row; values are written as given. Rows go to a temporary file
+ * beside \p path that is renamed to \p path when the writer is closed (Close, or the
+ * destructor when no exception is in flight): a failed run leaves no partial CSV. A write
+ * error found by the destructor is recorded for RunFabricProgram (exit code 2).
  */
 class CsvWriter
 {
   public:
     CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+    ~CsvWriter();
+    CsvWriter(const CsvWriter&) = delete;
+    CsvWriter& operator=(const CsvWriter&) = delete;
 
     /// Append one row; it must have one value per column.
     CsvWriter& Row(const std::vector<std::string>& values);
 
+    /// Finish the file; \throws std::runtime_error if anything failed to be written.
+    void Close();
+
   private:
+    std::string m_path;
+    std::string m_tmp;
     std::ofstream m_out;
     size_t m_columns;
+    bool m_closed{false};
+    int m_exceptions; //!< std::uncaught_exceptions() at construction
 };
+
+/**
+ * \ingroup fabric
+ * Write \p content to \p path so that \p path is either the complete new content or
+ * untouched: a temporary file in the same folder, checked writes and close, then a rename.
+ * A path that exists and is not a regular file (a device, a pipe) is written in place, with
+ * every write checked.
+ * \throws std::runtime_error naming \p what (e.g. "--out=x") when anything fails
+ */
+void WriteFileAtomically(const std::string& path,
+                         const std::string& content,
+                         const std::string& what = "");
+
+/// One file for WriteFilesAtomically.
+struct FabricOutputFile
+{
+    std::string path;    //!< where
+    std::string content; //!< what
+    std::string what;    //!< name in errors, e.g. "--out=x.json"
+};
+
+/**
+ * \ingroup fabric
+ * Write several files all or nothing: every content goes to a temporary file beside its path
+ * (a device or pipe is written in place, first), and only when all were written and closed
+ * are they renamed into place. On any failure the temporary files are removed and nothing
+ * new appears.
+ * \throws std::runtime_error naming the file that failed
+ */
+void WriteFilesAtomically(const std::vector<FabricOutputFile>& files);
+
+/**
+ * \ingroup fabric
+ * Output files that failed to be written since the last call (one per line), and clears the
+ * record. RunFabricProgram checks it after a program's body.
+ */
+std::string TakeFabricOutputErrors();
 
 /// Format a double compactly for CSV/tables (up to \p digits significant digits).
 std::string FormatNumber(double x, int digits = 6);

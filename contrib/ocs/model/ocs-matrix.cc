@@ -2,6 +2,7 @@
 #include "ocs-matrix.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <stdexcept>
 
@@ -58,10 +59,47 @@ OcsMatrix::Transposed() const
 namespace
 {
 
+/// Longest token read (and shown in an error): no integer here needs more.
+constexpr size_t MAX_TOKEN = 24;
+
+/**
+ * The next whitespace-separated token of \p in, or false at the end. A token longer than
+ * MAX_TOKEN or a byte that is not printable text fails at once (a 50 MB token, /dev/zero),
+ * quoting at most MAX_TOKEN characters.
+ */
+bool
+ReadToken(std::istream& in, std::string& token)
+{
+    token.clear();
+    std::istream::int_type c;
+    while ((c = in.get()) != std::istream::traits_type::eof()
+           && std::isspace(static_cast<unsigned char>(c)))
+    {
+    }
+    while (c != std::istream::traits_type::eof() && !std::isspace(static_cast<unsigned char>(c)))
+    {
+        if (c < 0x21 || c > 0x7e)
+        {
+            std::ostringstream s;
+            s << "byte 0x" << std::hex << c << " is not text"
+              << (token.empty() ? "" : " (after '" + token + "')") << "; expected integers";
+            throw std::invalid_argument(s.str());
+        }
+        if (token.size() == MAX_TOKEN)
+        {
+            throw std::invalid_argument("'" + token + "...' is not an integer (longer than "
+                                        + std::to_string(MAX_TOKEN) + " characters)");
+        }
+        token.push_back(static_cast<char>(c));
+        c = in.get();
+    }
+    return !token.empty();
+}
+
 bool
 ReadInteger(std::istream& in, int64_t& x, std::string& token)
 {
-    if (!(in >> token))
+    if (!ReadToken(in, token))
     {
         return false;
     }
@@ -123,7 +161,17 @@ OcsMatrix::Read(std::istream& in, const std::string& what)
             m(i, j) = x;
         }
     }
-    if (in >> token)
+    bool extra = false;
+    try
+    {
+        extra = ReadToken(in, token);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::invalid_argument(what + ": after " + std::to_string(n) + " rows of "
+                                    + std::to_string(n) + " integers: " + e.what());
+    }
+    if (extra)
     {
         throw std::invalid_argument(what + ": extra value '" + token + "' after "
                                     + std::to_string(n) + " rows of " + std::to_string(n)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "roce-run-summary.h"
 
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/log.h"
@@ -66,36 +67,54 @@ SummarizeRoceRun(const FabricRoceRunResult& r, Time horizon)
         drops[reason] = c;
     }
     const double slowMax = slow.empty() ? 0 : *std::max_element(slow.begin(), slow.end());
-    return json{{"flows", r.flows.size()},
-                {"flows_complete", r.flows.size() - incomplete},
-                {"flows_incomplete", incomplete},
-                {"flows_with_retransmissions", withRetx},
-                {"throughput_gbps",
-                 {{"mean", tputMean},
-                  {"p1", Quantile(tput, 0.01)},
-                  {"min", tput.empty() ? 0 : tput.front()},
-                  {"p50", Quantile(tput, 0.5)},
-                  {"max", tput.empty() ? 0 : tput.back()}}},
-                {"fct_slowdown",
-                 {{"p50", Quantile(slow, 0.5)},
-                  {"p90", Quantile(slow, 0.9)},
-                  {"p99", Quantile(slow, 0.99)},
-                  {"max", slowMax}}},
-                {"fct_us", {{"p50", Quantile(fct, 0.5)}, {"p99", Quantile(fct, 0.99)}}},
-                {"makespan_us", last > 0 ? (last - first) * 1e6 : 0.0},
-                {"routed_path_length_hist_per_flow", hFlows},
-                {"retransmitted_packets", retx},
-                {"timeouts", timeouts},
-                {"cnps", cnps},
-                {"sent_packets", r.sentPackets},
-                {"delivered_packets", r.deliveredPackets},
-                {"dropped_packets", r.droppedPackets},
-                {"drops", drops},
-                {"unaccounted_packets", r.Unaccounted()},
-                {"horizon_us", horizon.GetSeconds() * 1e6},
-                {"events", r.events},
-                {"wall_s", r.wallSeconds}};
+    json j{{"flows", r.flows.size()},
+           {"flows_complete", r.flows.size() - incomplete},
+           {"flows_incomplete", incomplete},
+           {"flows_with_retransmissions", withRetx},
+           {"throughput_gbps",
+            {{"mean", tputMean},
+             {"p1", Quantile(tput, 0.01)},
+             {"min", tput.empty() ? 0 : tput.front()},
+             {"p50", Quantile(tput, 0.5)},
+             {"max", tput.empty() ? 0 : tput.back()}}},
+           {"fct_slowdown",
+            {{"p50", Quantile(slow, 0.5)},
+             {"p90", Quantile(slow, 0.9)},
+             {"p99", Quantile(slow, 0.99)},
+             {"max", slowMax}}},
+           {"fct_us", {{"p50", Quantile(fct, 0.5)}, {"p99", Quantile(fct, 0.99)}}},
+           {"makespan_us", last > 0 ? (last - first) * 1e6 : 0.0},
+           {"routed_path_length_hist_per_flow", hFlows},
+           {"retransmitted_packets", retx},
+           {"timeouts", timeouts},
+           {"cnps", cnps},
+           {"drops", drops},
+           {"horizon_us", horizon.ToDouble(Time::US)},
+           {"events", r.events},
+           {"wall_s", r.wallSeconds}};
+    // Flows still incomplete at the horizon mean the run was cut there, packets may be in
+    // flight.
+    j.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, incomplete > 0));
+    return j;
 }
+
+namespace
+{
+
+/// Whether \p routing delivers both the data path and the ACK path of \p f.
+bool
+RoceFlowRouted(const FabricRouting& routing, const FlowSpec& f)
+{
+    FlowSpec ack;
+    ack.src = f.dst;
+    ack.dst = f.src;
+    ack.srcPort = f.srcPort;
+    ack.dstPort = ROCEV2_UDP_PORT;
+    return TracePath(routing, f.src, f.dst, f.Key()).delivered
+        && TracePath(routing, ack.src, ack.dst, ack.Key()).delivered;
+}
+
+} // namespace
 
 uint32_t
 CountRoceFlowsNotRouted(const FabricRouting& routing, const std::vector<FlowSpec>& flows)
@@ -103,16 +122,24 @@ CountRoceFlowsNotRouted(const FabricRouting& routing, const std::vector<FlowSpec
     uint32_t count = 0;
     for (const auto& f : flows)
     {
-        FlowSpec ack;
-        ack.src = f.dst;
-        ack.dst = f.src;
-        ack.srcPort = f.srcPort;
-        ack.dstPort = ROCEV2_UDP_PORT;
-        const bool ok = TracePath(routing, f.src, f.dst, f.Key()).delivered
-                     && TracePath(routing, ack.src, ack.dst, ack.Key()).delivered;
-        count += ok ? 0 : 1;
+        count += RoceFlowRouted(routing, f) ? 0 : 1;
     }
     return count;
+}
+
+std::vector<FlowSpec>
+SelectRoutedRoceFlows(const FabricRouting& routing, const std::vector<FlowSpec>& flows)
+{
+    std::vector<FlowSpec> out;
+    for (const auto& f : flows)
+    {
+        if (RoceFlowRouted(routing, f))
+        {
+            out.push_back(f);
+            out.back().id = static_cast<uint32_t>(out.size() - 1);
+        }
+    }
+    return out;
 }
 
 std::vector<std::string>

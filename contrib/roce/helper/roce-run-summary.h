@@ -21,8 +21,10 @@ namespace ns3
  * "fct_us" {p50, p99} over the completed flows (nearest-rank quantiles), "makespan_us" (first
  * start to last finish of completed flows), "routed_path_length_hist_per_flow" (fraction of
  * flows per switch-switch links on their routed path), "retransmitted_packets", "timeouts",
- * "cnps", "sent_packets", "delivered_packets", "dropped_packets", "drops" (by reason),
- * "unaccounted_packets", "horizon_us", "events", "wall_s".
+ * "cnps", "drops" (by reason), "horizon_us", "events", "wall_s", and the packet accounting
+ * of PacketAccountingJson ("sent_packets", "delivered_packets", "dropped_packets",
+ * "dropped_by_reason", "in_flight_at_stop", "stopped_at_horizon": true when flows were still
+ * incomplete at the horizon).
  * \param horizon the run's stop time (reported as horizon_us)
  */
 nlohmann::json SummarizeRoceRun(const FabricRoceRunResult& run, Time horizon);
@@ -34,6 +36,15 @@ nlohmann::json SummarizeRoceRun(const FabricRoceRunResult& run, Time horizon);
  * a failure blackholes before the routing reconverges.
  */
 uint32_t CountRoceFlowsNotRouted(const FabricRouting& routing, const std::vector<FlowSpec>& flows);
+
+/**
+ * \ingroup roce
+ * The flows of \p flows whose data path and ACK path \p routing delivers (the complement of
+ * CountRoceFlowsNotRouted), renumbered 0, 1, ... in their order: after a failure and
+ * reconvergence, the flows that can run at all.
+ */
+std::vector<FlowSpec> SelectRoutedRoceFlows(const FabricRouting& routing,
+                                            const std::vector<FlowSpec>& flows);
 
 /// \ingroup roce The column names of RoceFlowCsvCells.
 std::vector<std::string> RoceFlowCsvHeader();
