@@ -360,6 +360,7 @@ Run(int argc, char* argv[])
         if (!failSpec.empty())
         {
             rj["drops"] = r.drops; // by reason (FabricDropReason)
+        }
         rj.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, !allComplete));
         if (!allComplete)
         {
