@@ -408,6 +408,31 @@ TEST_P(FabricFailure, HostNicPortFailure)
     EXPECT_EQ(*seen, (std::vector<int>{0, 3})) << "interface and routing port down, then up";
 }
 
+// Only a host's outgoing direction fails: the host still receives everything (its IPv4
+// interface stays up), and only what it sends is lost, link-down.
+TEST_P(FabricFailure, HostEgressOnlyFailureStillReceives)
+{
+    auto g = Chain();
+    auto routing = MakeRouting<EcmpRouting>(g);
+    auto net = Install(g, routing);
+    const uint32_t out0 = g->GetEgressDirLink(0, 0);
+    auto up = std::make_shared<std::vector<bool>>();
+    Ptr<Node> h0 = net->GetNode(0);
+    Simulator::Schedule(MicroSeconds(30),
+                        [up, h0]() { up->push_back(h0->GetObject<Ipv4>()->IsUp(1)); });
+    FabricFailureHelper failures(net);
+    failures.Schedule("dirlink:" + std::to_string(out0) + "@20us");
+    auto r = RunFabricUdp(net,
+                          {Flow(0, 1, 0, 300, 49152), Flow(1, 0, 1, 300, 49153)},
+                          {100e9, 100e9},
+                          PAYLOAD);
+    ExpectAccounted(r);
+    EXPECT_EQ(r.flows[0].rxBytes, r.flows[0].txBytes) << "into the host: nothing lost";
+    EXPECT_LT(r.flows[1].rxBytes, r.flows[1].txBytes) << "out of the host: lost";
+    EXPECT_EQ(r.droppedPackets, Drops(r, FabricDropReason::LINK_DOWN));
+    EXPECT_EQ(*up, std::vector<bool>{true}) << "the interface stays up";
+}
+
 // Overlapping failures of a link and its switch: the port is usable again only after both
 // repairs, in either order.
 TEST_P(FabricFailure, OverlappingLinkAndSwitchFailures)

@@ -360,6 +360,14 @@ FabricFailureHelper::LearnAfter(Ptr<FabricRouting> routing, Time delay)
     {
         throw std::invalid_argument("FabricFailureHelper::LearnAfter: delay must be >= 0");
     }
+    if (routing->GetView() == m_truth)
+    {
+        throw std::invalid_argument("FabricFailureHelper::LearnAfter: the routing's view is the "
+                                    "physical state itself; give it a view of its own");
+    }
+    // A view that learns from now on first catches up with the failures already in force, so
+    // that a later repair never repairs what the view never saw failed.
+    routing->GetView()->CopyFrom(*m_truth);
     m_learners->push_back({routing->GetView(), delay});
 }
 

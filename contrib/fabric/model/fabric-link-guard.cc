@@ -293,7 +293,9 @@ FabricLinkGuard::EgressChanged(uint32_t port)
             m_dropTrace(p, FabricDropReason::LINK_DOWN);
         }
     }
-    SetInterface(port, up);
+    // The IPv4 interface goes down only when neither direction works: a host whose outgoing
+    // direction alone failed still receives (what it sends is dropped link-down at the far end).
+    SetInterface(port, up || m_ingressUp[port] != 0);
     m_portStateTrace(port, up, m_ingressUp[port] != 0);
 }
 
@@ -316,6 +318,7 @@ FabricLinkGuard::IngressChanged(uint32_t port)
         m_ingressDownAt[port] = Simulator::Now();
         EnsureErrorModel(port);
     }
+    SetInterface(port, up || m_egressUp[port] != 0);
     m_portStateTrace(port, m_egressUp[port] != 0, up);
 }
 
