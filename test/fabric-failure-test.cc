@@ -422,10 +422,8 @@ TEST_P(FabricFailure, HostEgressOnlyFailureStillReceives)
                         [up, h0]() { up->push_back(h0->GetObject<Ipv4>()->IsUp(1)); });
     FabricFailureHelper failures(net);
     failures.Schedule("dirlink:" + std::to_string(out0) + "@20us");
-    auto r = RunFabricUdp(net,
-                          {Flow(0, 1, 0, 300, 49152), Flow(1, 0, 1, 300, 49153)},
-                          {100e9, 100e9},
-                          PAYLOAD);
+    auto r = RunFabricUdp(
+        net, {Flow(0, 1, 0, 300, 49152), Flow(1, 0, 1, 300, 49153)}, {100e9, 100e9}, PAYLOAD);
     ExpectAccounted(r);
     EXPECT_EQ(r.flows[0].rxBytes, r.flows[0].txBytes) << "into the host: nothing lost";
     EXPECT_LT(r.flows[1].rxBytes, r.flows[1].txBytes) << "out of the host: lost";

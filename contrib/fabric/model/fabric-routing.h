@@ -108,8 +108,9 @@ class FabricRouting : public Object
 
     /**
      * Pick one of \p n ports (\p portOf(i), i < n) by \p hash among those the view believes
-     * usable: with all of them usable this is portOf(HashToIndex(hash, n)), so a view that
-     * has learnt nothing changes no choice. NO_PORT when none is usable.
+     * usable, resiliently: the all-up choice portOf(HashToIndex(hash, n)) stands while its port
+     * is usable (so a view that has learnt nothing, or a failure elsewhere, changes no choice);
+     * only flows whose port died are rehashed over the survivors. NO_PORT when none is usable.
      */
     template<typename PortOf>
     uint32_t PickUsable(uint32_t node, uint32_t n, PortOf portOf, uint64_t hash) const
@@ -118,9 +119,10 @@ class FabricRouting : public Object
         {
             return NO_PORT;
         }
-        if (ViewAllUp())
+        const uint32_t first = portOf(n == 1 ? 0 : HashToIndex(hash, n));
+        if (ViewAllUp() || IsPortUp(node, first))
         {
-            return portOf(n == 1 ? 0 : HashToIndex(hash, n));
+            return first; // resilient: a flow keeps its all-up choice while that port works
         }
         uint32_t nUp = 0;
         for (uint32_t i = 0; i < n; ++i)
@@ -131,7 +133,7 @@ class FabricRouting : public Object
         {
             return NO_PORT;
         }
-        uint32_t pick = nUp == 1 ? 0 : HashToIndex(hash, nUp);
+        uint32_t pick = nUp == 1 ? 0 : HashToIndex(FabricMix64(hash), nUp);
         for (uint32_t i = 0; i < n; ++i)
         {
             if (IsPortUp(node, portOf(i)) && pick-- == 0)

@@ -77,7 +77,14 @@ ZCubeRouting::SelectPort(uint32_t node,
         }
         else
         {
-            // Hash over the parallel links the view believes usable (all, normally).
+            // Resilient: the all-up choice stands while its link works; otherwise rehash over
+            // the parallel links the view believes usable.
+            const uint64_t h = FlowHash(key, m_seed ^ node);
+            const uint32_t first = m_layout.OddCorePort(b, HashToIndex(h, par));
+            if (IsPortUp(node, first))
+            {
+                return first;
+            }
             uint32_t nUp = 0;
             for (uint32_t r = 0; r < par; ++r)
             {
@@ -87,7 +94,7 @@ ZCubeRouting::SelectPort(uint32_t node,
             {
                 return NO_PORT;
             }
-            uint32_t pick = HashToIndex(FlowHash(key, m_seed ^ node), nUp);
+            uint32_t pick = HashToIndex(FabricMix64(h), nUp);
             for (uint32_t r = 0; r < par; ++r)
             {
                 if (IsPortUp(node, m_layout.OddCorePort(b, r)) && pick-- == 0)
