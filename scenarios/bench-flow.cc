@@ -91,7 +91,7 @@ Run(int argc, char* argv[])
                       << FormatNumber(r.wallPacket, 4) << std::setw(12)
                       << FormatNumber(r.wallFlow, 4) << std::setw(10)
                       << FormatNumber(r.wallPacket / r.wallFlow, 4) << std::setw(12)
-                      << FormatNumber(FlowQuantile(r.ratio, 0.5), 4) << "\n";
+                      << FormatNumber(Quantile(r.ratio, 0.5), 4) << "\n";
             std::cout << "  CPU: packet " << FormatNumber(r.cpuPacket, 4) << " s, flow "
                       << FormatNumber(r.cpuFlow, 4) << " s, x"
                       << FormatNumber(r.cpuPacket / std::max(r.cpuFlow, 1e-6), 4) << "\n";
@@ -103,7 +103,7 @@ Run(int argc, char* argv[])
                             {"speedup", r.wallPacket / r.wallFlow},
                             {"cpu_packet_s", r.cpuPacket},
                             {"cpu_flow_s", r.cpuFlow},
-                            {"fct_ratio_median", FlowQuantile(r.ratio, 0.5)}});
+                            {"fct_ratio_median", Quantile(r.ratio, 0.5)}});
         }
         std::cout << std::left << std::setw(27) << "total" << std::right << std::setw(12)
                   << FormatNumber(wp, 4) << std::setw(12) << FormatNumber(wf, 4) << std::setw(10)
@@ -169,7 +169,7 @@ Run(int argc, char* argv[])
                   << " ms, " << st.events << " events, " << st.recomputations
                   << " water-fillings over " << st.flowsRecomputed << " flows, peak "
                   << st.peakActive << " flows sending, median slowdown "
-                  << FormatNumber(FlowQuantile(slow, 0.5), 4) << "\n\n";
+                  << FormatNumber(Quantile(slow, 0.5), 4) << "\n\n";
         summary["random_1024"] = {{"flows", nRandom},
                                   {"cpu_s", cpu},
                                   {"recompute_interval_us", recomputeUs},
@@ -181,8 +181,8 @@ Run(int argc, char* argv[])
                                   {"recomputations", st.recomputations},
                                   {"flows_recomputed", st.flowsRecomputed},
                                   {"peak_active", st.peakActive},
-                                  {"slowdown_median", FlowQuantile(slow, 0.5)},
-                                  {"slowdown_p99", FlowQuantile(slow, 0.99)}};
+                                  {"slowdown_median", Quantile(slow, 0.5)},
+                                  {"slowdown_p99", Quantile(slow, 0.99)}};
     }
 
     // 3. 16k-GPU ZCube AllReduce.
@@ -195,7 +195,7 @@ Run(int argc, char* argv[])
         Ptr<FlowSimulator> sim = compare::FlowHelper(o, false).Run(
             compare::MakeRoutingByTypeId("ns3::ZCubeRouting", 1, graph), flows);
         const double wall = compare::WallSeconds(t0, std::chrono::steady_clock::now());
-        const double rss = FlowPeakRssMiB();
+        const double rss = PeakRssMiB();
         const double cpu = compare::CpuSeconds() - c0;
         double last = 0;
         uint64_t complete = 0;

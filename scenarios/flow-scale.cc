@@ -21,6 +21,7 @@
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/flow-collectives.h"
+#include "ns3/fabric-stats.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/rng-models.h"
 #include "ns3/rng-topology.h"
@@ -155,7 +156,7 @@ RunFlows(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const F
     }
     o.flows = flows.size();
     o.meanHops = flows.empty() ? 0 : hops / flows.size();
-    o.slowdownMedian = FlowQuantile(slow, 0.5);
+    o.slowdownMedian = Quantile(slow, 0.5);
     double sum = 0;
     double mx = 0;
     uint32_t loaded = 0;
@@ -543,7 +544,7 @@ Run(int argc, char* argv[])
             }
             c[pat] = {{"ecmp_completion_ms_mean", mean},
                       {"ecmp_completion_ms_std", std::sqrt(sq)},
-                      {"ecmp_completion_ms_max", FlowQuantile(cts, 1.0)},
+                      {"ecmp_completion_ms_max", Quantile(cts, 1.0)},
                       {"ecmp_imbalance_mean", imbMean},
                       {"greedy", og.ToJson()},
                       {"zcube", oz.ToJson()},
@@ -559,10 +560,10 @@ Run(int argc, char* argv[])
         }
         summary["C"] = c;
     }
-    summary["peak_rss_mib"] = FlowPeakRssMiB();
+    summary["peak_rss_mib"] = PeakRssMiB();
     out.WriteJson("summary.json", summary);
     std::ofstream(out.Path("tables.md")) << md.str();
-    std::cout << "peak RSS " << Fmt(FlowPeakRssMiB(), 5) << " MiB\nwrote "
+    std::cout << "peak RSS " << Fmt(PeakRssMiB(), 5) << " MiB\nwrote "
               << out.Path("summary.json") << ", tables.md, fig2-ecmp-seeds.csv\n";
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-topology.h"
@@ -342,7 +343,7 @@ Compare(const std::string& fabric,
                    {"flow_recomputations", sim->GetStats().recomputations},
                    {"completion_flow_us", lastF * 1e6},
                    {"completion_flow_ramp_us", lastR * 1e6},
-                   {"ramp_fct_ratio_median", FlowQuantile(rampRatio, 0.5)},
+                   {"ramp_fct_ratio_median", Quantile(rampRatio, 0.5)},
                    {"shared_fabric_links", sharedLinks},
                    {"flows", jf},
                    {"links", links}};
@@ -352,9 +353,9 @@ Compare(const std::string& fabric,
         res.run["cpu_speedup"] = res.cpuFlow > 0 ? res.cpuPacket / res.cpuFlow : 0.0;
         res.run["completion_packet_us"] = lastP * 1e6;
         res.run["completion_ratio"] = lastF > 0 ? lastP / lastF : 0.0;
-        res.run["fct_ratio_median"] = FlowQuantile(res.ratio, 0.5);
-        res.run["fct_ratio_p99"] = FlowQuantile(res.ratio, 0.99);
-        res.run["fct_ratio_max"] = FlowQuantile(res.ratio, 1.0);
+        res.run["fct_ratio_median"] = Quantile(res.ratio, 0.5);
+        res.run["fct_ratio_p99"] = Quantile(res.ratio, 0.99);
+        res.run["fct_ratio_max"] = Quantile(res.ratio, 1.0);
         res.run["util_abs_diff_max"] = maxUtilDiff;
         res.run["util_abs_diff_mean"] = nLinks ? sumUtilDiff / nLinks : 0.0;
         res.run["path_mismatches"] = pathMismatch;

@@ -3,7 +3,6 @@
 
 #include "ns3/log.h"
 
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -98,26 +97,6 @@ FlowSimLinksToJson(const FlowSimulator& sim, const FabricGraph& graph)
         out.push_back(j);
     }
     return out;
-}
-
-double
-FlowQuantile(std::vector<double> values, double q)
-{
-    if (values.empty())
-    {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const auto rank = static_cast<size_t>(std::ceil(q * values.size()));
-    return values[std::min(values.size() - 1, rank > 0 ? rank - 1 : 0)];
-}
-
-double
-FlowPeakRssMiB()
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss / 1024.0; // Linux reports KiB
 }
 
 } // namespace ns3

@@ -58,12 +58,6 @@ nlohmann::json FlowSimFlowsToJson(const std::vector<FlowSimRecord>& flows);
  */
 nlohmann::json FlowSimLinksToJson(const FlowSimulator& sim, const FabricGraph& graph);
 
-/// Nearest-rank quantile \p q in [0, 1] of \p values (0 when empty).
-double FlowQuantile(std::vector<double> values, double q);
-
-/// Peak resident set size of this process in MiB (getrusage).
-double FlowPeakRssMiB();
-
 } // namespace ns3
 
 #endif // FLOW_SIM_HELPER_H
