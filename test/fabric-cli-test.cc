@@ -352,6 +352,33 @@ TEST(FabricResults, WritesAreAtomicAndChecked)
     std::filesystem::remove_all(dir);
 }
 
+TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
+{
+    const std::string dir = TempPath("overrides");
+    std::filesystem::remove_all(dir);
+    FabricResults out(dir);
+    const auto read = [&](const std::string& file)
+    {
+        std::ifstream in(out.Path(file));
+        return nlohmann::json::parse(in);
+    };
+    Parsed({"--n=8"});
+    out.WriteJson("summary.json", {{"a", 1}});
+    EXPECT_FALSE(read("summary.json").contains("ns3_overrides")); // none given: unchanged
+    Parsed({"--ns3::UniformRandomVariable::Max=9", "--n=8", "--RngRun=3"});
+    out.WriteJson("summary.json", {{"a", 1}});
+    out.WriteJson("other.json", {{"a", 1}});
+    const nlohmann::json s = read("summary.json");
+    EXPECT_EQ(s["a"], 1);
+    EXPECT_EQ(s["ns3_overrides"],
+              (nlohmann::json{{"ns3::UniformRandomVariable::Max", "9"}, {"RngRun", "3"}}));
+    EXPECT_FALSE(read("other.json").contains("ns3_overrides"));
+    Parsed({}); // later writes in this process record nothing
+    Config::SetDefault("ns3::UniformRandomVariable::Max", DoubleValue(1.0));
+    GlobalValue::Bind("RngRun", UintegerValue(1));
+    std::filesystem::remove_all(dir);
+}
+
 TEST(FabricChecks, SerializationResolution)
 {
     UsePicoseconds();

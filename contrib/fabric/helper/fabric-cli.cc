@@ -28,6 +28,13 @@ NS_LOG_COMPONENT_DEFINE("FabricCli");
 namespace
 {
 
+std::vector<std::pair<std::string, std::string>>&
+Ns3Overrides()
+{
+    static std::vector<std::pair<std::string, std::string>> overrides;
+    return overrides;
+}
+
 /// Compact number for messages: 0.5, 1e-06, 100000 (not 0.500000).
 std::string
 Fmt(double x)
@@ -328,6 +335,7 @@ FabricCli::Parse(int argc, char* argv[])
                                                "PrintVersion",
                                                "version"};
     std::vector<std::string> forCommandLine{argc > 0 ? argv[0] : "program"};
+    Ns3Overrides().clear();
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg(argv[i]);
@@ -382,6 +390,7 @@ FabricCli::Parse(int argc, char* argv[])
                 throw std::invalid_argument("--" + name + "='" + value
                                             + "' is not a valid value for this attribute");
             }
+            Ns3Overrides().emplace_back(name, value);
             continue;
         }
         if (m_values.count(name))
@@ -421,6 +430,7 @@ FabricCli::Parse(int argc, char* argv[])
                                             + "' is not a valid value for this ns-3 global "
                                               "value");
             }
+            Ns3Overrides().emplace_back(name, value);
             continue;
         }
         std::string list;
@@ -441,6 +451,12 @@ FabricCli::Parse(int argc, char* argv[])
         }
         m_cmd.Parse(static_cast<int>(args.size()), args.data());
     }
+}
+
+const std::vector<std::pair<std::string, std::string>>&
+FabricNs3Overrides()
+{
+    return Ns3Overrides();
 }
 
 std::string

@@ -81,6 +81,15 @@ class FabricCli
 
 /**
  * \ingroup fabric
+ * The ns-3 attribute defaults (--ns3::Type::Attribute=value) and global values (--RngRun,
+ * --SchedulerType, ...) the last FabricCli::Parse applied, in command-line order, as the user
+ * wrote them. FabricResults::WriteJson records them in every summary.json under
+ * "ns3_overrides", so a result says which parameters made it.
+ */
+const std::vector<std::pair<std::string, std::string>>& FabricNs3Overrides();
+
+/**
+ * \ingroup fabric
  * Check that \p tidName names a TypeId that has a constructor and derives from \p base.
  * \throws std::invalid_argument naming \p what
  */

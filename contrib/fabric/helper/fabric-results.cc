@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-results.h"
 
+#include "fabric-cli.h"
+
 #include "ns3/log.h"
 
 #include <fcntl.h>
@@ -171,7 +173,23 @@ FabricResults::FabricResults(const std::string& dir)
 void
 FabricResults::WriteJson(const std::string& file, const nlohmann::json& j) const
 {
-    WriteFileAtomically(Path(file), j.dump(2) + "\n");
+    const auto& overrides = FabricNs3Overrides();
+    if (file != "summary.json" || overrides.empty() || !j.is_object()
+        || j.contains("ns3_overrides"))
+    {
+        WriteFileAtomically(Path(file), j.dump(2) + "\n");
+        return;
+    }
+    // A given attribute or global value may appear more than once; the last one wins, as in
+    // ns-3, and the record shows what the run used.
+    nlohmann::json withOverrides = j;
+    nlohmann::json& rec = withOverrides["ns3_overrides"];
+    rec = nlohmann::json::object();
+    for (const auto& [name, value] : overrides)
+    {
+        rec[name] = value;
+    }
+    WriteFileAtomically(Path(file), withOverrides.dump(2) + "\n");
 }
 
 bool
