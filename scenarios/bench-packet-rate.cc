@@ -33,16 +33,18 @@ using json = nlohmann::json;
 namespace
 {
 
-/// RoCE (DCQCN, go-back-N) against plain constant-rate UDP on the same fabric and flows:
-/// hop-level packets per wall-second, data and control separately.
+/// RoCE (DCQCN, go-back-N) against plain constant-rate UDP on the same fabric and flows, with
+/// our switch fast path and with stock ns-3 global routing: hop-level packets per
+/// wall-second, data and control separately.
 void
 RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
 {
     std::cout << "\nRoCE transport vs UDP constant rate, " << simTime.ToDouble(Time::US)
               << " us simulated, switch fast path\n";
     std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern" << std::right
-              << std::setw(13) << "udp hop/s" << std::setw(13) << "roce hop/s" << std::setw(13)
-              << "data hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(11) << "roce/udp"
+              << std::setw(13) << "global hop/s" << std::setw(13) << "udp hop/s" << std::setw(13)
+              << "roce hop/s" << std::setw(13) << "data hop/s" << std::setw(13) << "ctrl hop/s"
+              << std::setw(11) << "roce/udp" << std::setw(12) << "roce/global"
               << "\n";
     for (const std::string fabric : {"zcube", "roft"})
     {
@@ -69,21 +71,29 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
                 FabricNetworkHelper links;
                 return links.Install(fab.graph, fab.CreateRouting(1));
             };
+            FabricNetworkHelper stock;
+            const FabricUdpRunResult g
+                = RunFabricUdp(stock.InstallGlobalRouting(fab.graph), flows, rates, 4096, simTime);
             const FabricUdpRunResult u = RunFabricUdp(build(), flows, rates, 4096, simTime);
             FabricRoceRunOptions opt;
             opt.stopAt = simTime;
             const FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
+            const double globalRate = g.hopPackets / g.wallSeconds;
             const double udpRate = u.hopPackets / u.wallSeconds;
             const double roceRate = r.hopPackets / r.wallSeconds;
             const double ctrl = r.hopControlPackets / r.wallSeconds;
             const std::string name = TrafficPatternName(pattern);
             std::cout << std::left << std::setw(8) << fabric << std::setw(13) << name << std::right
-                      << std::fixed << std::setprecision(0) << std::setw(13) << udpRate
-                      << std::setw(13) << roceRate << std::setw(13) << roceRate - ctrl
-                      << std::setw(13) << ctrl << std::setw(10) << std::setprecision(2)
-                      << roceRate / udpRate << "x\n";
+                      << std::fixed << std::setprecision(0) << std::setw(13) << globalRate
+                      << std::setw(13) << udpRate << std::setw(13) << roceRate << std::setw(13)
+                      << roceRate - ctrl << std::setw(13) << ctrl << std::setw(10)
+                      << std::setprecision(2) << roceRate / udpRate << "x" << std::setw(11)
+                      << roceRate / globalRate << "x\n";
             summary["roce"][fabric][name]
-                = {{"udp_hop_packets", u.hopPackets},
+                = {{"global_udp_hop_packets", g.hopPackets},
+                   {"global_udp_wall_s", g.wallSeconds},
+                   {"global_udp_hop_packets_per_s", globalRate},
+                   {"udp_hop_packets", u.hopPackets},
                    {"udp_wall_s", u.wallSeconds},
                    {"udp_hop_packets_per_s", udpRate},
                    {"roce_hop_packets", r.hopPackets},
@@ -94,6 +104,9 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
                    {"roce_control_hop_packets_per_s", ctrl},
                    {"roce_events_per_s", r.events / r.wallSeconds},
                    {"roce_vs_udp", roceRate / udpRate},
+                   {"roce_vs_global", roceRate / globalRate},
+                   {"global_udp_accounting",
+                    PacketAccountingJson(g.sentPackets, g.deliveredPackets, g.drops, true)},
                    {"udp_accounting",
                     PacketAccountingJson(u.sentPackets, u.deliveredPackets, u.drops, true)},
                    {"roce_accounting",
@@ -145,7 +158,7 @@ Run(int argc, char* argv[])
                                 + " (AllReduce: " + FormatNumber(flows, 3)
                                 + " flows) / --build-n=" + std::to_string(buildN);
         CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
-        CheckFabricRunTime(9e-5 * flows * (variants.size() * repeat + (roce ? 8 : 0)),
+        CheckFabricRunTime(9e-5 * flows * (variants.size() * repeat + (roce ? 12 : 0)),
                            sizes + " with --variants, --repeat, --roce");
     }
     FabricResults out(cli.GetString("out"));
