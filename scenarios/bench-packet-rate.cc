@@ -132,6 +132,10 @@ Run(int argc, char* argv[])
             "true");
     cli.Add("out", "results folder", "results/bench-packet-rate");
     cli.Parse(argc, argv);
+    for (const char* seedAttribute : {"ns3::EcmpRouting::Seed", "ns3::ZCubeRouting::Seed"})
+    {
+        cli.ReserveAttribute(seedAttribute, "the default (this benchmark always hashes with seed 1)");
+    }
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
     const Time simTime = cli.GetTime("sim-us", Time::US, NanoSeconds(1), Seconds(10));

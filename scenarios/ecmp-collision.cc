@@ -97,6 +97,10 @@ Run(int argc, char* argv[])
             "10000");
     cli.Add("out", "results folder", "results/ecmp-collision");
     cli.Parse(argc, argv);
+    for (const char* seedAttribute : {"ns3::EcmpRouting::Seed", "ns3::ZCubeRouting::Seed"})
+    {
+        cli.ReserveAttribute(seedAttribute, "--seed and --seeds");
+    }
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
     if (n % k != 0)

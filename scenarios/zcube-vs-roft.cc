@@ -157,6 +157,11 @@ Run(int argc, char* argv[])
     cli.Add("switch-mode", "packet-level switches: fast (device-level) | ipv4", "fast");
     cli.Add("out", "results folder", "results/zcube-vs-roft");
     cli.Parse(argc, argv);
+    for (const char* seedAttribute : {"ns3::EcmpRouting::Seed", "ns3::ZCubeRouting::Seed"})
+    {
+        cli.ReserveAttribute(seedAttribute, "--seed and --seeds");
+    }
+    cli.ReserveAttribute("ns3::EcmpRouting::MixSwitchId", "--mix-switch-id");
 
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));

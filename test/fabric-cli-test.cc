@@ -373,6 +373,15 @@ TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
     EXPECT_EQ(s["ns3_overrides"],
               (nlohmann::json{{"ns3::UniformRandomVariable::Max", "9"}, {"RngRun", "3"}}));
     EXPECT_FALSE(read("other.json").contains("ns3_overrides"));
+    // An attribute the program sets itself is refused, naming the flag to use.
+    FabricCli cli = Parsed({"--ns3::UniformRandomVariable::Max=9"});
+    const std::string e = InvalidArgument(
+        [&] { cli.ReserveAttribute("ns3::UniformRandomVariable::Max", "--seeds"); });
+    EXPECT_NE(e.find("--ns3::UniformRandomVariable::Max=9: this program sets"), std::string::npos)
+        << e;
+    EXPECT_NE(e.find("use --seeds"), std::string::npos) << e;
+    EXPECT_EQ(
+        InvalidArgument([&] { cli.ReserveAttribute("ns3::UniformRandomVariable::Min", "x"); }), "");
     Parsed({}); // later writes in this process record nothing
     Config::SetDefault("ns3::UniformRandomVariable::Max", DoubleValue(1.0));
     GlobalValue::Bind("RngRun", UintegerValue(1));

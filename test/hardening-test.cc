@@ -634,6 +634,27 @@ TEST(Hardening, SmallerItems)
                  "--out=" + dir});
     EXPECT_EQ(r.exitCode, 0) << r.stderrText;
     std::filesystem::remove_all(dir);
+    // An attribute the program sets per run is refused, not silently overridden; the
+    // summary records the --ns3:: values that did apply.
+    ExpectError({"ecmp-collision", "--ns3::EcmpRouting::Seed=7", out}, "use --seed and --seeds");
+    ExpectError({"zcube-vs-roft", "--ns3::ZCubeRouting::Seed=7", out}, "use --seed and --seeds");
+    ExpectError({"zcube-vs-roft", "--ns3::EcmpRouting::MixSwitchId=false", out},
+                "use --mix-switch-id");
+    r = RunArgs({"zcube-vs-roft",
+                 "--n=4",
+                 "--k=2",
+                 "--pattern=allreduce",
+                 "--seeds=2",
+                 "--level=analytic",
+                 "--ns3::EcnMarker::Pmax=0.5",
+                 "--out=" + dir});
+    EXPECT_EQ(r.exitCode, 0) << r.stderrText;
+    {
+        std::ifstream in(dir + "/summary.json");
+        const json s = json::parse(in);
+        EXPECT_EQ(s["ns3_overrides"], (json{{"ns3::EcnMarker::Pmax", "0.5"}}));
+    }
+    std::filesystem::remove_all(dir);
     // Exclusive bounds print as such, compactly.
     ExpectError({"zcube-vs-roft", "--prefill-fraction=1", out}, "out of range (0, 1)");
     // ocs-configure: a 50 MB token is not echoed, /dev/zero is refused at once.

@@ -470,6 +470,19 @@ FabricCli::GetString(const std::string& name) const
     return it->second;
 }
 
+void
+FabricCli::ReserveAttribute(const std::string& attribute, const std::string& instead) const
+{
+    for (const auto& [name, value] : Ns3Overrides())
+    {
+        if (name == attribute)
+        {
+            throw std::invalid_argument("--" + name + "=" + value + ": this program sets " + name
+                                        + " itself on every run; use " + instead);
+        }
+    }
+}
+
 bool
 FabricCli::IsSet(const std::string& name) const
 {

@@ -67,6 +67,15 @@ class FabricCli
     std::vector<std::string> GetList(const std::string& name) const;
     /// Whether the user gave --name explicitly (whatever the value).
     bool IsSet(const std::string& name) const;
+    /**
+     * Refuse --\p attribute (an "ns3::Type::Attribute" the program sets itself on every run,
+     * such as a hash seed swept by --seeds): silently overriding the user's value would be
+     * worse than saying so.
+     * \param attribute the full attribute name
+     * \param instead the program flag that sets it, for the message
+     * \throws std::invalid_argument if the command line set \p attribute
+     */
+    void ReserveAttribute(const std::string& attribute, const std::string& instead) const;
 
   private:
     /// "--name=value", or "--name (default value)" when the user did not set it: errors

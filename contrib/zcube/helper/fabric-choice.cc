@@ -55,7 +55,10 @@ Registry()
              c.graph = layout.Build();
              c.metricDirLinks = layout.FabricDirLinks(*c.graph);
              c.routing.SetTypeId("ns3::EcmpRouting");
-             c.routing.Set("MixSwitchId", BooleanValue(p.mixSwitchId));
+             if (p.mixSwitchId)
+             {
+                 c.routing.Set("MixSwitchId", BooleanValue(*p.mixSwitchId));
+             }
              return c;
          }}};
     return registry;

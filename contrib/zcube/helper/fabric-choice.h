@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,10 @@ struct FabricChoiceParams
     uint32_t k{16};     //!< GPUs per switch (ZCube) / per leaf (ROFT)
     uint32_t spines{0}; //!< ROFT spines; 0 = n / k as in §7.2
     LeafAttachment attachment{LeafAttachment::CONTIGUOUS}; //!< ROFT host attachment
-    uint32_t parallel{1};   //!< links per ZCube core pair / ROFT leaf-spine pair
-    bool mixSwitchId{true}; //!< ROFT ECMP mixes each switch's id into the hash
+    uint32_t parallel{1}; //!< links per ZCube core pair / ROFT leaf-spine pair
+    /// ROFT ECMP mixes each switch's id into the hash; unset: the ns3::EcmpRouting::MixSwitchId
+    /// attribute default (true unless --ns3::EcmpRouting::MixSwitchId changed it)
+    std::optional<bool> mixSwitchId{};
 };
 
 /**
