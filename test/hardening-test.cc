@@ -392,6 +392,11 @@ TEST(Hardening, HugeSizesAreRefused)
     r = RunArgs({"rng-models", "--n=4000", "--d=64", out}, shortLimit);
     EXPECT_TRUE(IsCleanError(r)) << r.stderrText;
     EXPECT_NE(r.stderrText.find("would run for about"), std::string::npos) << r.stderrText;
+    r = RunArgs({"ecmp-collision", "--seeds=10000", "--bytes=1000000000", out}, RunOptions{60});
+    EXPECT_TRUE(IsCleanError(r)) << r.stderrText;
+    EXPECT_NE(r.stderrText.find("--seeds=10000 --bytes=1000000000"), std::string::npos)
+        << r.stderrText;
+    EXPECT_NE(r.stderrText.find("would run for about"), std::string::npos) << r.stderrText;
     EXPECT_FALSE(std::filesystem::exists(out.substr(6)));
 }
 
