@@ -88,7 +88,7 @@ Run(int argc, char* argv[])
     cli.Add("seed", "first hash seed", "1");
     cli.Add("link-rate-gbps", "link rate in Gb/s", "400");
     cli.Add("queue-bytes", "egress queue per port in bytes", "8000000");
-    cli.Add("rate-control", "dcqcn | none", "dcqcn");
+    cli.Add("rate-control", "dcqcn | none | a TypeId derived from ns3::RoceRateControl", "dcqcn");
     cli.Add("bin-us", "throughput time-series bin in microseconds", "50");
     cli.Add(
         "fail", "failures and repairs, e.g. link:40@50us,repair:link:40@1ms (none if empty)", "");
@@ -123,7 +123,8 @@ Run(int argc, char* argv[])
     const uint64_t seed0 = cli.GetUint("seed", 0, UINT64_MAX - 10000);
     const double lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
     const uint64_t queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
-    const std::string cc = cli.GetChoice("rate-control", {"dcqcn", "none"});
+    const std::string cc = cli.GetString("rate-control");
+    const TypeId ccType = RoceRateControlTypeId(cc, "--rate-control");
     const Time bin = cli.GetTime("bin-us", Time::US, NanoSeconds(5), Seconds(1));
     const double binUs = bin.ToDouble(Time::US);
     const Time stopAt = cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000));
@@ -185,8 +186,7 @@ Run(int argc, char* argv[])
     opt.throughputBin = bin;
     opt.queueSampleInterval = bin / 5;
     opt.stopAt = stopAt;
-    opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(
-        cc == "dcqcn" ? DcqcnRateControl::GetTypeId() : NoRateControl::GetTypeId());
+    opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(ccType);
     auto links = [&]()
     {
         FabricNetworkHelper h;

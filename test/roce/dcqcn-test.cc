@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The DCQCN reaction point as arithmetic (Zhu et al., SIGCOMM'15).
 #include "ns3/dcqcn.h"
+#include "ns3/roce-rate-control.h"
 
 #include <gtest/gtest.h>
 
@@ -101,4 +102,24 @@ TEST(Dcqcn, RatesStayWithinBounds)
     DcqcnParams bad = Params();
     bad.minBps = 500e9;
     EXPECT_THROW(Dcqcn{bad}, std::invalid_argument);
+}
+
+TEST(RoceRateControl, ChosenByShortNameOrTypeIdName)
+{
+    EXPECT_EQ(RoceRateControlTypeId("dcqcn", "--rc"), DcqcnRateControl::GetTypeId());
+    EXPECT_EQ(RoceRateControlTypeId("none", "--rc"), NoRateControl::GetTypeId());
+    EXPECT_EQ(RoceRateControlTypeId("ns3::NoRateControl", "--rc"), NoRateControl::GetTypeId());
+    for (const std::string bad : {"timely", "ns3::RoceRateControl", "ns3::Object", ""})
+    {
+        try
+        {
+            RoceRateControlTypeId(bad, "--rc");
+            ADD_FAILURE() << bad << " accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_EQ(std::string(e.what()).rfind("--rc='" + bad + "' must be dcqcn, none", 0), 0u)
+                << e.what();
+        }
+    }
 }

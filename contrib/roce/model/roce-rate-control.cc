@@ -7,6 +7,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <stdexcept>
+
 namespace ns3
 {
 
@@ -190,6 +192,28 @@ DcqcnRateControl::OnSent(uint32_t bytes)
     {
         Update();
     }
+}
+
+TypeId
+RoceRateControlTypeId(const std::string& name, const std::string& what)
+{
+    if (name == "dcqcn")
+    {
+        return DcqcnRateControl::GetTypeId();
+    }
+    if (name == "none")
+    {
+        return NoRateControl::GetTypeId();
+    }
+    TypeId tid;
+    if (TypeId::LookupByNameFailSafe(name, &tid) && tid.HasConstructor()
+        && tid.IsChildOf(RoceRateControl::GetTypeId()))
+    {
+        return tid;
+    }
+    throw std::invalid_argument(what + "='" + name
+                                + "' must be dcqcn, none, or the TypeId of a constructible "
+                                  "rate control derived from ns3::RoceRateControl");
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "ns3/traced-value.h"
 
 #include <memory>
+#include <string>
 
 namespace ns3
 {
@@ -102,6 +103,17 @@ class DcqcnRateControl : public RoceRateControl
     EventId m_alphaEvent;
     EventId m_increaseEvent;
 };
+
+/**
+ * \ingroup roce
+ * The rate control a program's flag names: "dcqcn" (ns3::DcqcnRateControl), "none"
+ * (ns3::NoRateControl), or the name of any constructible TypeId derived from
+ * ns3::RoceRateControl (a user's own, registered by linking it in).
+ * \param name the flag's value
+ * \param what the flag, for the message ("--rate-control")
+ * \throws std::invalid_argument naming \p what and the valid values
+ */
+TypeId RoceRateControlTypeId(const std::string& name, const std::string& what);
 
 } // namespace ns3
 
