@@ -11,6 +11,7 @@
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
+#include "ns3/spraypoint-routing.h"
 #include "ns3/traffic-pattern.h"
 
 #include <chrono>
@@ -155,12 +156,13 @@ Run(int argc, char* argv[])
     }
 
     {
-        // Measured (Release): about 11 bytes per router pair (n=1000: 34 MB, n=4000:
-        // 0.2 GB) and 16 bytes per lane; about 8 s at the defaults (n=1000, d=64,
-        // dests=1000), growing as n^2 d dests.
+        // Measured (Release): about 11 bytes per router pair (n=1000: 43 MB, n=4000:
+        // 0.2 GB) and 150 bytes per lane (tables and the fabric graph the routing object
+        // needs); 7-11 s at the defaults (n=1000, d=64, dests=1000) on the loaded 2-core
+        // machine, growing as n^2 d dests.
         const std::string sizes = "--n=" + std::to_string(n) + " --d=" + std::to_string(d);
-        CheckFabricMemory(20e6 + 11.0 * n * n + 16.0 * n * d, sizes);
-        CheckFabricRunTime(1.25e-10 * double(n) * n * d * dests,
+        CheckFabricMemory(20e6 + 11.0 * n * n + 150.0 * n * d, sizes);
+        CheckFabricRunTime(1.8e-10 * double(n) * n * d * dests,
                            sizes + " --dests=" + std::to_string(dests));
     }
     RandomRegularReport rep;
@@ -175,6 +177,14 @@ Run(int argc, char* argv[])
         SpraypointTables bad(g, check);
     }
     FabricResults out(cli.GetString("out")); // only once the input is known to be good
+    // Max-flow and fluid splits follow the routing object's Candidates (one server per
+    // router): the same rule the packets follow.
+    const RngFabric fab(g, 1);
+    const std::shared_ptr<const FabricGraph> fabGraph = fab.Build();
+    auto spraypoint = [&](const SpraypointParams& prm)
+    {
+        return MakeSpraypointRouting(fabGraph, std::make_shared<SpraypointTables>(g, prm), seed);
+    };
     std::cerr << "graph n=" << n << " d=" << d << " built; pairing repaired " << rep.selfLoops
               << " self-loops and " << rep.multiEdges << " repeated edges (" << rep.swaps
               << " swaps)\n";
@@ -228,7 +238,8 @@ Run(int argc, char* argv[])
         prm.p = p;
         prm.h = hh;
         prm.key = seed;
-        SpraypointTables tab(g, prm);
+        const Ptr<SpraypointRouting> routing = spraypoint(prm);
+        const SpraypointTables& tab = routing->GetTables();
         double sumN = 0;
         double sumO = 0;
         uint32_t cntN = 0;
@@ -239,14 +250,14 @@ Run(int argc, char* argv[])
             for (uint32_t i = 0; i < 8; ++i)
             {
                 const uint32_t s = nb[srcRng.Below(nb.size())];
-                sumN += SpraypointMaxFlow(tab, g, s, t);
+                sumN += CandidateMaxFlow(*routing, fab, s, t);
                 ++cntN;
                 uint32_t o;
                 do
                 {
                     o = static_cast<uint32_t>(srcRng.Below(n));
                 } while (o == t || tab.Distance(t, o) == 1);
-                sumO += SpraypointMaxFlow(tab, g, o, t);
+                sumO += CandidateMaxFlow(*routing, fab, o, t);
                 ++cntO;
             }
         }
@@ -286,7 +297,7 @@ Run(int argc, char* argv[])
                 prm.p = pp;
                 prm.h = hh;
                 prm.key = seed;
-                SpraypointTables tab(g, prm);
+                const Ptr<SpraypointRouting> routing = spraypoint(prm);
                 double sum = 0;
                 uint32_t cnt = 0;
                 FabricRng r2(seed ^ pp);
@@ -295,7 +306,7 @@ Run(int argc, char* argv[])
                     const auto& nb = g.Neighbours(t);
                     for (uint32_t i = 0; i < 4; ++i)
                     {
-                        sum += SpraypointMaxFlow(tab, g, nb[r2.Below(nb.size())], t);
+                        sum += CandidateMaxFlow(*routing, fab, nb[r2.Below(nb.size())], t);
                         ++cnt;
                     }
                 }
@@ -318,10 +329,9 @@ Run(int argc, char* argv[])
     prm.p = p;
     prm.h = h;
     prm.key = seed;
-    SpraypointTables tab(g, prm);
     const OversubModel om = ModelOversubscription(n, d, p, h);
     const auto flows = RandomRouterPermutation(n, seed);
-    const FluidThroughput ft = MeasureFluidThroughput(tab, g, flows);
+    const FluidThroughput ft = MeasureFluidThroughput(*spraypoint(prm), fab, flows);
     const double osMaxMin = d / ft.maxMinMean;
     const double osUniform = d / ft.uniformRate;
     std::cout << std::setprecision(4) << "\noversubscription (mesh), n=" << n << " d=" << d

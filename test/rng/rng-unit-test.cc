@@ -4,6 +4,7 @@
 #include "ns3/ecmp-routing.h"
 #include "ns3/failure-mask-routing.h"
 #include "ns3/ksp-routing.h"
+#include "ns3/link-load.h"
 #include "ns3/rng-models.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace ns3;
@@ -362,9 +364,154 @@ TEST(Models, MeasuredPathLengthMatchesModel72)
     }
     EXPECT_EQ(sim.count(0), 0u); // every path arrives
     // Max-flow: a non-neighbour source gets most of d with h = 2.
-    const uint32_t f = SpraypointMaxFlow(tab, g, 500, 0);
+    const RngFabric fab(g, 1);
+    const uint32_t f = CandidateMaxFlow(
+        *MakeSpraypointRouting(fab.Build(), std::make_shared<SpraypointTables>(tab), 1),
+        fab,
+        500,
+        0);
     EXPECT_GT(f, 40u);
     EXPECT_LE(f, 64u);
+}
+
+namespace
+{
+/// The paper's S_{s,t} built from the tables alone (independent of SpraypointRouting): the
+/// spray links of s plus every router's pointing candidates toward t; its max-flow.
+uint32_t
+ReferenceMaxFlow(const SpraypointTables& tab, const RouterGraph& g, uint32_t s, uint32_t t)
+{
+    // Augmenting paths on a unit-capacity residual matrix (small graphs only).
+    const uint32_t n = g.GetN();
+    std::vector<std::vector<int>> cap(n, std::vector<int>(n, 0));
+    for (uint32_t w : g.Neighbours(s))
+    {
+        cap[s][w] = 1;
+    }
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        for (uint32_t i = 0; v != s && v != t && i < tab.NCandidates(t, v); ++i)
+        {
+            cap[v][g.Neighbours(v)[tab.Candidate(t, v, i)]] = 1;
+        }
+    }
+    uint32_t flow = 0;
+    for (;;)
+    {
+        std::vector<int> prev(n, -1);
+        prev[s] = int(s);
+        std::vector<uint32_t> queue{s};
+        for (size_t q = 0; q < queue.size() && prev[t] < 0; ++q)
+        {
+            for (uint32_t w = 0; w < n; ++w)
+            {
+                if (prev[w] < 0 && cap[queue[q]][w] > 0)
+                {
+                    prev[w] = int(queue[q]);
+                    queue.push_back(w);
+                }
+            }
+        }
+        if (prev[t] < 0)
+        {
+            return flow;
+        }
+        for (uint32_t w = t; w != s; w = uint32_t(prev[w]))
+        {
+            cap[prev[w]][w]--;
+            cap[w][prev[w]]++;
+        }
+        ++flow;
+    }
+}
+
+/// Spraypoint's fluid split from the tables alone: s evenly over its d links, every router
+/// evenly over its pointing candidates; share per (router, neighbour index).
+std::map<std::pair<uint32_t, uint32_t>, double>
+ReferenceFluidSplit(const SpraypointTables& tab, const RouterGraph& g, uint32_t s, uint32_t t)
+{
+    std::map<std::pair<uint32_t, uint32_t>, double> share;
+    std::map<uint32_t, double> at; // routers still holding traffic, by router
+    const auto& nb = g.Neighbours(s);
+    for (uint32_t j = 0; j < nb.size(); ++j)
+    {
+        share[{s, j}] += 1.0 / nb.size();
+        at[nb[j]] += 1.0 / nb.size();
+    }
+    for (uint32_t hop = 0; hop < 64 && !at.empty(); ++hop)
+    {
+        std::map<uint32_t, double> next;
+        for (const auto& [v, x] : at)
+        {
+            const uint32_t k = v == t ? 0 : tab.NCandidates(t, v);
+            for (uint32_t i = 0; i < k; ++i)
+            {
+                const uint32_t j = tab.Candidate(t, v, i);
+                share[{v, j}] += x / k;
+                next[g.Neighbours(v)[j]] += x / k;
+            }
+        }
+        at.swap(next);
+    }
+    return share;
+}
+} // namespace
+
+// Max-flow and fluid splits go through SpraypointRouting::Candidates (the packets' rule);
+// they must equal the paper's definitions computed from the tables directly.
+TEST(Models, CandidateAnalysesMatchThePapersDefinitions)
+{
+    for (uint64_t seed : {1u, 2u, 3u})
+    {
+        const RouterGraph g = MakeRandomRegularGraph(40, 6, seed);
+        const RngFabric fab(g, 2);
+        const auto graph = fab.Build();
+        for (uint32_t p : {1u, 3u})
+        {
+            for (uint32_t h : {1u, 2u})
+            {
+                auto tab = std::make_shared<SpraypointTables>(g, Params(p, h, seed));
+                Ptr<SpraypointRouting> r = MakeSpraypointRouting(graph, tab, seed);
+                for (uint32_t s = 0; s < 40; s += 3)
+                {
+                    for (uint32_t t = 1; t < 40; t += 7)
+                    {
+                        if (s == t)
+                        {
+                            continue;
+                        }
+                        EXPECT_EQ(CandidateMaxFlow(*r, fab, s, t), ReferenceMaxFlow(*tab, g, s, t))
+                            << s << "->" << t << " p=" << p << " h=" << h;
+                        std::vector<std::pair<uint32_t, double>> shares;
+                        // From server 1 of router s to server 0 of router t.
+                        const double delivered = FluidSplit(*r, 2 * s + 1, 2 * t, shares);
+                        EXPECT_NEAR(delivered, 1.0, 1e-12);
+                        const auto ref = ReferenceFluidSplit(*tab, g, s, t);
+                        uint32_t routerLinks = 0;
+                        for (const auto& [d, x] : shares)
+                        {
+                            const uint32_t a = graph->GetDirLinkTail(d);
+                            const uint32_t b = graph->GetDirLinkHead(d);
+                            if (a < fab.GetNServers() || b < fab.GetNServers())
+                            {
+                                continue;
+                            }
+                            ++routerLinks;
+                            uint32_t port = 0;
+                            while (graph->GetEgressDirLink(a, port) != d)
+                            {
+                                ++port;
+                            }
+                            const auto it = ref.find({a - fab.GetNServers(), port - 2});
+                            ASSERT_NE(it, ref.end()) << d;
+                            EXPECT_NEAR(x, it->second, 1e-12) << d;
+                        }
+                        EXPECT_EQ(routerLinks, ref.size());
+                    }
+                }
+            }
+        }
+    }
 }
 
 TEST(ShuffleBox, CountsAndConnectorLimit)

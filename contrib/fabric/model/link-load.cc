@@ -80,4 +80,83 @@ ComputeMeanStd(const std::vector<double>& xs)
     return r;
 }
 
+double
+FluidSplit(const FabricRouting& routing,
+           uint32_t srcHost,
+           uint32_t dstHost,
+           std::vector<std::pair<uint32_t, double>>& shares,
+           uint32_t maxHops)
+{
+    const FabricGraph& g = routing.GetGraph();
+    shares.clear();
+    // One layer per hop, of (node, in port, share); equal states of a layer are merged, so
+    // the work is bounded by the links, not by the number of paths.
+    struct State
+    {
+        uint32_t node;
+        uint32_t inPort;
+        double share;
+    };
+
+    std::vector<State> layer{{srcHost, FabricRouting::NO_PORT, 1.0}};
+    std::vector<State> next;
+    double delivered = 0;
+    for (uint32_t hop = 0; !layer.empty(); ++hop)
+    {
+        next.clear();
+        for (const State& at : layer)
+        {
+            if (at.node == dstHost)
+            {
+                delivered += at.share;
+                continue;
+            }
+            if (hop == maxHops)
+            {
+                continue;
+            }
+            const std::vector<uint32_t> ports = routing.Candidates(at.node, at.inPort, dstHost);
+            for (uint32_t p : ports)
+            {
+                const double x = at.share / ports.size();
+                shares.emplace_back(g.GetEgressDirLink(at.node, p), x);
+                next.push_back({g.GetPeer(at.node, p), g.GetPeerPort(at.node, p), x});
+            }
+        }
+        std::stable_sort(next.begin(),
+                         next.end(),
+                         [](const State& a, const State& b)
+                         { return a.node != b.node ? a.node < b.node : a.inPort < b.inPort; });
+        layer.clear();
+        for (const State& s : next)
+        {
+            if (!layer.empty() && layer.back().node == s.node && layer.back().inPort == s.inPort)
+            {
+                layer.back().share += s.share;
+            }
+            else
+            {
+                layer.push_back(s);
+            }
+        }
+    }
+    std::stable_sort(shares.begin(),
+                     shares.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t w = 0;
+    for (size_t r = 0; r < shares.size(); ++r)
+    {
+        if (w > 0 && shares[w - 1].first == shares[r].first)
+        {
+            shares[w - 1].second += shares[r].second;
+        }
+        else
+        {
+            shares[w++] = shares[r];
+        }
+    }
+    shares.resize(w);
+    return delivered;
+}
+
 } // namespace ns3

@@ -25,6 +25,24 @@ std::vector<double> ComputeDirLinkLoads(const FabricRouting& routing,
 
 /**
  * \ingroup fabric
+ * The fluid limit of a multipath scheme for one unit of traffic from \p srcHost to
+ * \p dstHost: every node splits what reaches it evenly over routing.Candidates (node, in
+ * port, dstHost), hop by hop, as hashing many flows or packets would on average. The shares
+ * follow the routing's own rule and view, so analyses (fluid throughput, max-flow over the
+ * links used) and the packets share one definition.
+ * \param[out] shares (directed link, share of the unit) for every link that carries any,
+ *             sorted by directed link id
+ * \param maxHops a share still travelling after this many hops is dropped (a loop)
+ * \return the share that reaches \p dstHost (1 unless some candidates lead nowhere)
+ */
+double FluidSplit(const FabricRouting& routing,
+                  uint32_t srcHost,
+                  uint32_t dstHost,
+                  std::vector<std::pair<uint32_t, double>>& shares,
+                  uint32_t maxHops = 64);
+
+/**
+ * \ingroup fabric
  * Max-over-mean imbalance of a set of link loads.
  */
 struct ImbalanceStats

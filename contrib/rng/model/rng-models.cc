@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "rng-models.h"
 
+#include "ns3/link-load.h"
 #include "ns3/traffic-pattern.h"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -96,7 +97,7 @@ MeasurePathLength(const SpraypointTables& tables,
 }
 
 uint32_t
-SpraypointMaxFlow(const SpraypointTables& tables, const RouterGraph& g, uint32_t s, uint32_t t)
+CandidateMaxFlow(const FabricRouting& routing, const RngFabric& fab, uint32_t s, uint32_t t)
 {
     using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
     using Graph = boost::adjacency_list<
@@ -110,143 +111,63 @@ SpraypointMaxFlow(const SpraypointTables& tables, const RouterGraph& g, uint32_t
             boost::property<boost::edge_residual_capacity_t,
                             long,
                             boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
-    const uint32_t n = g.GetN();
-    Graph fg(n);
+    const FabricGraph& g = routing.GetGraph();
+    const uint32_t servers = fab.GetNServers();
+    Graph fg(fab.GetNRouters());
     auto cap = boost::get(boost::edge_capacity, fg);
     auto rev = boost::get(boost::edge_reverse, fg);
-    auto addArc = [&](uint32_t a, uint32_t b)
+    // The router links the routing can use from s's first server to t's: every one at most
+    // once, whatever its share.
+    std::vector<std::pair<uint32_t, double>> shares;
+    FluidSplit(routing, s * fab.GetServersPerRouter(), t * fab.GetServersPerRouter(), shares);
+    for (const auto& [d, x] : shares)
     {
-        auto e1 = boost::add_edge(a, b, fg).first;
-        auto e2 = boost::add_edge(b, a, fg).first;
+        const uint32_t a = g.GetDirLinkTail(d);
+        const uint32_t b = g.GetDirLinkHead(d);
+        if (a < servers || b < servers)
+        {
+            continue; // a server link: not part of the router graph
+        }
+        auto e1 = boost::add_edge(a - servers, b - servers, fg).first;
+        auto e2 = boost::add_edge(b - servers, a - servers, fg).first;
         cap[e1] = 1;
         cap[e2] = 0;
         rev[e1] = e2;
         rev[e2] = e1;
-    };
-    // Every directed link at most once: s's spray links include its pointing links.
-    for (uint32_t w : g.Neighbours(s))
-    {
-        addArc(s, w);
-    }
-    for (uint32_t v = 0; v < n; ++v)
-    {
-        if (v == s || v == t)
-        {
-            continue;
-        }
-        const auto& nb = g.Neighbours(v);
-        for (uint32_t i = 0; i < tables.NCandidates(t, v); ++i)
-        {
-            addArc(v, nb[tables.Candidate(t, v, i)]);
-        }
     }
     return static_cast<uint32_t>(boost::push_relabel_max_flow(fg, s, t));
 }
 
-namespace
-{
-/// Per-unit-demand load of one flow on each directed link (CSR index offset[v] + j).
-void
-FluidSplit(const SpraypointTables& tables,
-           const RouterGraph& g,
-           const std::vector<uint32_t>& offset,
-           uint32_t s,
-           uint32_t t,
-           std::vector<double>& inflow,
-           std::vector<std::vector<uint32_t>>& buckets,
-           std::vector<std::pair<uint32_t, double>>& out,
-           double& hops)
-{
-    out.clear();
-    hops = 0;
-    const auto& nbs = g.Neighbours(s);
-    const double share = 1.0 / nbs.size();
-    uint32_t maxD = 0;
-    auto push = [&](uint32_t w, double x)
-    {
-        if (w == t)
-        {
-            return;
-        }
-        const uint8_t dw = tables.Distance(t, w);
-        if (dw == SpraypointTables::UNREACHABLE)
-        {
-            return;
-        }
-        if (inflow[w] == 0)
-        {
-            buckets[dw].push_back(w);
-            maxD = std::max<uint32_t>(maxD, dw);
-        }
-        inflow[w] += x;
-    };
-    for (uint32_t j = 0; j < nbs.size(); ++j)
-    {
-        out.emplace_back(offset[s] + j, share);
-        hops += share;
-        push(nbs[j], share);
-    }
-    for (uint32_t dd = maxD; dd >= 1; --dd)
-    {
-        for (size_t bi = 0; bi < buckets[dd].size(); ++bi)
-        {
-            const uint32_t v = buckets[dd][bi];
-            const double x = inflow[v];
-            inflow[v] = 0;
-            const uint32_t k = tables.NCandidates(t, v);
-            const auto& nb = g.Neighbours(v);
-            for (uint32_t i = 0; i < k; ++i)
-            {
-                const uint32_t j = tables.Candidate(t, v, i);
-                out.emplace_back(offset[v] + j, x / k);
-                hops += x / k;
-                push(nb[j], x / k);
-            }
-        }
-        buckets[dd].clear();
-    }
-}
-} // namespace
-
 FluidThroughput
-MeasureFluidThroughput(const SpraypointTables& tables,
-                       const RouterGraph& g,
+MeasureFluidThroughput(const FabricRouting& routing,
+                       const RngFabric& fab,
                        const std::vector<std::pair<uint32_t, uint32_t>>& flows)
 {
-    const uint32_t n = g.GetN();
-    std::vector<uint32_t> offset(n + 1, 0);
-    for (uint32_t v = 0; v < n; ++v)
-    {
-        offset[v + 1] = offset[v] + g.GetDegree(v);
-    }
-    std::vector<double> inflow(n, 0);
-    std::vector<std::vector<uint32_t>> buckets(SpraypointTables::UNREACHABLE + 1);
+    const FabricGraph& graph = routing.GetGraph();
+    const RouterGraph& g = fab.GetRouters();
+    const uint32_t servers = fab.GetNServers();
     std::vector<std::vector<std::pair<uint32_t, double>>> use(flows.size());
-    std::vector<double> load(offset[n], 0);
+    std::vector<double> load(2 * graph.GetNLinks(), 0);
     FluidThroughput r;
     for (size_t f = 0; f < flows.size(); ++f)
     {
+        FluidSplit(routing,
+                   flows[f].first * fab.GetServersPerRouter(),
+                   flows[f].second * fab.GetServersPerRouter(),
+                   use[f]);
+        // Lanes between routers only: server links are not part of the model.
+        use[f].erase(std::remove_if(use[f].begin(),
+                                    use[f].end(),
+                                    [&](const std::pair<uint32_t, double>& u) {
+                                        return graph.GetDirLinkTail(u.first) < servers
+                                            || graph.GetDirLinkHead(u.first) < servers;
+                                    }),
+                     use[f].end());
         double hops = 0;
-        FluidSplit(
-            tables, g, offset, flows[f].first, flows[f].second, inflow, buckets, use[f], hops);
-        // Merge repeated links of one flow.
-        std::sort(use[f].begin(), use[f].end());
-        std::vector<std::pair<uint32_t, double>> merged;
-        for (const auto& [e, x] : use[f])
-        {
-            if (!merged.empty() && merged.back().first == e)
-            {
-                merged.back().second += x;
-            }
-            else
-            {
-                merged.emplace_back(e, x);
-            }
-        }
-        use[f].swap(merged);
         for (const auto& [e, x] : use[f])
         {
             load[e] += x;
+            hops += x;
         }
         r.meanPathHops += hops / flows.size();
     }

@@ -2,6 +2,8 @@
 #ifndef RNG_MODELS_H
 #define RNG_MODELS_H
 
+#include "ns3/fabric-routing.h"
+#include "ns3/rng-topology.h"
 #include "ns3/spraypoint-tables.h"
 
 #include <cstdint>
@@ -59,13 +61,16 @@ std::map<uint32_t, double> MeasurePathLength(const SpraypointTables& tables,
 
 /**
  * \ingroup rng
- * s-t max-flow (unit capacity per directed link) of the Spraypoint graph S_{s,t}: the pointing
- * graph toward t plus the spray links of s (Boost.Graph push-relabel).
+ * s-t max-flow (unit capacity per directed router link) over the router links \p routing can
+ * use from a server of router \p s to a server of router \p t (FluidSplit's links: the
+ * routing's own Candidates rule and view). For Spraypoint this is the graph S_{s,t} of the
+ * paper: the pointing graph toward t plus the spray links of s (Boost.Graph push-relabel).
+ * \param routing bound to the graph \p fab built
  */
-uint32_t SpraypointMaxFlow(const SpraypointTables& tables,
-                           const RouterGraph& g,
-                           uint32_t s,
-                           uint32_t t);
+uint32_t CandidateMaxFlow(const FabricRouting& routing,
+                          const RngFabric& fab,
+                          uint32_t s,
+                          uint32_t t);
 
 /**
  * \ingroup rng
@@ -83,11 +88,14 @@ struct FluidThroughput
 };
 
 /**
- * Fluid throughput of flows (src router, dst router), each of demand up to \p d lanes
- * (rates are capped at the source's uplink capacity d).
+ * Fluid throughput of flows (src router, dst router), each from a server of the source router
+ * to a server of the destination router, split by FluidSplit over \p routing's Candidates,
+ * each of demand up to d lanes (rates are capped at the source's uplink capacity d); only
+ * router-to-router lanes (capacity 1) constrain.
+ * \param routing bound to the graph \p fab built
  */
-FluidThroughput MeasureFluidThroughput(const SpraypointTables& tables,
-                                       const RouterGraph& g,
+FluidThroughput MeasureFluidThroughput(const FabricRouting& routing,
+                                       const RngFabric& fab,
                                        const std::vector<std::pair<uint32_t, uint32_t>>& flows);
 
 /// A random single n-cycle of the routers (Sattolo's algorithm with FabricRng; no fixed
