@@ -24,9 +24,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
-#include "ns3/fabric-udp-summary.h"
-#include "ns3/link-load.h"
-#include "ns3/udp-flow-sender.h"
+#include "ns3/imbalance-study.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,63 +36,6 @@ using json = nlohmann::json;
 
 namespace
 {
-
-/// Imbalance statistics over seeds for one fabric and pattern.
-struct SeedStats
-{
-    std::vector<double> imbalance;
-    std::vector<double> loaded;
-    uint32_t links{0};
-    uint32_t loadedLinks{0};
-
-    json ToJson() const
-    {
-        const MeanStd a = ComputeMeanStd(imbalance);
-        const MeanStd b = ComputeMeanStd(loaded);
-        return json{{"imbalance_mean", a.mean},
-                    {"imbalance_std", a.std},
-                    {"imbalance_min", *std::min_element(imbalance.begin(), imbalance.end())},
-                    {"imbalance_max", *std::max_element(imbalance.begin(), imbalance.end())},
-                    {"loaded_imbalance_mean", b.mean},
-                    {"loaded_imbalance_std", b.std},
-                    {"links", links},
-                    {"loaded_links", loadedLinks},
-                    {"seeds", imbalance.size()}};
-    }
-};
-
-/**
- * The packet-level side of one (fabric, pattern, seed, load) combination: the flows as UDP
- * over \p routing (the instance the analytic loads were walked with), loads read from the
- * devices and compared with \p analyticBytes over the metric's links.
- */
-json
-PacketRun(const FabricChoice& fabric,
-          Ptr<FabricRouting> routing,
-          uint64_t seed,
-          const std::vector<FlowSpec>& flows,
-          const std::vector<double>& rates,
-          double load,
-          const std::vector<double>& analyticBytes,
-          uint32_t packetSize,
-          const std::string& switchMode,
-          double lineBps,
-          FabricUdpRunResult* keep)
-{
-    FabricNetworkHelper links;
-    links.SetNetworkAttribute("SwitchMode", StringValue(switchMode));
-    links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
-    Ptr<FabricNetwork> net = links.Install(fabric.graph, routing);
-    FabricUdpRunResult r = RunFabricUdp(net, flows, rates, packetSize);
-    json j = CompareUdpRunWithAnalytic(r, flows, analyticBytes, fabric.metricDirLinks);
-    j["seed"] = seed;
-    j["offered_load"] = load;
-    if (keep)
-    {
-        *keep = r;
-    }
-    return j;
-}
 
 /// One table row: a pattern on a fabric (analytic imbalance, then the first packet seed's).
 void
@@ -217,12 +158,11 @@ Run(int argc, char* argv[])
         double sumFlows = 0;
         for (const auto& pc : patterns)
         {
-            const double f
-                = pc.pattern == TrafficPattern::ALLREDUCE ? double(n) * (n - 1)
-                : pc.pattern == TrafficPattern::PREFILL
-                    ? std::round(pc.prefillFraction * n) * (n - std::round(pc.prefillFraction * n))
-                : pc.pattern == TrafficPattern::ELEPHANTS ? double(elephants)
-                                                          : double(n);
+            TrafficPatternParams tp;
+            tp.hosts = n;
+            tp.prefillFraction = pc.prefillFraction;
+            tp.elephants = elephants;
+            const auto f = double(TrafficFlowCount(pc.pattern, tp));
             maxFlows = std::max(maxFlows, f);
             sumFlows += f;
         }
@@ -336,52 +276,13 @@ Run(int argc, char* argv[])
         tp.elephants = elephants;
         tp.seed = patternSeed;
         const std::vector<FlowSpec> flows = MakeTraffic(pc.pattern, tp);
-        const std::vector<double> w(flows.size(), 1.0); // equal volume per flow
 
         // Analytic level: link loads walked over each fabric's routing, per hash seed.
-        std::vector<SeedStats> stats(fabrics.size());
-        std::vector<std::vector<double>> firstLoads;
         std::cerr << "[" << pc.key << "] analytic over " << analyticSeeds << " seeds..."
                   << std::flush;
-        for (uint32_t s = 0; s < analyticSeeds; ++s)
-        {
-            const uint64_t seed = seed0 + s;
-            uint32_t undelivered = 0;
-            std::vector<std::vector<double>> loads;
-            for (const auto& fab : fabrics)
-            {
-                loads.push_back(
-                    ComputeDirLinkLoads(*fab.CreateRouting(seed), flows, w, &undelivered));
-            }
-            if (undelivered)
-            {
-                throw std::logic_error("a flow's route did not reach its destination");
-            }
-            for (size_t fi = 0; fi < fabrics.size(); ++fi)
-            {
-                if (s == 0 && fabrics[fi].modelCheck
-                    && !fabrics[fi].modelCheck(flows, w, loads[fi]))
-                {
-                    throw std::logic_error("Eq. 3 disagrees with the routing walk");
-                }
-                const ImbalanceStats st = ComputeImbalance(loads[fi], fabrics[fi].metricDirLinks);
-                stats[fi].imbalance.push_back(st.imbalance);
-                stats[fi].loaded.push_back(st.loadedImbalance);
-                stats[fi].links = st.links;
-                stats[fi].loadedLinks = st.loadedLinks;
-                seedCsv.Row({pc.key,
-                             fabrics[fi].name,
-                             std::to_string(seed),
-                             FormatNumber(st.imbalance),
-                             FormatNumber(st.loadedImbalance),
-                             FormatNumber(st.max),
-                             FormatNumber(st.mean)});
-            }
-            if (s == 0)
-            {
-                firstLoads = loads;
-            }
-        }
+        const AnalyticImbalance an
+            = RunAnalyticImbalance(fabrics, flows, analyticSeeds, seed0, pc.key, &seedCsv);
+        const std::vector<SeedImbalance>& stats = an.perFabric;
         std::cerr << " done\n";
         json pj;
         pj["flows"] = flows.size();
@@ -404,58 +305,27 @@ Run(int argc, char* argv[])
             {
                 f.bytes = bytes;
             }
-            const std::vector<double> wire(pflows.size(),
-                                           double(UdpFlowSender::Ipv4BytesOf(bytes, packetSize)));
+            PacketImbalanceOptions po;
+            po.hosts = n;
+            po.packetSize = packetSize;
+            po.switchMode = switchMode;
+            po.lineBps = lineBps;
             for (uint32_t s = 0; s < std::min(packetSeeds, analyticSeeds); ++s)
             {
                 const uint64_t seed = seed0 + s;
                 for (const auto& fab : fabrics)
                 {
-                    Ptr<FabricRouting> routing = fab.CreateRouting(seed);
-                    const auto analytic = ComputeDirLinkLoads(*routing, pflows, wire);
-                    // Offered load that keeps the hottest link (access links included) at 90%.
-                    const auto rate1 = HostShareRates(pflows, n, lineBps);
-                    const auto util = ComputeDirLinkLoads(*routing, pflows, rate1);
-                    const double hottest = *std::max_element(util.begin(), util.end()) / lineBps;
-                    const double safe = std::min(1.0, 0.9 / hottest);
                     std::cerr << "[" << pc.key << "] packet " << fab.name << " seed " << seed
-                              << ": load " << FormatNumber(safe, 3) << " and 1.0..." << std::flush;
-                    FabricUdpRunResult r1;
-                    FabricUdpRunResult r2;
-                    json lowRun = PacketRun(fab,
-                                            routing,
-                                            seed,
-                                            pflows,
-                                            HostShareRates(pflows, n, safe * lineBps),
-                                            safe,
-                                            analytic,
-                                            packetSize,
-                                            switchMode,
-                                            lineBps,
-                                            &r1);
-                    json fullRun = PacketRun(fab,
-                                             routing,
-                                             seed,
-                                             pflows,
-                                             rate1,
-                                             1.0,
-                                             analytic,
-                                             packetSize,
-                                             switchMode,
-                                             lineBps,
-                                             &r2);
-                    std::cerr << " done ("
-                              << FormatNumber(lowRun["wall_s"].get<double>()
-                                                  + fullRun["wall_s"].get<double>(),
-                                              3)
+                              << "..." << std::flush;
+                    const PacketImbalance pr = RunPacketImbalance(fab, seed, pflows, po);
+                    std::cerr << " load " << FormatNumber(pr.safeLoad, 3) << " and 1.0 done ("
+                              << FormatNumber(pr.low.wallSeconds + pr.full.wallSeconds, 3)
                               << " s)\n";
-                    packetOk = packetOk && lowRun["max_rel_err_vs_analytic"].get<double>() < 0.01
-                            && lowRun["in_flight_at_stop"].get<int64_t>() == 0
-                            && fullRun["in_flight_at_stop"].get<int64_t>() == 0;
+                    packetOk = packetOk && pr.Ok();
                     pj[fab.name]["packet"].push_back(json{{"seed", seed},
                                                           {"flow_bytes", bytes},
-                                                          {"unsaturated", lowRun},
-                                                          {"full_load", fullRun}});
+                                                          {"unsaturated", pr.unsaturated},
+                                                          {"full_load", pr.fullLoad}});
                     for (uint32_t d : s == 0 ? fab.metricDirLinks : std::vector<uint32_t>{})
                     {
                         linkCsv.Row({pc.key,
@@ -463,9 +333,9 @@ Run(int argc, char* argv[])
                                      std::to_string(seed),
                                      std::to_string(d),
                                      fab.graph->GetDirLinkLabel(d),
-                                     FormatNumber(analytic[d], 12),
-                                     std::to_string(r1.links[d].txBytes),
-                                     std::to_string(r2.links[d].txBytes)});
+                                     FormatNumber(pr.analyticBytes[d], 12),
+                                     std::to_string(pr.low.links[d].txBytes),
+                                     std::to_string(pr.full.links[d].txBytes)});
                     }
                 }
             }
@@ -481,7 +351,7 @@ Run(int argc, char* argv[])
                                  std::to_string(seed0),
                                  std::to_string(d),
                                  fabrics[fi].graph->GetDirLinkLabel(d),
-                                 FormatNumber(firstLoads[fi][d] * tp.bytes, 12),
+                                 FormatNumber(an.firstSeedLoads[fi][d] * tp.bytes, 12),
                                  "",
                                  ""});
                 }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 using namespace ns3;
@@ -164,4 +165,32 @@ TEST(TrafficPattern, PatternCasesAndHostBudgets)
     EXPECT_DOUBLE_EQ(rates[0], 100e9);
     EXPECT_DOUBLE_EQ(rates[3], 300e9);
     EXPECT_THROW(HostShareRates(flows, 1, 1e9), std::invalid_argument);
+}
+
+TEST(TrafficPattern, FlowCountMatchesTheFlowsMade)
+{
+    for (const TrafficPattern pat : {TrafficPattern::ALLREDUCE,
+                                     TrafficPattern::PREFILL,
+                                     TrafficPattern::ELEPHANTS,
+                                     TrafficPattern::ALL_TO_ONE,
+                                     TrafficPattern::PERMUTATION})
+    {
+        for (uint32_t n : {2u, 7u, 16u, 33u})
+        {
+            for (double f : {0.25, 0.5, 0.7})
+            {
+                TrafficPatternParams tp;
+                tp.hosts = n;
+                tp.prefillFraction = f;
+                tp.elephants = std::min(n, 3u);
+                if (pat == TrafficPattern::PREFILL
+                    && (std::llround(f * n) < 1 || std::llround(f * n) >= n))
+                {
+                    continue; // not a valid prefill split of n hosts
+                }
+                EXPECT_EQ(TrafficFlowCount(pat, tp), MakeTraffic(pat, tp).size())
+                    << TrafficPatternName(pat) << " n=" << n << " f=" << f;
+            }
+        }
+    }
 }

@@ -231,6 +231,29 @@ MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& p)
     return flows;
 }
 
+uint64_t
+TrafficFlowCount(TrafficPattern pattern, const TrafficPatternParams& p)
+{
+    const uint64_t n = p.hosts;
+    switch (pattern)
+    {
+    case TrafficPattern::ALLREDUCE:
+        return n * (n > 0 ? n - 1 : 0);
+    case TrafficPattern::PREFILL:
+    {
+        const auto senders = static_cast<uint64_t>(std::llround(p.prefillFraction * n));
+        return senders * (n - std::min(n, senders));
+    }
+    case TrafficPattern::ELEPHANTS:
+        return p.elephants;
+    case TrafficPattern::ALL_TO_ONE:
+        return n > 0 ? n - 1 : 0;
+    case TrafficPattern::PERMUTATION:
+        return n;
+    }
+    return 0;
+}
+
 std::vector<FlowSpec>
 MakeShiftedAllToAll(uint32_t hosts, uint64_t bytes, uint32_t steps, uint64_t seed)
 {

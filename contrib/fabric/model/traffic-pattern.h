@@ -89,6 +89,12 @@ struct TrafficPatternParams
 std::vector<FlowSpec> MakeTraffic(TrafficPattern pattern, const TrafficPatternParams& params);
 
 /**
+ * The number of flows MakeTraffic(pattern, params) gives, without generating them (for
+ * estimates before allocating). Parameters are not validated here.
+ */
+uint64_t TrafficFlowCount(TrafficPattern pattern, const TrafficPatternParams& params);
+
+/**
  * All-to-all as steps of shifted permutations: in step j every host i sends \p bytes to host
  * (i + shift_j) mod hosts from UDP source port 49152 + j, and starts its step-j flow when its
  * step-(j-1) flow completed (FlowSpec::after: pairwise exchange without a global barrier). The

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "imbalance-study.h"
+
+#include "ns3/fabric-udp-summary.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/udp-flow-sender.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ImbalanceStudy");
+
+void
+SeedImbalance::Add(const ImbalanceStats& st)
+{
+    imbalance.push_back(st.imbalance);
+    loaded.push_back(st.loadedImbalance);
+    links = st.links;
+    loadedLinks = st.loadedLinks;
+}
+
+nlohmann::json
+SeedImbalance::ToJson() const
+{
+    const MeanStd a = ComputeMeanStd(imbalance);
+    const MeanStd b = ComputeMeanStd(loaded);
+    return nlohmann::json{{"imbalance_mean", a.mean},
+                          {"imbalance_std", a.std},
+                          {"imbalance_min", *std::min_element(imbalance.begin(), imbalance.end())},
+                          {"imbalance_max", *std::max_element(imbalance.begin(), imbalance.end())},
+                          {"loaded_imbalance_mean", b.mean},
+                          {"loaded_imbalance_std", b.std},
+                          {"links", links},
+                          {"loaded_links", loadedLinks},
+                          {"seeds", imbalance.size()}};
+}
+
+AnalyticImbalance
+RunAnalyticImbalance(const std::vector<FabricChoice>& fabrics,
+                     const std::vector<FlowSpec>& flows,
+                     uint32_t seeds,
+                     uint64_t seed0,
+                     const std::string& patternKey,
+                     CsvWriter* seedCsv)
+{
+    NS_LOG_FUNCTION(flows.size() << seeds << seed0 << patternKey);
+    AnalyticImbalance r;
+    r.perFabric.resize(fabrics.size());
+    const std::vector<double> w(flows.size(), 1.0); // equal volume per flow
+    for (uint32_t s = 0; s < seeds; ++s)
+    {
+        const uint64_t seed = seed0 + s;
+        uint32_t undelivered = 0;
+        std::vector<std::vector<double>> loads;
+        for (const auto& fab : fabrics)
+        {
+            loads.push_back(ComputeDirLinkLoads(*fab.CreateRouting(seed), flows, w, &undelivered));
+        }
+        if (undelivered)
+        {
+            throw std::logic_error("a flow's route did not reach its destination");
+        }
+        for (size_t fi = 0; fi < fabrics.size(); ++fi)
+        {
+            if (s == 0 && fabrics[fi].modelCheck && !fabrics[fi].modelCheck(flows, w, loads[fi]))
+            {
+                throw std::logic_error("Eq. 3 disagrees with the routing walk");
+            }
+            const ImbalanceStats st = ComputeImbalance(loads[fi], fabrics[fi].metricDirLinks);
+            r.perFabric[fi].Add(st);
+            if (seedCsv)
+            {
+                seedCsv->Row({patternKey,
+                              fabrics[fi].name,
+                              std::to_string(seed),
+                              FormatNumber(st.imbalance),
+                              FormatNumber(st.loadedImbalance),
+                              FormatNumber(st.max),
+                              FormatNumber(st.mean)});
+            }
+        }
+        if (s == 0)
+        {
+            r.firstSeedLoads = loads;
+        }
+    }
+    return r;
+}
+
+namespace
+{
+/// One UDP run of \p flows at \p rates over \p routing, compared with \p analytic.
+nlohmann::json
+UdpRun(const FabricChoice& fabric,
+       Ptr<FabricRouting> routing,
+       const std::vector<FlowSpec>& flows,
+       const std::vector<double>& rates,
+       const std::vector<double>& analytic,
+       const PacketImbalanceOptions& o,
+       FabricUdpRunResult& keep)
+{
+    FabricNetworkHelper links;
+    links.SetNetworkAttribute("SwitchMode", StringValue(o.switchMode));
+    links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(o.lineBps))));
+    keep = RunFabricUdp(links.Install(fabric.graph, routing), flows, rates, o.packetSize);
+    return CompareUdpRunWithAnalytic(keep, flows, analytic, fabric.metricDirLinks);
+}
+} // namespace
+
+bool
+PacketImbalance::Ok() const
+{
+    return unsaturated["max_rel_err_vs_analytic"].get<double>() < 0.01
+        && unsaturated["in_flight_at_stop"].get<int64_t>() == 0
+        && fullLoad["in_flight_at_stop"].get<int64_t>() == 0;
+}
+
+PacketImbalance
+RunPacketImbalance(const FabricChoice& fabric,
+                   uint64_t seed,
+                   const std::vector<FlowSpec>& flows,
+                   const PacketImbalanceOptions& o)
+{
+    NS_LOG_FUNCTION(fabric.name << seed << flows.size());
+    PacketImbalance r;
+    Ptr<FabricRouting> routing = fabric.CreateRouting(seed);
+    std::vector<double> wire;
+    for (const auto& f : flows)
+    {
+        wire.push_back(double(UdpFlowSender::Ipv4BytesOf(f.bytes, o.packetSize)));
+    }
+    r.analyticBytes = ComputeDirLinkLoads(*routing, flows, wire);
+    // Offered load that keeps the hottest link (access links included) at 90%.
+    const auto rate1 = HostShareRates(flows, o.hosts, o.lineBps);
+    const auto util = ComputeDirLinkLoads(*routing, flows, rate1);
+    const double hottest = *std::max_element(util.begin(), util.end()) / o.lineBps;
+    r.safeLoad = std::min(1.0, 0.9 / hottest);
+    r.unsaturated = UdpRun(fabric,
+                           routing,
+                           flows,
+                           HostShareRates(flows, o.hosts, r.safeLoad * o.lineBps),
+                           r.analyticBytes,
+                           o,
+                           r.low);
+    r.unsaturated["seed"] = seed;
+    r.unsaturated["offered_load"] = r.safeLoad;
+    r.fullLoad = UdpRun(fabric, routing, flows, rate1, r.analyticBytes, o, r.full);
+    r.fullLoad["seed"] = seed;
+    r.fullLoad["offered_load"] = 1.0;
+    return r;
+}
+
+} // namespace ns3
