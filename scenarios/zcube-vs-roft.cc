@@ -37,31 +37,6 @@ using json = nlohmann::json;
 namespace
 {
 
-/// One table row: a pattern on a fabric (analytic imbalance, then the first packet seed's).
-void
-PrintRow(const std::string& pattern, const std::string& fabric, const json& fj, bool packet)
-{
-    std::ostringstream imb;
-    imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>() << "+-"
-        << fj["imbalance_std"].get<double>();
-    std::cout << std::left << std::setw(16) << pattern << std::setw(7) << fabric << std::right
-              << std::setw(15) << imb.str() << std::setw(9) << std::fixed << std::setprecision(2)
-              << fj["loaded_imbalance_mean"].get<double>();
-    if (packet)
-    {
-        const json& lo = fj["packet"][0]["unsaturated"];
-        const json& hi = fj["packet"][0]["full_load"];
-        std::cout << " |" << std::setw(8) << lo["imbalance"].get<double>() << std::setw(9)
-                  << std::setprecision(4) << 100 * lo["max_rel_err_vs_analytic"].get<double>()
-                  << "%" << std::setw(7) << std::setprecision(2) << lo["offered_load"].get<double>()
-                  << " |" << std::setw(10) << hi["dropped_packets"].get<uint64_t>() << std::setw(11)
-                  << std::setprecision(1) << hi["throughput_gbps_mean"].get<double>()
-                  << std::setw(10) << hi["throughput_gbps_min"].get<double>() << std::setw(11)
-                  << hi["max_queue_bytes"].get<uint64_t>() / 1000;
-    }
-    std::cout << "\n";
-}
-
 int
 Run(int argc, char* argv[])
 {
@@ -241,18 +216,7 @@ Run(int argc, char* argv[])
                        "packet_bytes_unsaturated",
                        "packet_bytes_full_load"});
 
-    // Table header.
-    std::cout << "\n"
-              << std::left << std::setw(16) << "pattern" << std::setw(7) << "fabric" << std::right
-              << std::setw(15) << "imbalance" << std::setw(9) << "loaded";
-    if (doPacket)
-    {
-        std::cout << " |" << std::setw(8) << "pkt-imb" << std::setw(10) << "max-err" << std::setw(7)
-                  << "load"
-                  << " |" << std::setw(10) << "drops@1.0" << std::setw(11) << "tput-mean"
-                  << std::setw(10) << "tput-min" << std::setw(11) << "maxQ(KB)";
-    }
-    std::cout << "\n";
+    PrintImbalanceHeader(std::cout, doPacket);
 
     // One plot series per fabric (legend title, x offset around the pattern's tick).
     const std::map<std::string, std::string> titles{{"zcube", "ZCube"}, {"roft", "ROFT + ECMP"}};
@@ -362,7 +326,7 @@ Run(int argc, char* argv[])
         // Table rows and plot points.
         for (size_t fi = 0; fi < fabrics.size(); ++fi)
         {
-            PrintRow(pc.key, fabrics[fi].name, pj[fabrics[fi].name], doPacket);
+            PrintImbalanceRow(std::cout, pc.key, fabrics[fi].name, pj[fabrics[fi].name], doPacket);
             const MeanStd ms = ComputeMeanStd(stats[fi].imbalance);
             series[fi].Add(pi + 0.12 * (fabrics.size() - 1) - 0.24 * fi, ms.mean, ms.std);
         }
@@ -387,13 +351,7 @@ Run(int argc, char* argv[])
     out.WritePng("imbalance.png", plot);
     out.WriteJson("summary.json", summary);
 
-    std::cout << "\nimbalance: mean+-std over seeds; loaded: mean over links carrying traffic";
-    if (doPacket)
-    {
-        std::cout << "\npkt-imb, max-err: packet run at the offered load 'load' (hottest link at "
-                     "90%); max-err = max |packet - analytic| / analytic bytes over the metric's "
-                     "links\ndrops@1.0, tput (Gb/s per flow), maxQ: packet run at full line rate";
-    }
+    PrintImbalanceLegend(std::cout, doPacket);
     std::cout << "\nwrote " << out.Path("summary.json") << ", imbalance-seeds.csv, "
               << "link-loads.csv, imbalance.png\n";
     if (doPacket && !packetOk)

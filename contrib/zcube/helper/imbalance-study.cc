@@ -7,6 +7,8 @@
 #include "ns3/udp-flow-sender.h"
 
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -152,6 +154,62 @@ RunPacketImbalance(const FabricChoice& fabric,
     r.fullLoad["seed"] = seed;
     r.fullLoad["offered_load"] = 1.0;
     return r;
+}
+
+void
+PrintImbalanceHeader(std::ostream& os, bool packet)
+{
+    os << "\n"
+       << std::left << std::setw(16) << "pattern" << std::setw(7) << "fabric" << std::right
+       << std::setw(15) << "imbalance" << std::setw(9) << "loaded";
+    if (packet)
+    {
+        os << " |" << std::setw(8) << "pkt-imb" << std::setw(10) << "max-err" << std::setw(7)
+           << "load"
+           << " |" << std::setw(10) << "drops@1.0" << std::setw(11) << "tput-mean" << std::setw(10)
+           << "tput-min" << std::setw(11) << "maxQ(KB)";
+    }
+    os << "\n";
+}
+
+void
+PrintImbalanceRow(std::ostream& os,
+                  const std::string& pattern,
+                  const std::string& fabric,
+                  const nlohmann::json& fj,
+                  bool packet)
+{
+    std::ostringstream imb;
+    imb << std::fixed << std::setprecision(2) << fj["imbalance_mean"].get<double>() << "+-"
+        << fj["imbalance_std"].get<double>();
+    os << std::left << std::setw(16) << pattern << std::setw(7) << fabric << std::right
+       << std::setw(15) << imb.str() << std::setw(9) << std::fixed << std::setprecision(2)
+       << fj["loaded_imbalance_mean"].get<double>();
+    if (packet)
+    {
+        const nlohmann::json& lo = fj["packet"][0]["unsaturated"];
+        const nlohmann::json& hi = fj["packet"][0]["full_load"];
+        os << " |" << std::setw(8) << lo["imbalance"].get<double>() << std::setw(9)
+           << std::setprecision(4) << 100 * lo["max_rel_err_vs_analytic"].get<double>() << "%"
+           << std::setw(7) << std::setprecision(2) << lo["offered_load"].get<double>() << " |"
+           << std::setw(10) << hi["dropped_packets"].get<uint64_t>() << std::setw(11)
+           << std::setprecision(1) << hi["throughput_gbps_mean"].get<double>() << std::setw(10)
+           << hi["throughput_gbps_min"].get<double>() << std::setw(11)
+           << hi["max_queue_bytes"].get<uint64_t>() / 1000;
+    }
+    os << "\n";
+}
+
+void
+PrintImbalanceLegend(std::ostream& os, bool packet)
+{
+    os << "\nimbalance: mean+-std over seeds; loaded: mean over links carrying traffic";
+    if (packet)
+    {
+        os << "\npkt-imb, max-err: packet run at the offered load 'load' (hottest link at "
+              "90%); max-err = max |packet - analytic| / analytic bytes over the metric's "
+              "links\ndrops@1.0, tput (Gb/s per flow), maxQ: packet run at full line rate";
+    }
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,23 @@ PacketImbalance RunPacketImbalance(const FabricChoice& fabric,
                                    uint64_t seed,
                                    const std::vector<FlowSpec>& flows,
                                    const PacketImbalanceOptions& options);
+
+/**
+ * \ingroup zcube
+ * The comparison's table: header, one row per (pattern, fabric) with the analytic imbalance
+ * (mean+-std over seeds, loaded mean) and, with \p packet, the first packet seed's runs
+ * (packet imbalance, max error vs analytic, offered load; drops, throughput and queue at
+ * full load), and the legend explaining the columns.
+ */
+void PrintImbalanceHeader(std::ostream& os, bool packet);
+/// \param fj the fabric's entry of a pattern in summary.json (SeedImbalance::ToJson plus
+///        "packet": [{"unsaturated", "full_load"}, ...] with \p packet)
+void PrintImbalanceRow(std::ostream& os,
+                       const std::string& pattern,
+                       const std::string& fabric,
+                       const nlohmann::json& fj,
+                       bool packet);
+void PrintImbalanceLegend(std::ostream& os, bool packet);
 
 } // namespace ns3
 
