@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Lossless RoCE (PFC): incast and all-to-all without drops on ROFT and ZCube, headroom
+// overflow when the headroom is too small, pause timing on the upstream queue, and the
+// deadlock detector's cycle search.
+#include "ns3/core-module.h"
+#include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-warning.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/pfc-ring.h"
+#include "ns3/roce-rate-control.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/roce-traffic-helper.h"
+#include "ns3/zcube-helper.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+class Pfc : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    static FlowSpec Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
+    {
+        FlowSpec f;
+        f.id = id;
+        f.src = src;
+        f.dst = dst;
+        f.bytes = bytes;
+        f.srcPort = static_cast<uint16_t>(49152 + id % 16000);
+        return f;
+    }
+
+    /// Every host sends \p bytes to every other host, all at once.
+    static std::vector<FlowSpec> AllPairs(uint32_t hosts, uint64_t bytes)
+    {
+        std::vector<FlowSpec> flows;
+        for (uint32_t s = 0; s < hosts; ++s)
+        {
+            for (uint32_t d = 0; d < hosts; ++d)
+            {
+                if (s != d)
+                {
+                    flows.push_back(Flow(flows.size(), s, d, bytes));
+                }
+            }
+        }
+        return flows;
+    }
+
+    /// Lossless means: nothing dropped, every flow complete with no retransmission, every
+    /// packet sent delivered.
+    static void ExpectLossless(const FabricRoceRunResult& r)
+    {
+        EXPECT_EQ(r.droppedPackets, 0u);
+        EXPECT_TRUE(r.drops.empty());
+        EXPECT_EQ(r.incompleteFlows, 0u);
+        EXPECT_EQ(r.sentPackets, r.deliveredPackets);
+        EXPECT_EQ(r.inFlightPackets, 0);
+        EXPECT_EQ(r.Unaccounted(), 0);
+        for (const auto& f : r.flows)
+        {
+            EXPECT_EQ(f.retxPackets, 0u) << "flow " << f.spec.id;
+            EXPECT_EQ(f.timeouts, 0u) << "flow " << f.spec.id;
+            EXPECT_EQ(f.rxBytes, f.spec.bytes) << "flow " << f.spec.id;
+        }
+    }
+
+    struct PfcFigures
+    {
+        uint64_t pauseFrames{0};
+        uint64_t episodes{0};
+        uint64_t headroomDrops{0};
+        size_t deadlocks{0};
+        double maxPausedFraction{0};
+    };
+
+    /// Read the PFC figures at the end of the run (before the simulator is destroyed).
+    static FabricRoceRunOptions Collect(Ptr<PfcNetwork> pfc, PfcFigures& out)
+    {
+        FabricRoceRunOptions o;
+        o.afterRun = [pfc, &out](Ptr<FabricNetwork>, const ApplicationContainer&)
+        {
+            out.pauseFrames = pfc->GetPauseFrames();
+            out.episodes = pfc->GetPauseEpisodes();
+            out.headroomDrops = pfc->GetHeadroomDrops();
+            out.deadlocks = pfc->GetDeadlocks().size();
+            for (uint32_t d = 0; d < pfc->GetNDirLinks(); ++d)
+            {
+                out.maxPausedFraction = std::max(out.maxPausedFraction, pfc->GetPausedFraction(d));
+            }
+        };
+        return o;
+    }
+};
+
+} // namespace
+
+TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
+{
+    // The same incast as RoceTransport.Incast16To1CompletesWithBoundedQueue (lossy: ~2700
+    // queue-overflow drops), now lossless.
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 2000000));
+    }
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
+    ExpectLossless(r);
+    EXPECT_GT(fig.pauseFrames, 0u) << "an incast this size must pause";
+    EXPECT_GT(fig.episodes, 0u);
+    EXPECT_EQ(fig.headroomDrops, 0u);
+    EXPECT_EQ(fig.deadlocks, 0u) << "incast is acyclic";
+    // Line rate out of the bottleneck is still reached: 32 MB in well under 2x the ideal.
+    EXPECT_LT(r.lastCompletionSeconds, 2 * 16 * 2000000 * 8.0 / 400e9);
+}
+
+TEST_F(Pfc, OnOffPausesAlsoLossless)
+{
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
+    ExpectLossless(r);
+    EXPECT_GT(fig.pauseFrames, 0u);
+}
+
+TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
+{
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    // A 400 Gb/s, 1 us link needs about 108 KB; give it two frames.
+    pfcHelper.SetSwitchAttribute("HeadroomBytes", UintegerValue(8500));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    const uint64_t warnings0 = GetFabricWarningCount();
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    EXPECT_GT(GetFabricWarningCount(), warnings0) << "misconfiguration reported at start";
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
+    ASSERT_GT(r.droppedPackets, 0u);
+    EXPECT_EQ(r.drops.size(), 1u);
+    EXPECT_EQ(r.drops[FabricDropReason::HEADROOM_OVERFLOW], r.droppedPackets);
+    EXPECT_EQ(fig.headroomDrops, r.droppedPackets);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    EXPECT_EQ(r.incompleteFlows, 0u) << "go-back-N recovers the headroom drops";
+}
+
+TEST_F(Pfc, RequiredHeadroomFollowsRateDelayAndMtu)
+{
+    // 400 Gb/s x 2 x 1 us = 100000 bytes, + 2 x (4200 + 2) + 64.
+    EXPECT_EQ(PfcSwitch::RequiredHeadroom(400000000000ULL, MicroSeconds(1), 4200), 108468u);
+    EXPECT_EQ(PfcSwitch::RequiredHeadroom(100000000000ULL, MicroSeconds(2), 1500),
+              50000u + 2 * 1502 + 64);
+}
+
+TEST_F(Pfc, UpstreamStopsWithinLinkDelayPlusOneFrame)
+{
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+
+    // Data frames started per directed link, and XOFF/XON times per directed link (of the
+    // upstream, i.e. the paused direction).
+    std::map<uint32_t, std::vector<double>> txStarts;
+    std::map<uint32_t, std::vector<std::pair<double, bool>>> pauses;
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            const uint32_t d = g.GetEgressDirLink(v, p);
+            net->GetDevice(v, p)->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [&txStarts, d](Ptr<const Packet> pkt)
+                    {
+                        if (pkt->GetSize() > 100)
+                        {
+                            txStarts[d].push_back(Simulator::Now().GetSeconds());
+                        }
+                    }));
+        }
+        if (auto sw = pfc->GetSwitch(v))
+        {
+            sw->TraceConnectWithoutContext(
+                "Pause",
+                Callback<void, uint32_t, uint32_t, uint8_t, bool>(
+                    [&pauses, &g](uint32_t node, uint32_t port, uint8_t, bool xoff)
+                    {
+                        // The port's ingress direction is the peer's egress.
+                        const uint32_t up = g.GetEgressDirLink(node, port) ^ 1u;
+                        pauses[up].emplace_back(Simulator::Now().GetSeconds(), xoff);
+                    }));
+        }
+    }
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    auto r = RunFabricRoce(net, flows);
+    ExpectLossless(r);
+
+    const double delay = 1e-6;
+    const double frame = (4200 + 2) * 8 / 400e9;
+    const double pauseFrame = 64 * 8 / 400e9;
+    uint32_t checked = 0;
+    uint32_t fromSwitches = 0;
+    for (const auto& [up, events] : pauses)
+    {
+        for (size_t i = 0; i < events.size(); ++i)
+        {
+            if (!events[i].second)
+            {
+                continue;
+            }
+            const double xoff = events[i].first;
+            const double xon = (i + 1 < events.size()) ? events[i + 1].first : 1e9;
+            // Nothing new may start once the pause arrived and the frame on the wire ended,
+            // until the resume arrives.
+            const double stopBy = xoff + delay + pauseFrame + frame + 1e-12;
+            const double resumeAt = xon + delay;
+            for (double t : txStarts[up])
+            {
+                EXPECT_FALSE(t > stopBy && t < resumeAt)
+                    << g.GetDirLinkLabel(up) << " started a data frame at " << t * 1e6
+                    << " us; XOFF at " << xoff * 1e6 << " us, XON at " << xon * 1e6 << " us";
+            }
+            ++checked;
+            fromSwitches += g.IsHost(g.GetDirLinkTail(up)) ? 0 : 1;
+        }
+    }
+    EXPECT_GT(checked, 0u);
+    EXPECT_GT(fromSwitches, 0u) << "pauses propagated hop by hop to a switch upstream";
+}
+
+TEST_F(Pfc, AllToAllAtLineRateLosslessOnRoft)
+{
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, AllPairs(16, 200000), Collect(pfc, fig));
+    ExpectLossless(r);
+    EXPECT_EQ(fig.deadlocks, 0u);
+}
+
+TEST_F(Pfc, AllToAllAtLineRateLosslessOnZCube)
+{
+    ZCubeHelper zcube(16, 4);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    auto net = zcube.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, AllPairs(16, 200000), Collect(pfc, fig));
+    ExpectLossless(r);
+    EXPECT_EQ(fig.deadlocks, 0u);
+}
+
+TEST_F(Pfc, DeadlockOnARingIsReportedNotHung)
+{
+    // Four switches in a ring, every flow three hops clockwise: each ring link waits for the
+    // next one (cyclic buffer dependency). Small static thresholds fill the ring quickly.
+    auto graph = MakePfcRingGraph(4);
+    auto routing = CreateObject<ClockwiseRingRouting>();
+    routing->SetGraph(graph);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0));
+    pfcHelper.SetSwitchAttribute("XoffBytes", UintegerValue(64000));
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.SetNetworkAttribute("StopOnDeadlock", BooleanValue(true));
+    pfcHelper.ConfigureLinks(links);
+    auto net = links.Install(graph, routing);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        flows.push_back(Flow(i, i, (i + 3) % 4, 20000000));
+    }
+    std::vector<PfcNetwork::DeadlockReport> reports;
+    FabricRoceRunOptions o;
+    o.stopAt = Seconds(0.1);
+    o.senderAttributes["RateControl"] =
+        std::make_shared<TypeIdValue>(NoRateControl::GetTypeId());
+    o.afterRun = [pfc, &reports](Ptr<FabricNetwork>, const ApplicationContainer&)
+    { reports = pfc->GetDeadlocks(); };
+    auto r = RunFabricRoce(net, flows, o);
+    ASSERT_EQ(reports.size(), 1u) << "one deadlock, reported once";
+    const auto& g = *graph;
+    EXPECT_EQ(reports[0].dirLinks.size(), 4u) << "the four clockwise ring links";
+    for (uint32_t d : reports[0].dirLinks)
+    {
+        EXPECT_FALSE(g.IsHost(g.GetDirLinkTail(d)));
+        EXPECT_FALSE(g.IsHost(g.GetDirLinkHead(d)));
+    }
+    EXPECT_LT(r.simSeconds, 0.1) << "the run ended at the report, not at the horizon";
+    EXPECT_GT(r.incompleteFlows, 0u);
+    EXPECT_EQ(r.droppedPackets, 0u) << "a deadlock loses nothing; it just stops";
+    EXPECT_EQ(r.Unaccounted(), 0);
+}
+
+TEST(PfcCycle, FindsAConstructedCycleInTravelOrder)
+{
+    // 0 -> 1 -> 2 -> 0 plus a tail 3 -> 0 and a chord 1 -> 3.
+    const std::vector<std::pair<uint32_t, uint32_t>> edges{{0, 1}, {1, 2}, {2, 0}, {3, 0}, {1, 3}};
+    const auto cycle = FindDirectedCycle(4, edges);
+    ASSERT_FALSE(cycle.empty());
+    for (size_t i = 0; i < cycle.size(); ++i)
+    {
+        const auto& e = edges[cycle[i]];
+        const auto& next = edges[cycle[(i + 1) % cycle.size()]];
+        EXPECT_EQ(e.second, next.first) << "edges chain head to tail";
+    }
+}
+
+TEST(PfcCycle, NoCycleInATreeOrADag)
+{
+    // Incast tree: hosts 4..7 -> leaves 2,3 -> spine 1 -> leaf 0 (the receiver's).
+    EXPECT_TRUE(FindDirectedCycle(8, {{4, 2}, {5, 2}, {6, 3}, {7, 3}, {2, 1}, {3, 1}, {1, 0}})
+                    .empty());
+    // A diamond is acyclic too.
+    EXPECT_TRUE(FindDirectedCycle(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}).empty());
+    EXPECT_TRUE(FindDirectedCycle(3, {}).empty());
+}
+
+TEST(PfcCycle, TwoWayPauseAndSelfLoopAreCycles)
+{
+    EXPECT_EQ(FindDirectedCycle(2, {{0, 1}, {1, 0}}).size(), 2u);
+    EXPECT_EQ(FindDirectedCycle(1, {{0, 0}}).size(), 1u);
+    EXPECT_THROW(FindDirectedCycle(2, {{0, 2}}), std::invalid_argument);
+}
