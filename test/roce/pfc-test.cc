@@ -8,9 +8,10 @@
 #include "ns3/fabric-warning.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/pfc-ring.h"
-#include "ns3/roce-rate-control.h"
 #include "ns3/point-to-point-channel.h"
+#include "ns3/roce-rate-control.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/traffic-pattern.h"
 #include "ns3/zcube-helper.h"
 
 #include <gtest/gtest.h>
@@ -81,20 +82,62 @@ class Pfc : public ::testing::Test
         }
     }
 
+    /// A shallow static XOFF threshold (32 KB, under 8 frames): every queue build-up of an
+    /// all-to-all (ECMP collisions, two flows into one port) makes PFC act. With the default
+    /// dynamic threshold (alpha 1/8 of a 32 MB buffer) the same traffic never pauses.
+    static void SmallBuffer(PfcHelper& h)
+    {
+        h.SetSwitchAttribute("Alpha", DoubleValue(0));
+        h.SetSwitchAttribute("XoffBytes", UintegerValue(32 * 1024));
+    }
+
+    /// All-to-all as 15 shifted permutations, each flow at line rate (MakeShiftedAllToAll),
+    /// plus every host sending to every other at once: both at line rate per host.
+    static std::vector<FlowSpec> AllToAll(uint32_t hosts, uint64_t bytes)
+    {
+        std::vector<FlowSpec> flows = MakeShiftedAllToAll(hosts, bytes, 0, 1);
+        for (FlowSpec f : AllPairs(hosts, bytes / 4))
+        {
+            f.id = flows.size();
+            f.srcPort = static_cast<uint16_t>(60000 + f.id % 5000);
+            flows.push_back(f);
+        }
+        return flows;
+    }
+
+    /// Every queue pair at line rate: no rate control, so only PFC keeps the fabric lossless.
+    static FabricRoceRunOptions LineRate(FabricRoceRunOptions o)
+    {
+        o.senderAttributes["RateControl"]
+            = std::make_shared<TypeIdValue>(NoRateControl::GetTypeId());
+        return o;
+    }
+
     struct PfcFigures
     {
         uint64_t pauseFrames{0};
         uint64_t episodes{0};
         uint64_t headroomDrops{0};
         size_t deadlocks{0};
-        double maxPausedFraction{0};
+        double maxPausedSeconds{0};
+        uint64_t maxHeadroomUsed{0}; //!< largest headroom occupancy of any switch port
+        uint64_t headroomSize{0};    //!< that port's headroom
     };
+
+    static void Print(const std::string& what, const PfcFigures& f)
+    {
+        std::cout << "  [" << what << "] pause frames " << f.pauseFrames << ", episodes "
+                  << f.episodes << ", longest paused link " << f.maxPausedSeconds * 1e6
+                  << " us in all"
+                  << ", max headroom used " << f.maxHeadroomUsed << " of " << f.headroomSize
+                  << " bytes\n";
+    }
 
     /// Read the PFC figures at the end of the run (before the simulator is destroyed).
     static FabricRoceRunOptions Collect(Ptr<PfcNetwork> pfc, PfcFigures& out)
     {
         FabricRoceRunOptions o;
-        o.afterRun = [pfc, &out](Ptr<FabricNetwork>, const ApplicationContainer&)
+        o.afterRun = [pfc, &out](Ptr<FabricNetwork> net, const ApplicationContainer&)
         {
             out.pauseFrames = pfc->GetPauseFrames();
             out.episodes = pfc->GetPauseEpisodes();
@@ -102,7 +145,21 @@ class Pfc : public ::testing::Test
             out.deadlocks = pfc->GetDeadlocks().size();
             for (uint32_t d = 0; d < pfc->GetNDirLinks(); ++d)
             {
-                out.maxPausedFraction = std::max(out.maxPausedFraction, pfc->GetPausedFraction(d));
+                out.maxPausedSeconds = std::max(out.maxPausedSeconds, pfc->GetPausedSeconds(d));
+            }
+            for (uint32_t v = 0; v < net->GetGraph().GetNNodes(); ++v)
+            {
+                if (auto sw = pfc->GetSwitch(v))
+                {
+                    for (uint32_t p = 0; p < net->GetGraph().GetNPorts(v); ++p)
+                    {
+                        if (sw->GetMaxHeadroomUsed(p) > out.maxHeadroomUsed)
+                        {
+                            out.maxHeadroomUsed = sw->GetMaxHeadroomUsed(p);
+                            out.headroomSize = sw->GetHeadroom(p);
+                        }
+                    }
+                }
             }
         };
         return o;
@@ -133,6 +190,9 @@ TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
     EXPECT_GT(fig.episodes, 0u);
     EXPECT_EQ(fig.headroomDrops, 0u);
     EXPECT_EQ(fig.deadlocks, 0u) << "incast is acyclic";
+    EXPECT_GT(fig.maxHeadroomUsed, 0u) << "the headroom absorbed what came after an XOFF";
+    EXPECT_LE(fig.maxHeadroomUsed, fig.headroomSize);
+    Print("incast 16:1", fig);
     // Line rate out of the bottleneck is still reached: 32 MB in well under 2x the ideal.
     EXPECT_LT(r.lastCompletionSeconds, 2 * 16 * 2000000 * 8.0 / 400e9);
 }
@@ -155,6 +215,7 @@ TEST_F(Pfc, OnOffPausesAlsoLossless)
     auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
     ExpectLossless(r);
     EXPECT_GT(fig.pauseFrames, 0u);
+    Print("incast 16:1 on-off", fig);
 }
 
 TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
@@ -274,6 +335,8 @@ TEST_F(Pfc, UpstreamStopsWithinLinkDelayPlusOneFrame)
         }
     }
     EXPECT_GT(checked, 0u);
+    std::cout << "  XOFF episodes checked: " << checked << " (" << fromSwitches
+              << " with a switch upstream)\n";
     EXPECT_GT(fromSwitches, 0u) << "pauses propagated hop by hop to a switch upstream";
 }
 
@@ -282,13 +345,16 @@ TEST_F(Pfc, AllToAllAtLineRateLosslessOnRoft)
     RoftHelper roft(RoftLayout(16, 4, 4), 1);
     FabricNetworkHelper links;
     PfcHelper pfcHelper;
+    SmallBuffer(pfcHelper);
     pfcHelper.ConfigureLinks(links);
     auto net = roft.Install(links);
     Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
     PfcFigures fig;
-    auto r = RunFabricRoce(net, AllPairs(16, 200000), Collect(pfc, fig));
+    auto r = RunFabricRoce(net, AllToAll(16, 400000), LineRate(Collect(pfc, fig)));
     ExpectLossless(r);
     EXPECT_EQ(fig.deadlocks, 0u);
+    EXPECT_GT(fig.pauseFrames, 0u) << "PFC was exercised, not merely idle";
+    Print(net->GetRouting()->GetName() + " all-to-all", fig);
 }
 
 TEST_F(Pfc, AllToAllAtLineRateLosslessOnZCube)
@@ -296,13 +362,16 @@ TEST_F(Pfc, AllToAllAtLineRateLosslessOnZCube)
     ZCubeHelper zcube(16, 4);
     FabricNetworkHelper links;
     PfcHelper pfcHelper;
+    SmallBuffer(pfcHelper);
     pfcHelper.ConfigureLinks(links);
     auto net = zcube.Install(links);
     Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
     PfcFigures fig;
-    auto r = RunFabricRoce(net, AllPairs(16, 200000), Collect(pfc, fig));
+    auto r = RunFabricRoce(net, AllToAll(16, 400000), LineRate(Collect(pfc, fig)));
     ExpectLossless(r);
     EXPECT_EQ(fig.deadlocks, 0u);
+    EXPECT_GT(fig.pauseFrames, 0u) << "PFC was exercised, not merely idle";
+    Print(net->GetRouting()->GetName() + " all-to-all", fig);
 }
 
 TEST_F(Pfc, DeadlockOnARingIsReportedNotHung)
@@ -329,10 +398,11 @@ TEST_F(Pfc, DeadlockOnARingIsReportedNotHung)
     std::vector<PfcNetwork::DeadlockReport> reports;
     FabricRoceRunOptions o;
     o.stopAt = Seconds(0.1);
-    o.senderAttributes["RateControl"] =
-        std::make_shared<TypeIdValue>(NoRateControl::GetTypeId());
+    o.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(NoRateControl::GetTypeId());
     o.afterRun = [pfc, &reports](Ptr<FabricNetwork>, const ApplicationContainer&)
-    { reports = pfc->GetDeadlocks(); };
+    {
+        reports = pfc->GetDeadlocks();
+    };
     auto r = RunFabricRoce(net, flows, o);
     ASSERT_EQ(reports.size(), 1u) << "one deadlock, reported once";
     const auto& g = *graph;
@@ -365,8 +435,8 @@ TEST(PfcCycle, FindsAConstructedCycleInTravelOrder)
 TEST(PfcCycle, NoCycleInATreeOrADag)
 {
     // Incast tree: hosts 4..7 -> leaves 2,3 -> spine 1 -> leaf 0 (the receiver's).
-    EXPECT_TRUE(FindDirectedCycle(8, {{4, 2}, {5, 2}, {6, 3}, {7, 3}, {2, 1}, {3, 1}, {1, 0}})
-                    .empty());
+    EXPECT_TRUE(
+        FindDirectedCycle(8, {{4, 2}, {5, 2}, {6, 3}, {7, 3}, {2, 1}, {3, 1}, {1, 0}}).empty());
     // A diamond is acyclic too.
     EXPECT_TRUE(FindDirectedCycle(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}).empty());
     EXPECT_TRUE(FindDirectedCycle(3, {}).empty());

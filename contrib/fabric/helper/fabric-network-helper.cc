@@ -159,7 +159,8 @@ FabricNetworkHelper::MakeLinkHelper() const
 {
     PointToPointHelper p2p;
     p2p.SetQueue(m_queueType);
-    auto apply = [&p2p, this](const std::string& typeId, const std::string& name, const AttributeValue& v)
+    auto apply
+        = [&p2p, this](const std::string& typeId, const std::string& name, const AttributeValue& v)
     {
         if (typeId == "ns3::PointToPointNetDevice")
         {

@@ -186,9 +186,8 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     // A full egress queue drops inside Send(); the link monitor counts it there. A mark counts
     // only when the marked packet was queued.
     const Ptr<NetDevice>& out = m_ports[port];
-    const bool queued = m_egressCb.IsNull()
-                          ? out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE)
-                          : m_egressCb(copy, inPort, port);
+    const bool queued = m_egressCb.IsNull() ? out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE)
+                                            : m_egressCb(copy, inPort, port);
     if (queued && marked)
     {
         m_ecnTrace(copy, port);

@@ -36,13 +36,13 @@ struct CycleVisitor : public boost::default_dfs_visitor
     std::vector<int64_t>* parentEdge;
     int64_t* backEdge;
 
-    template <class Edge, class Graph>
+    template<class Edge, class Graph>
     void tree_edge(Edge e, const Graph& g)
     {
         (*parentEdge)[boost::target(e, g)] = boost::get(boost::edge_index, g, e);
     }
 
-    template <class Edge, class Graph>
+    template<class Edge, class Graph>
     void back_edge(Edge e, const Graph& g)
     {
         if (*backEdge < 0)
@@ -95,59 +95,56 @@ FindDirectedCycle(uint32_t nNodes, const std::vector<std::pair<uint32_t, uint32_
 TypeId
 PfcNetwork::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PfcNetwork")
-            .SetParent<Object>()
-            .SetGroupName("Roce")
-            .AddConstructor<PfcNetwork>()
-            .AddAttribute("CheckInterval",
-                          "How often the storm and deadlock detectors look while a port is "
-                          "paused.",
-                          TimeValue(MicroSeconds(20)),
-                          MakeTimeAccessor(&PfcNetwork::m_checkInterval),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("DeadlockTime",
-                          "A cycle of links each paused (data class, with packets waiting) "
-                          "for at least this long is a deadlock.",
-                          TimeValue(MicroSeconds(500)),
-                          MakeTimeAccessor(&PfcNetwork::m_deadlockTime),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("StormTime",
-                          "A port paused without a break for longer than this is a pause "
-                          "storm (the switches' PFC watchdog timer).",
-                          TimeValue(MilliSeconds(2)),
-                          MakeTimeAccessor(&PfcNetwork::m_stormTime),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("WatchdogPolicy",
-                          "What a detected pause storm triggers on its port: none (report), "
-                          "drop (drop the paused packets, pfc-watchdog, and ignore pauses "
-                          "from then on), ignore (ignore pauses from then on).",
-                          EnumValue(WATCHDOG_NONE),
-                          MakeEnumAccessor(&PfcNetwork::m_policy),
-                          MakeEnumChecker(WATCHDOG_NONE,
-                                          "none",
-                                          WATCHDOG_DROP,
-                                          "drop",
-                                          WATCHDOG_IGNORE,
-                                          "ignore"))
-            .AddAttribute("StopOnDeadlock",
-                          "End the simulation when a deadlock is detected.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&PfcNetwork::m_stopOnDeadlock),
-                          MakeBooleanChecker())
-            .AddAttribute("RecordPauseEvents",
-                          "Keep every pause state change (for plots of pause over time).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&PfcNetwork::m_recordEvents),
-                          MakeBooleanChecker())
-            .AddTraceSource("Deadlock",
-                            "A cycle of paused links was found: its directed links.",
-                            MakeTraceSourceAccessor(&PfcNetwork::m_deadlockTrace),
-                            "ns3::PfcNetwork::DeadlockTracedCallback")
-            .AddTraceSource("PauseStorm",
-                            "A port was paused longer than StormTime: directed link, time.",
-                            MakeTraceSourceAccessor(&PfcNetwork::m_stormTrace),
-                            "ns3::PfcNetwork::StormTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::PfcNetwork")
+              .SetParent<Object>()
+              .SetGroupName("Roce")
+              .AddConstructor<PfcNetwork>()
+              .AddAttribute("CheckInterval",
+                            "How often the storm and deadlock detectors look while a port is "
+                            "paused.",
+                            TimeValue(MicroSeconds(20)),
+                            MakeTimeAccessor(&PfcNetwork::m_checkInterval),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("DeadlockTime",
+                            "A cycle of links each paused (data class, with packets waiting) "
+                            "for at least this long is a deadlock.",
+                            TimeValue(MicroSeconds(500)),
+                            MakeTimeAccessor(&PfcNetwork::m_deadlockTime),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("StormTime",
+                            "A port paused without a break for longer than this is a pause "
+                            "storm (the switches' PFC watchdog timer).",
+                            TimeValue(MilliSeconds(2)),
+                            MakeTimeAccessor(&PfcNetwork::m_stormTime),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute(
+                  "WatchdogPolicy",
+                  "What a detected pause storm triggers on its port: none (report), "
+                  "drop (drop the paused packets, pfc-watchdog, and ignore pauses "
+                  "from then on), ignore (ignore pauses from then on).",
+                  EnumValue(WATCHDOG_NONE),
+                  MakeEnumAccessor(&PfcNetwork::m_policy),
+                  MakeEnumChecker(
+                      WATCHDOG_NONE, "none", WATCHDOG_DROP, "drop", WATCHDOG_IGNORE, "ignore"))
+              .AddAttribute("StopOnDeadlock",
+                            "End the simulation when a deadlock is detected.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&PfcNetwork::m_stopOnDeadlock),
+                            MakeBooleanChecker())
+              .AddAttribute("RecordPauseEvents",
+                            "Keep every pause state change (for plots of pause over time).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&PfcNetwork::m_recordEvents),
+                            MakeBooleanChecker())
+              .AddTraceSource("Deadlock",
+                              "A cycle of paused links was found: its directed links.",
+                              MakeTraceSourceAccessor(&PfcNetwork::m_deadlockTrace),
+                              "ns3::PfcNetwork::DeadlockTracedCallback")
+              .AddTraceSource("PauseStorm",
+                              "A port was paused longer than StormTime: directed link, time.",
+                              MakeTraceSourceAccessor(&PfcNetwork::m_stormTrace),
+                              "ns3::PfcNetwork::StormTracedCallback");
     return tid;
 }
 
@@ -194,9 +191,8 @@ PfcNetwork::Install(Ptr<FabricNetwork> net, const ObjectFactory& switchFactory)
             m_queues[d] = q;
             q->TraceConnectWithoutContext(
                 "PauseState",
-                Callback<void, uint8_t, bool>([this, d](uint8_t cls, bool paused) {
-                    PauseChanged(d, cls, paused);
-                }));
+                Callback<void, uint8_t, bool>([this, d](uint8_t cls, bool paused)
+                                              { PauseChanged(d, cls, paused); }));
         }
     }
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
@@ -257,10 +253,9 @@ PfcNetwork::GetHeadroomDrops() const
 }
 
 double
-PfcNetwork::GetPausedFraction(uint32_t dirLink) const
+PfcNetwork::GetPausedSeconds(uint32_t dirLink) const
 {
-    const double now = Simulator::Now().GetSeconds();
-    return now > 0 ? m_queues[dirLink]->GetPausedTime(PfcQueue::DATA).GetSeconds() / now : 0.0;
+    return m_queues[dirLink]->GetPausedTime(PfcQueue::DATA).GetSeconds();
 }
 
 void
@@ -317,18 +312,17 @@ PfcNetwork::Check()
             FabricWarn("PfcNetwork",
                        "pause storm: " + g.GetDirLinkLabel(d) + " paused for "
                            + std::to_string(pausedFor.GetMicroSeconds()) + " us");
-            if (m_policy == WATCHDOG_DROP)
+            const uint32_t tail = g.GetDirLinkTail(d);
+            Ptr<FabricSwitchForwarder> fw
+                = m_net->GetNode(tail)->GetObject<FabricSwitchForwarder>();
+            // A host's queue holds at most the NIC's few packets, already counted as sent by
+            // the host: it only stops ignoring pauses; a switch drops what waits.
+            if (m_policy == WATCHDOG_DROP && fw)
             {
-                const uint32_t tail = g.GetDirLinkTail(d);
-                Ptr<FabricSwitchForwarder> fw =
-                    m_net->GetNode(tail)->GetObject<FabricSwitchForwarder>();
                 for (const Ptr<Packet>& p : q->FlushClass(PfcQueue::DATA))
                 {
                     ++m_watchdogDrops;
-                    if (fw)
-                    {
-                        fw->ReportDrop(p, FabricDropReason::PFC_WATCHDOG);
-                    }
+                    fw->ReportDrop(p, FabricDropReason::PFC_WATCHDOG);
                 }
             }
             if (m_policy != WATCHDOG_NONE)

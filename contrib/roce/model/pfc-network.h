@@ -95,8 +95,8 @@ class PfcNetwork : public Object
     uint64_t GetPauseEpisodes() const;
     uint64_t GetHeadroomDrops() const;
     uint64_t GetWatchdogDrops() const { return m_watchdogDrops; }
-    /// Fraction of [0, now] that \p dirLink's data class was paused.
-    double GetPausedFraction(uint32_t dirLink) const;
+    /// How long \p dirLink's data class has been paused in all, up to now (seconds).
+    double GetPausedSeconds(uint32_t dirLink) const;
     const std::vector<PauseEvent>& GetPauseEvents() const { return m_events; }
     const std::vector<DeadlockReport>& GetDeadlocks() const { return m_deadlocks; }
     const std::vector<StormReport>& GetStorms() const { return m_storms; }

@@ -31,45 +31,41 @@ TypeId
 PfcQueue::GetTypeId()
 {
     // "<Packet>" in the name: PointToPointHelper::SetQueue appends it to a bare queue name.
-    static TypeId tid =
-        TypeId("ns3::PfcQueue<Packet>")
-            .SetParent<Queue<Packet>>()
-            .SetGroupName("Roce")
-            .AddConstructor<PfcQueue>()
-            .AddAttribute("MaxSize",
-                          "The queue's capacity (all classes together); beyond it packets are "
-                          "dropped as by a drop-tail queue (queue-overflow).",
-                          QueueSizeValue(QueueSize("100p")),
-                          MakeQueueSizeAccessor(&QueueBase::SetMaxSize, &QueueBase::GetMaxSize),
-                          MakeQueueSizeChecker())
-            .AddAttribute("ControlDscpMin",
-                          "Packets whose IPv4 DSCP is at least this value are in the control "
-                          "class (served first, paused separately); RoCE ACK/NACK/CNP carry "
-                          "DSCP 48 (CS6), data DSCP 0.",
-                          UintegerValue(32),
-                          MakeUintegerAccessor(&PfcQueue::m_controlDscpMin),
-                          MakeUintegerChecker<uint8_t>(1, 63))
-            .AddAttribute("GateDequeue",
-                          "Whether a paused class is held in this queue (switch ports). A host "
-                          "NIC's queue is not gated: its RoceNic stops the paused class before "
-                          "the queue.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&PfcQueue::m_gate),
-                          MakeBooleanChecker())
-            .AddTraceSource("PauseState",
-                            "A class was paused or resumed by the peer's pause frames.",
-                            MakeTraceSourceAccessor(&PfcQueue::m_pauseTrace),
-                            "ns3::PfcQueue::PauseStateTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::PfcQueue<Packet>")
+              .SetParent<Queue<Packet>>()
+              .SetGroupName("Roce")
+              .AddConstructor<PfcQueue>()
+              .AddAttribute("MaxSize",
+                            "The queue's capacity (all classes together); beyond it packets are "
+                            "dropped as by a drop-tail queue (queue-overflow).",
+                            QueueSizeValue(QueueSize("100p")),
+                            MakeQueueSizeAccessor(&QueueBase::SetMaxSize, &QueueBase::GetMaxSize),
+                            MakeQueueSizeChecker())
+              .AddAttribute("ControlDscpMin",
+                            "Packets whose IPv4 DSCP is at least this value are in the control "
+                            "class (served first, paused separately); RoCE ACK/NACK/CNP carry "
+                            "DSCP 48 (CS6), data DSCP 0.",
+                            UintegerValue(32),
+                            MakeUintegerAccessor(&PfcQueue::m_controlDscpMin),
+                            MakeUintegerChecker<uint8_t>(1, 63))
+              .AddAttribute("GateDequeue",
+                            "Whether a paused class is held in this queue (switch ports). A host "
+                            "NIC's queue is not gated: its RoceNic stops the paused class before "
+                            "the queue.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&PfcQueue::m_gate),
+                            MakeBooleanChecker())
+              .AddTraceSource("PauseState",
+                              "A class was paused or resumed by the peer's pause frames.",
+                              MakeTraceSourceAccessor(&PfcQueue::m_pauseTrace),
+                              "ns3::PfcQueue::PauseStateTracedCallback");
     return tid;
 }
 
-PfcQueue::PfcQueue()
-{
-}
+PfcQueue::PfcQueue() {}
 
-PfcQueue::~PfcQueue()
-{
-}
+PfcQueue::~PfcQueue() {}
 
 void
 PfcQueue::DoDispose()
@@ -99,8 +95,7 @@ PfcQueue::Enqueue(Ptr<Packet> item)
 {
     uint8_t cls = DATA;
     uint8_t buf[4];
-    if (item->GetSize() >= 4 && item->CopyData(buf, 4) == 4
-        && ((buf[0] << 8) | buf[1]) == PPP_IPV4)
+    if (item->GetSize() >= 4 && item->CopyData(buf, 4) == 4 && ((buf[0] << 8) | buf[1]) == PPP_IPV4)
     {
         cls = ClassOfTos(buf[3], m_controlDscpMin);
     }

@@ -11,6 +11,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -28,62 +29,62 @@ constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
 TypeId
 PfcSwitch::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PfcSwitch")
-            .SetParent<Object>()
-            .SetGroupName("Roce")
-            .AddConstructor<PfcSwitch>()
-            .AddAttribute("BufferSize",
-                          "Shared packet buffer of the switch in bytes, headroom included "
-                          "(assumed 32 MB: 400G merchant switches have tens of MB).",
-                          UintegerValue(32 * 1024 * 1024),
-                          MakeUintegerAccessor(&PfcSwitch::m_bufferSize),
-                          MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("Alpha",
-                          "Dynamic threshold: a port pauses its upstream when its shared bytes "
-                          "pass Alpha x (free shared buffer). 0: the static XoffBytes.",
-                          DoubleValue(0.125),
-                          MakeDoubleAccessor(&PfcSwitch::m_alpha),
-                          MakeDoubleChecker<double>(0, 64))
-            .AddAttribute("XoffBytes",
-                          "Static XOFF threshold per port in bytes (used when Alpha is 0).",
-                          UintegerValue(512 * 1024),
-                          MakeUintegerAccessor(&PfcSwitch::m_xoffStatic),
-                          MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("XonOffsetBytes",
-                          "A paused port resumes when its shared bytes are this far below the "
-                          "XOFF threshold (or zero) and its headroom is empty.",
-                          UintegerValue(2 * 4202),
-                          MakeUintegerAccessor(&PfcSwitch::m_xonOffset),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("HeadroomBytes",
-                          "Headroom per port in bytes; 0: sized per port from its rate, delay "
-                          "and MTU (RequiredHeadroom). A smaller value than a port needs is "
-                          "warned about at start and may drop (headroom-overflow).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&PfcSwitch::m_headroomAttr),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("PauseMode",
-                          "on-off: pause until a resume frame; quanta: pause for PauseQuanta x "
-                          "512 bit times, refreshed every half of it while XOFF lasts.",
-                          EnumValue(QUANTA),
-                          MakeEnumAccessor(&PfcSwitch::m_mode),
-                          MakeEnumChecker(ON_OFF, "on-off", QUANTA, "quanta"))
-            .AddAttribute("PauseQuanta",
-                          "Pause duration of a pause frame in quanta of 512 bit times "
-                          "(802.1Qbb), 1..65535.",
-                          UintegerValue(0xffff),
-                          MakeUintegerAccessor(&PfcSwitch::m_quanta),
-                          MakeUintegerChecker<uint16_t>(1))
-            .AddAttribute("PauseFrameBytes",
-                          "Size of a pause frame on the wire (its serialization delays it).",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&PfcSwitch::m_pauseFrameBytes),
-                          MakeUintegerChecker<uint32_t>(1, 1518))
-            .AddTraceSource("Pause",
-                            "A pause frame left a port: node, port, class, XOFF or XON.",
-                            MakeTraceSourceAccessor(&PfcSwitch::m_pauseTrace),
-                            "ns3::PfcSwitch::PauseTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::PfcSwitch")
+              .SetParent<Object>()
+              .SetGroupName("Roce")
+              .AddConstructor<PfcSwitch>()
+              .AddAttribute("BufferSize",
+                            "Shared packet buffer of the switch in bytes, headroom included "
+                            "(assumed 32 MB: 400G merchant switches have tens of MB).",
+                            UintegerValue(32 * 1024 * 1024),
+                            MakeUintegerAccessor(&PfcSwitch::m_bufferSize),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("Alpha",
+                            "Dynamic threshold: a port pauses its upstream when its shared bytes "
+                            "pass Alpha x (free shared buffer). 0: the static XoffBytes.",
+                            DoubleValue(0.125),
+                            MakeDoubleAccessor(&PfcSwitch::m_alpha),
+                            MakeDoubleChecker<double>(0, 64))
+              .AddAttribute("XoffBytes",
+                            "Static XOFF threshold per port in bytes (used when Alpha is 0).",
+                            UintegerValue(512 * 1024),
+                            MakeUintegerAccessor(&PfcSwitch::m_xoffStatic),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("XonOffsetBytes",
+                            "A paused port resumes when its shared bytes are this far below the "
+                            "XOFF threshold (or zero) and its headroom is empty.",
+                            UintegerValue(2 * 4202),
+                            MakeUintegerAccessor(&PfcSwitch::m_xonOffset),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("HeadroomBytes",
+                            "Headroom per port in bytes; 0: sized per port from its rate, delay "
+                            "and MTU (RequiredHeadroom). A smaller value than a port needs is "
+                            "warned about at start and may drop (headroom-overflow).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&PfcSwitch::m_headroomAttr),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("PauseMode",
+                            "on-off: pause until a resume frame; quanta: pause for PauseQuanta x "
+                            "512 bit times, refreshed every half of it while XOFF lasts.",
+                            EnumValue(QUANTA),
+                            MakeEnumAccessor(&PfcSwitch::m_mode),
+                            MakeEnumChecker(ON_OFF, "on-off", QUANTA, "quanta"))
+              .AddAttribute("PauseQuanta",
+                            "Pause duration of a pause frame in quanta of 512 bit times "
+                            "(802.1Qbb), 1..65535.",
+                            UintegerValue(0xffff),
+                            MakeUintegerAccessor(&PfcSwitch::m_quanta),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("PauseFrameBytes",
+                            "Size of a pause frame on the wire (its serialization delays it).",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&PfcSwitch::m_pauseFrameBytes),
+                            MakeUintegerChecker<uint32_t>(1, 1518))
+              .AddTraceSource("Pause",
+                              "A pause frame left a port: node, port, class, XOFF or XON.",
+                              MakeTraceSourceAccessor(&PfcSwitch::m_pauseTrace),
+                              "ns3::PfcSwitch::PauseTracedCallback");
     return tid;
 }
 
@@ -111,7 +112,8 @@ PfcSwitch::DoDispose()
 uint64_t
 PfcSwitch::RequiredHeadroom(uint64_t rateBps, Time delay, uint32_t mtu)
 {
-    const double inFlight = 2.0 * delay.GetSeconds() * double(rateBps) / 8.0;
+    // Rounded up: 2 x 1 us x 400 Gb/s is 100000 bytes, not 99999.99...
+    const double inFlight = std::ceil(2.0 * delay.GetSeconds() * double(rateBps) / 8.0 - 1e-6);
     return static_cast<uint64_t>(inFlight) + 2 * (uint64_t(mtu) + PPP_HEADER) + 64;
 }
 
@@ -130,6 +132,8 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
     }
     m_ports.assign(g.GetNPorts(fabricNode), Port{});
     uint64_t reserved = 0;
+    uint32_t shortPorts = 0;
+    uint64_t worstNeed = 0;
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
         Port& port = m_ports[p];
@@ -153,19 +157,23 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
         DataRateValue rate;
         port.device->GetAttribute("DataRate", rate);
         port.rateBps = rate.Get().GetBitRate();
-        const uint64_t need =
-            RequiredHeadroom(port.rateBps, port.delay, port.device->GetMtu());
+        const uint64_t need = RequiredHeadroom(port.rateBps, port.delay, port.device->GetMtu());
         port.headroomSize = m_headroomAttr > 0 ? m_headroomAttr : need;
         if (m_headroomAttr > 0 && m_headroomAttr < need)
         {
-            FabricWarn("PfcSwitch",
-                       "headroom " + std::to_string(m_headroomAttr) + " bytes of "
-                           + g.GetName(fabricNode) + " port " + std::to_string(p)
-                           + " is below the " + std::to_string(need)
-                           + " bytes its link needs (rate x 2 x delay + 2 MTU + pause "
-                             "frame): this lossless fabric may drop (headroom-overflow)");
+            ++shortPorts;
+            worstNeed = std::max(worstNeed, need);
         }
         reserved += port.headroomSize;
+    }
+    if (shortPorts > 0)
+    {
+        FabricWarn("PfcSwitch",
+                   "HeadroomBytes " + std::to_string(m_headroomAttr) + " is below what "
+                       + std::to_string(shortPorts) + " port(s) of " + g.GetName(fabricNode)
+                       + " need (up to " + std::to_string(worstNeed)
+                       + " bytes: rate x 2 x delay + 2 MTU + pause frame): this lossless "
+                         "fabric may drop (headroom-overflow)");
     }
     if (reserved >= m_bufferSize)
     {
@@ -265,8 +273,7 @@ PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
     const uint64_t fromShared = std::min(in.shared, bytes - fromHeadroom);
     in.shared -= fromShared;
     m_sharedUsed -= std::min(m_sharedUsed, fromShared);
-    if (in.xoff && in.headroom == 0
-        && (in.shared == 0 || in.shared + m_xonOffset <= Threshold()))
+    if (in.xoff && in.headroom == 0 && (in.shared == 0 || in.shared + m_xonOffset <= Threshold()))
     {
         SendPause(inPort, false);
     }
@@ -290,8 +297,7 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
     port.xoff = xoff;
     ++port.frames;
     m_pauseTrace(m_fabricNode, portIndex, PfcQueue::DATA, xoff);
-    const Time flight =
-        port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
+    const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
     Simulator::Schedule(flight,
                         &PfcQueue::ReceivePause,
                         port.upstream,
@@ -300,8 +306,8 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
     port.refresh.Cancel();
     if (xoff && m_mode == QUANTA)
     {
-        port.refresh = Simulator::Schedule(PauseDuration(port) / 2, &PfcSwitch::Refresh, this,
-                                           portIndex);
+        port.refresh
+            = Simulator::Schedule(PauseDuration(port) / 2, &PfcSwitch::Refresh, this, portIndex);
     }
 }
 

@@ -2,7 +2,6 @@
 #include "roce-nic.h"
 
 #include "pfc-queue.h"
-
 #include "roce-sender.h"
 
 #include "ns3/data-rate.h"
