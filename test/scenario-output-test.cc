@@ -177,7 +177,7 @@ TEST(LosslessScenario, SummaryKeysAndOutcomes)
 {
     const std::string dir = TempDir("lossless");
     Outcome o = RunProgram(BIN
-                           + "/lossless --n=32 --k=8 --spines=4 --senders=16 --victims=2 "
+                           + "/lossless --n=48 --k=8 --spines=8 --senders=16 --victims=2 "
                              "--bytes=262144 --dcqcn-bytes=262144 --buffer-bytes=4000000 --out="
                            + dir);
     ASSERT_EQ(o.exitCode, 0) << o.stderrText;
@@ -222,7 +222,10 @@ TEST(LosslessScenario, BadInputIsAnError)
     EXPECT_EQ(o.exitCode, 2);
     EXPECT_NE(o.stderrText.find("error: "), std::string::npos) << o.stderrText;
     EXPECT_NE(o.stderrText.find("--alpha"), std::string::npos) << o.stderrText;
-    o = RunProgram(BIN + "/lossless --buffer-bytes=100000 --n=32 --k=8 --spines=4 --out=" + dir);
+    o = RunProgram(BIN
+                   + "/lossless --buffer-bytes=100000 --n=48 --k=8 --spines=8 --senders=16 "
+                     "--victims=2 --out="
+                   + dir);
     EXPECT_EQ(o.exitCode, 2) << "a buffer smaller than the reserved headroom is refused";
     EXPECT_NE(o.stderrText.find("BufferSize"), std::string::npos) << o.stderrText;
     std::filesystem::remove_all(dir);

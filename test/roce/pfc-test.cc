@@ -119,6 +119,7 @@ class Pfc : public ::testing::Test
         uint64_t episodes{0};
         uint64_t headroomDrops{0};
         size_t deadlocks{0};
+        size_t storms{0};
         double maxPausedSeconds{0};
         uint64_t maxHeadroomUsed{0}; //!< largest headroom occupancy of any switch port
         uint64_t headroomSize{0};    //!< that port's headroom
@@ -143,6 +144,7 @@ class Pfc : public ::testing::Test
             out.episodes = pfc->GetPauseEpisodes();
             out.headroomDrops = pfc->GetHeadroomDrops();
             out.deadlocks = pfc->GetDeadlocks().size();
+            out.storms = pfc->GetStorms().size();
             for (uint32_t d = 0; d < pfc->GetNDirLinks(); ++d)
             {
                 out.maxPausedSeconds = std::max(out.maxPausedSeconds, pfc->GetPausedSeconds(d));
@@ -190,6 +192,7 @@ TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
     EXPECT_GT(fig.episodes, 0u);
     EXPECT_EQ(fig.headroomDrops, 0u);
     EXPECT_EQ(fig.deadlocks, 0u) << "incast is acyclic";
+    EXPECT_EQ(fig.storms, 0u) << "no port paused for 2 ms";
     EXPECT_GT(fig.maxHeadroomUsed, 0u) << "the headroom absorbed what came after an XOFF";
     EXPECT_LE(fig.maxHeadroomUsed, fig.headroomSize);
     Print("incast 16:1", fig);
@@ -416,6 +419,51 @@ TEST_F(Pfc, DeadlockOnARingIsReportedNotHung)
     EXPECT_GT(r.incompleteFlows, 0u);
     EXPECT_EQ(r.droppedPackets, 0u) << "a deadlock loses nothing; it just stops";
     EXPECT_EQ(r.Unaccounted(), 0);
+}
+
+TEST_F(Pfc, WatchdogDropPolicyBreaksTheRingDeadlock)
+{
+    // The same ring, no deadlock stop: the pause-storm watchdog finds ring ports paused for
+    // longer than 200 us, drops what waits there (pfc-watchdog) and ignores further pauses
+    // on them; go-back-N then completes every flow.
+    auto graph = MakePfcRingGraph(4);
+    auto routing = CreateObject<ClockwiseRingRouting>();
+    routing->SetGraph(graph);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0));
+    pfcHelper.SetSwitchAttribute("XoffBytes", UintegerValue(64000));
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.SetNetworkAttribute("StormTime", TimeValue(MicroSeconds(200)));
+    pfcHelper.SetNetworkAttribute("WatchdogPolicy", StringValue("drop"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = links.Install(graph, routing);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        flows.push_back(Flow(i, i, (i + 3) % 4, 2000000));
+    }
+    size_t storms = 0;
+    size_t deadlocks = 0;
+    uint64_t watchdogDrops = 0;
+    FabricRoceRunOptions o = LineRate({});
+    o.stopAt = Seconds(0.2);
+    o.afterRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        storms = pfc->GetStorms().size();
+        deadlocks = pfc->GetDeadlocks().size();
+        watchdogDrops = pfc->GetWatchdogDrops();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    EXPECT_GT(storms, 0u);
+    EXPECT_GT(watchdogDrops, 0u);
+    EXPECT_EQ(r.drops[FabricDropReason::PFC_WATCHDOG], watchdogDrops);
+    EXPECT_EQ(r.incompleteFlows, 0u) << "the watchdog broke the deadlock";
+    EXPECT_EQ(r.Unaccounted(), 0);
+    std::cout << "  storms " << storms << ", deadlock reports " << deadlocks << ", watchdog drops "
+              << watchdogDrops << ", drops " << r.droppedPackets << ", last completion "
+              << r.lastCompletionSeconds * 1e6 << " us\n";
 }
 
 TEST(PfcCycle, FindsAConstructedCycleInTravelOrder)
