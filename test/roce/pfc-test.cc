@@ -193,6 +193,12 @@ TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
     EXPECT_EQ(fig.headroomDrops, 0u);
     EXPECT_EQ(fig.deadlocks, 0u) << "incast is acyclic";
     EXPECT_EQ(fig.storms, 0u) << "no port paused for 2 ms";
+    uint32_t cnps = 0;
+    for (const auto& f : r.flows)
+    {
+        cnps += f.cnps;
+    }
+    EXPECT_GT(cnps, 0u) << "ECN marking (and DCQCN) keeps working on top of PFC";
     EXPECT_GT(fig.maxHeadroomUsed, 0u) << "the headroom absorbed what came after an XOFF";
     EXPECT_LE(fig.maxHeadroomUsed, fig.headroomSize);
     Print("incast 16:1", fig);
@@ -341,6 +347,66 @@ TEST_F(Pfc, UpstreamStopsWithinLinkDelayPlusOneFrame)
     std::cout << "  XOFF episodes checked: " << checked << " (" << fromSwitches
               << " with a switch upstream)\n";
     EXPECT_GT(fromSwitches, 0u) << "pauses propagated hop by hop to a switch upstream";
+}
+
+TEST_F(Pfc, PauseWindowHoldsALinkForItsDuration)
+{
+    // What an OCS "pause" stall policy does: the four uplinks of leaf 0 are paused from
+    // 100 us to 150 us while GPU 0 sends to GPU 15 on another leaf.
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+    const uint32_t leaf0 = 16;
+    std::vector<uint32_t> uplinks;
+    std::vector<double> starts;
+    for (uint32_t p = 4; p < 8; ++p)
+    {
+        uplinks.push_back(g.GetEgressDirLink(leaf0, p));
+        net->GetDevice(leaf0, p)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>(
+                [&starts](Ptr<const Packet> pkt)
+                {
+                    if (pkt->GetSize() > 100)
+                    {
+                        starts.push_back(Simulator::Now().GetSeconds());
+                    }
+                }));
+    }
+    EXPECT_THROW(pfc->PauseDirLink(100000, MicroSeconds(1)), std::invalid_argument);
+    EXPECT_THROW(pfc->PauseDirLink(uplinks[0], Time(0)), std::invalid_argument);
+    FabricRoceRunOptions o;
+    o.beforeRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        Simulator::Schedule(MicroSeconds(100),
+                            [pfc, uplinks]()
+                            {
+                                for (uint32_t d : uplinks)
+                                {
+                                    pfc->PauseDirLink(d, MicroSeconds(50));
+                                }
+                            });
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 10000000)}, o);
+    ExpectLossless(r);
+    const double frame = (4200 + 2) * 8 / 400e9;
+    uint32_t before = 0;
+    uint32_t after = 0;
+    for (double t : starts)
+    {
+        EXPECT_FALSE(t > 100e-6 + frame && t < 150e-6) << "a frame started at " << t * 1e6;
+        before += t < 100e-6 ? 1 : 0;
+        after += t >= 150e-6 ? 1 : 0;
+    }
+    EXPECT_GT(before, 0u);
+    EXPECT_GT(after, 0u) << "the link resumed by itself";
+    // 50 us held: the 10 MB flow (200 us at line rate) finishes about 50 us late.
+    EXPECT_GT(r.lastCompletionSeconds, 250e-6);
+    EXPECT_LT(r.lastCompletionSeconds, 300e-6);
 }
 
 TEST_F(Pfc, AllToAllAtLineRateLosslessOnRoft)

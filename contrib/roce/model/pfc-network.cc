@@ -213,6 +213,19 @@ PfcNetwork::GetSwitch(uint32_t fabricNode) const
     return fabricNode < m_switches.size() ? m_switches[fabricNode] : nullptr;
 }
 
+void
+PfcNetwork::PauseDirLink(uint32_t dirLink, Time window)
+{
+    if (dirLink >= m_queues.size() || !window.IsStrictlyPositive())
+    {
+        throw std::invalid_argument(
+            "PfcNetwork::PauseDirLink: directed link " + std::to_string(dirLink) + " (valid: 0.."
+            + std::to_string(m_queues.size()) + ") for a window of "
+            + std::to_string(window.GetNanoSeconds()) + " ns (must be positive)");
+    }
+    m_queues[dirLink]->ReceivePause(PfcQueue::DATA, window);
+}
+
 uint64_t
 PfcNetwork::GetPauseFrames() const
 {

@@ -64,6 +64,15 @@ class PfcNetwork : public Object
     void Install(Ptr<FabricNetwork> net, const ObjectFactory& switchFactory);
 
     Ptr<PfcSwitch> GetSwitch(uint32_t fabricNode) const;
+    /**
+     * Pause the data class of directed link \p dirLink (its sender's egress queue) for
+     * \p window from now, as a pause frame of that length would, then resume and restart the
+     * device: what an OCS port going dark needs for a "pause" stall policy (the upstream
+     * holds its packets instead of sending them into the dark window). A host's NIC stops its
+     * queue pairs for the window.
+     * \throws std::invalid_argument if \p dirLink does not exist or \p window is not positive
+     */
+    void PauseDirLink(uint32_t dirLink, Time window);
     /// The egress queue of a directed link.
     Ptr<PfcQueue> GetQueue(uint32_t dirLink) const { return m_queues[dirLink]; }
 
