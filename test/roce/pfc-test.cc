@@ -362,7 +362,7 @@ TEST_F(Pfc, PauseWindowHoldsALinkForItsDuration)
     const FabricGraph& g = net->GetGraph();
     const uint32_t leaf0 = 16;
     std::vector<uint32_t> uplinks;
-    std::vector<double> starts;
+    std::vector<int64_t> starts; // ns, exact
     for (uint32_t p = 4; p < 8; ++p)
     {
         uplinks.push_back(g.GetEgressDirLink(leaf0, p));
@@ -373,7 +373,7 @@ TEST_F(Pfc, PauseWindowHoldsALinkForItsDuration)
                 {
                     if (pkt->GetSize() > 100)
                     {
-                        starts.push_back(Simulator::Now().GetSeconds());
+                        starts.push_back(Simulator::Now().GetNanoSeconds());
                     }
                 }));
     }
@@ -393,14 +393,14 @@ TEST_F(Pfc, PauseWindowHoldsALinkForItsDuration)
     };
     auto r = RunFabricRoce(net, {Flow(0, 0, 15, 10000000)}, o);
     ExpectLossless(r);
-    const double frame = (4200 + 2) * 8 / 400e9;
+    const int64_t frameNs = 85; // 4202 bytes at 400 Gb/s: 84.04 ns
     uint32_t before = 0;
     uint32_t after = 0;
-    for (double t : starts)
+    for (int64_t t : starts)
     {
-        EXPECT_FALSE(t > 100e-6 + frame && t < 150e-6) << "a frame started at " << t * 1e6;
-        before += t < 100e-6 ? 1 : 0;
-        after += t >= 150e-6 ? 1 : 0;
+        EXPECT_FALSE(t > 100000 + frameNs && t < 150000) << "a frame started at " << t << " ns";
+        before += t < 100000 ? 1 : 0;
+        after += t >= 150000 ? 1 : 0;
     }
     EXPECT_GT(before, 0u);
     EXPECT_GT(after, 0u) << "the link resumed by itself";
