@@ -532,6 +532,34 @@ TEST_F(Pfc, WatchdogDropPolicyBreaksTheRingDeadlock)
               << r.lastCompletionSeconds * 1e6 << " us\n";
 }
 
+TEST_F(Pfc, MisuseIsRefused)
+{
+    PfcHelper pfcHelper;
+    {
+        // Drop-tail queues: ConfigureLinks was not called.
+        FabricNetworkHelper links;
+        auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+        EXPECT_THROW(pfcHelper.Install(net), std::invalid_argument);
+    }
+    {
+        // Switches with IPv4 have no device-level forwarder to take the egress from.
+        FabricNetworkHelper links;
+        links.SetSwitchMode(FabricSwitchMode::IPV4);
+        pfcHelper.ConfigureLinks(links);
+        auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+        EXPECT_THROW(pfcHelper.Install(net), std::invalid_argument);
+    }
+    {
+        // A buffer smaller than the headroom it must reserve.
+        PfcHelper tiny;
+        tiny.SetSwitchAttribute("BufferSize", UintegerValue(200000));
+        FabricNetworkHelper links;
+        tiny.ConfigureLinks(links);
+        auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+        EXPECT_THROW(tiny.Install(net), std::invalid_argument);
+    }
+}
+
 TEST(PfcCycle, FindsAConstructedCycleInTravelOrder)
 {
     // 0 -> 1 -> 2 -> 0 plus a tail 3 -> 0 and a chord 1 -> 3.

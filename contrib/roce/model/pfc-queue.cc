@@ -11,7 +11,8 @@
 namespace ns3
 {
 
-// Logging: the Queue<Packet> base class's own log component (g_log) is the one in scope here.
+// Inside PfcQueue's members the name g_log is the Queue<Packet> base class's private log
+// component, so the NS_LOG macros cannot be used there; the component is defined all the same.
 NS_LOG_COMPONENT_DEFINE("PfcQueue");
 NS_OBJECT_ENSURE_REGISTERED(PfcQueue);
 
