@@ -244,6 +244,11 @@ PfcSwitch::Egress(Ptr<Packet> p, uint32_t inPort, uint32_t outPort)
     {
         // The device would find nothing to send: keep the packet until the resume.
         ok = out.queue->Hold(p);
+        if (!ok)
+        {
+            // Full queue: the device's MacTxDrop does not see this one; count it here.
+            m_forwarder->ReportDrop(p, FabricDropReason::QUEUE_OVERFLOW);
+        }
     }
     else
     {
