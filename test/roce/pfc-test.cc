@@ -9,6 +9,7 @@
 #include "ns3/pfc-helper.h"
 #include "ns3/pfc-ring.h"
 #include "ns3/point-to-point-channel.h"
+#include "ns3/queue-size.h"
 #include "ns3/roce-rate-control.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/traffic-pattern.h"
@@ -530,6 +531,31 @@ TEST_F(Pfc, WatchdogDropPolicyBreaksTheRingDeadlock)
     std::cout << "  storms " << storms << ", deadlock reports " << deadlocks << ", watchdog drops "
               << watchdogDrops << ", drops " << r.droppedPackets << ", last completion "
               << r.lastCompletionSeconds * 1e6 << " us\n";
+}
+
+TEST_F(Pfc, EgressQueueSmallerThanTheBufferDropsAndAccounts)
+{
+    // Egress queues capped at 64 KB under a 32 MB buffer: PFC does not stop them filling
+    // (the ingress threshold is far higher), so they overflow; whether in the device's Send
+    // or on PfcSwitch's held path, every drop is a queue-overflow and is accounted for.
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize("64KB")));
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 500000));
+    }
+    auto r = RunFabricRoce(net, flows);
+    ASSERT_GT(r.droppedPackets, 0u);
+    EXPECT_EQ(r.drops.size(), 1u);
+    EXPECT_EQ(r.drops[FabricDropReason::QUEUE_OVERFLOW], r.droppedPackets);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    EXPECT_EQ(r.incompleteFlows, 0u);
 }
 
 TEST_F(Pfc, MisuseIsRefused)
