@@ -173,3 +173,61 @@ TEST(BenchPacketRate, SmokeRunWritesRatios)
     EXPECT_GT(s["build"]["nodes"].get<uint64_t>(), 64u);
     std::filesystem::remove_all(dir);
 }
+
+TEST(LosslessScenario, SummaryKeysAndOutcomes)
+{
+    const std::string dir = TempDir("lossless");
+    Outcome o = RunProgram(BIN
+                           + "/lossless --n=48 --k=8 --spines=8 --senders=16 --victims=2 "
+                             "--bytes=262144 --dcqcn-bytes=262144 --buffer-bytes=4000000 --out="
+                           + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    ASSERT_EQ(s["runs"].size(), 4u);
+    std::map<std::string, json> byKey;
+    for (const json& r : s["runs"])
+    {
+        // The keys issue 13 names, with these types.
+        ASSERT_TRUE(r["scenario"].is_string());
+        const std::string mode = r["mode"];
+        EXPECT_TRUE(mode == "lossless" || mode == "lossy") << mode;
+        EXPECT_TRUE(r["sent_packets"].is_number_unsigned());
+        EXPECT_TRUE(r["delivered_packets"].is_number_unsigned());
+        EXPECT_TRUE(r["drops"].is_object());
+        EXPECT_TRUE(r["pause_frames"].is_number_unsigned());
+        EXPECT_EQ(r["unaccounted_packets"], 0) << r["scenario"] << mode;
+        byKey[r["scenario"].get<std::string>() + "/" + mode] = r;
+    }
+    const json& lossless = byKey.at("incast/lossless");
+    EXPECT_TRUE(lossless["drops"].empty());
+    EXPECT_EQ(lossless["sent_packets"], lossless["delivered_packets"]);
+    EXPECT_GT(lossless["pause_frames"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(lossless["deadlocks"].empty());
+    const json& lossy = byKey.at("incast/lossy");
+    EXPECT_EQ(lossy["pause_frames"], 0);
+    EXPECT_GT(lossy["drops"]["queue-overflow"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(byKey.at("incast-dcqcn/lossless")["drops"].empty());
+    const json& cyclic = byKey.at("cyclic/lossless");
+    ASSERT_EQ(cyclic["deadlocks"].size(), 1u);
+    EXPECT_EQ(cyclic["deadlocks"][0]["links"].size(), 4u);
+    EXPECT_GT(cyclic["incomplete_flows"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/pause-events.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/flows.csv"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(LosslessScenario, BadInputIsAnError)
+{
+    const std::string dir = TempDir("lossless-bad");
+    Outcome o = RunProgram(BIN + "/lossless --alpha=-1 --out=" + dir);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("error: "), std::string::npos) << o.stderrText;
+    EXPECT_NE(o.stderrText.find("--alpha"), std::string::npos) << o.stderrText;
+    o = RunProgram(BIN
+                   + "/lossless --buffer-bytes=100000 --n=48 --k=8 --spines=8 --senders=16 "
+                     "--victims=2 --out="
+                   + dir);
+    EXPECT_EQ(o.exitCode, 2) << "a buffer smaller than the reserved headroom is refused";
+    EXPECT_NE(o.stderrText.find("BufferSize"), std::string::npos) << o.stderrText;
+    std::filesystem::remove_all(dir);
+}

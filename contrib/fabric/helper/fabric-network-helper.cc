@@ -158,8 +158,9 @@ PointToPointHelper
 FabricNetworkHelper::MakeLinkHelper() const
 {
     PointToPointHelper p2p;
-    p2p.SetQueue("ns3::DropTailQueue<Packet>");
-    auto apply = [&p2p](const std::string& typeId, const std::string& name, const AttributeValue& v)
+    p2p.SetQueue(m_queueType);
+    auto apply
+        = [&p2p, this](const std::string& typeId, const std::string& name, const AttributeValue& v)
     {
         if (typeId == "ns3::PointToPointNetDevice")
         {
@@ -171,7 +172,7 @@ FabricNetworkHelper::MakeLinkHelper() const
         }
         else
         {
-            p2p.SetQueue("ns3::DropTailQueue<Packet>", name, v);
+            p2p.SetQueue(m_queueType, name, v);
         }
     };
     for (const DatacenterDefault& d : g_datacenterDefaults)

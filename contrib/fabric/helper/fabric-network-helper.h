@@ -63,6 +63,12 @@ class FabricNetworkHelper
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
     /// Set an attribute of every device queue, a DropTailQueue<Packet> (e.g. "MaxSize").
     void SetQueueAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * The TypeId of every device queue (default "ns3::DropTailQueue<Packet>"), a
+     * Queue<Packet> with a MaxSize attribute; queue attributes (SetQueueAttribute, the
+     * datacenter MaxSize default) apply to it. Lossless fabrics use "ns3::PfcQueue".
+     */
+    void SetQueueType(const std::string& typeId) { m_queueType = typeId; }
 
     /**
      * The value a link of a network installed now would get for one of the link attributes
@@ -148,6 +154,7 @@ class FabricNetworkHelper
     ObjectFactory m_networkFactory;
     ObjectFactory m_routingFactory;
     int64_t m_streamBase{1000000};
+    std::string m_queueType{"ns3::DropTailQueue<Packet>"};
 };
 
 } // namespace ns3

@@ -39,6 +39,13 @@ inline constexpr const char* TTL_EXPIRED = "ttl-expired";
 inline constexpr const char* IPV4_OTHER = "ipv4-other";
 /// A sender's socket refused the packet: the source had no route (counted by the run).
 inline constexpr const char* REFUSED_AT_SOURCE = "refused-at-source";
+/**
+ * A lossless (PFC) switch port received more bytes of a paused class than its headroom
+ * holds: the headroom is smaller than what arrives in the pause's round trip.
+ */
+inline constexpr const char* HEADROOM_OVERFLOW = "headroom-overflow";
+/// The PFC watchdog's drop policy flushed a queue paused longer than its threshold.
+inline constexpr const char* PFC_WATCHDOG = "pfc-watchdog";
 } // namespace FabricDropReason
 
 } // namespace ns3

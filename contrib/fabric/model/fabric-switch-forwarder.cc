@@ -73,6 +73,7 @@ FabricSwitchForwarder::DoDispose()
     m_ports.clear();
     m_queues.clear();
     m_ecn = nullptr;
+    m_egressCb = EgressCallback();
     m_routing = nullptr;
     m_truth = nullptr;
     Object::DoDispose();
@@ -185,7 +186,9 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     // A full egress queue drops inside Send(); the link monitor counts it there. A mark counts
     // only when the marked packet was queued.
     const Ptr<NetDevice>& out = m_ports[port];
-    if (out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE) && marked)
+    const bool queued = m_egressCb.IsNull() ? out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE)
+                                            : m_egressCb(copy, inPort, port);
+    if (queued && marked)
     {
         m_ecnTrace(copy, port);
     }

@@ -51,6 +51,20 @@ class FabricSwitchForwarder : public Object
 
     uint64_t GetForwarded() const { return m_forwarded; }
 
+    /**
+     * Where a forwarded packet goes instead of the egress device's Send: called with the
+     * packet (IPv4, CE mark and TTL already written), the ingress port and the egress port;
+     * returns whether the packet was queued. Used by lossless (PFC) switches, which account
+     * the packet to its ingress port and may hold it on a paused port. A null callback (the
+     * default) restores the plain device Send.
+     */
+    using EgressCallback = Callback<bool, Ptr<Packet>, uint32_t, uint32_t>;
+    void SetEgressCallback(EgressCallback cb) { m_egressCb = cb; }
+
+    /// Report a drop decided by a component of this switch (e.g. PFC headroom-overflow)
+    /// through this forwarder's Drop trace, so that monitors count it like the others.
+    void ReportDrop(Ptr<const Packet> p, const std::string& reason) { Drop(p, reason); }
+
     typedef void (*ForwardTracedCallback)(Ptr<const Packet> packet,
                                           uint32_t inPort,
                                           uint32_t outPort);
@@ -86,6 +100,7 @@ class FabricSwitchForwarder : public Object
     std::vector<Ptr<Queue<Packet>>> m_queues; //!< egress queue per port (for ECN)
     std::vector<uint64_t> m_rates;            //!< line rate per port in bit/s
     Ptr<EcnMarker> m_ecn;
+    EgressCallback m_egressCb; //!< null: egress device Send
     uint64_t m_forwarded{0};
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;

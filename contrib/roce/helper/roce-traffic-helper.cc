@@ -507,6 +507,10 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     r.hopPackets = monitor->GetTotalTxPackets();
     r.hopControlPackets = monitor->GetTotalTxSmallPackets();
     r.throughputBin = options.throughputBin;
+    if (options.afterRun)
+    {
+        options.afterRun(net, roce.GetApplications());
+    }
     Simulator::Destroy();
     return r;
 }

@@ -158,6 +158,9 @@ struct FabricRoceRunOptions
     /// Called after install, before Simulator::Run, with the network and
     /// RoceTrafficHelper::GetApplications (receivers, then the senders started at once).
     FabricRunHook beforeRun;
+    /// Called after Simulator::Run, before Simulator::Destroy, with the same arguments: the
+    /// moment to read state that the simulator's end disposes (e.g. PfcNetwork pause times).
+    FabricRunHook afterRun;
     /// Called for every flow's sender when it is created (RoceTrafficHelper::
     /// SetSenderCreatedCallback): the way to reach flows that start after others.
     RoceTrafficHelper::SenderCreatedCallback senderCreated;

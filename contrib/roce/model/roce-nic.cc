@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "roce-nic.h"
 
+#include "pfc-queue.h"
 #include "roce-sender.h"
 
 #include "ns3/data-rate.h"
@@ -83,6 +84,20 @@ RoceNic::GetPort(uint32_t port)
         p.device->TraceConnectWithoutContext(
             "PhyTxEnd",
             Callback<void, Ptr<const Packet>>([this, port](Ptr<const Packet>) { Kick(port); }));
+        p.pfc = DynamicCast<PfcQueue>(p.device->GetQueue());
+        if (p.pfc)
+        {
+            // Lossless: a resume of the data class lets the queue pairs send again.
+            p.pfc->TraceConnectWithoutContext("PauseState",
+                                              Callback<void, uint8_t, bool>(
+                                                  [this, port](uint8_t, bool paused)
+                                                  {
+                                                      if (!paused)
+                                                      {
+                                                          Kick(port);
+                                                      }
+                                                  }));
+        }
     }
     return p;
 }
@@ -156,7 +171,8 @@ RoceNic::TrySend(uint32_t port)
     Port& p = m_ports[port];
     p.pending = false;
     const Time now = Simulator::Now();
-    while (p.device->GetQueue()->GetNPackets() < m_depth && !p.qps.empty())
+    while (p.device->GetQueue()->GetNPackets() < m_depth && !p.qps.empty()
+           && !(p.pfc && p.pfc->IsPaused(PfcQueue::DATA)))
     {
         const size_t n = p.qps.size();
         Ptr<RoceSender> chosen;

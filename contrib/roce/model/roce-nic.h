@@ -13,6 +13,7 @@
 namespace ns3
 {
 
+class PfcQueue;
 class RoceSender;
 
 /**
@@ -23,6 +24,11 @@ class RoceSender;
  * than DeviceQueuePackets packets. So a host with many queue pairs never overflows its own
  * NIC, and each queue pair gets at most its DCQCN rate and at least a fair share of the port.
  * ACK/NACK/CNP packets are sent directly and bypass the arbitration.
+ *
+ * In a lossless fabric (the port's device queue is a PfcQueue) the NIC honours PFC: while
+ * the switch has paused the data class of a port, no queue pair of that port sends; control
+ * packets (their own class) go on. A data packet already in the device queue
+ * (DeviceQueuePackets) still leaves, which the switches' headroom accounts for.
  */
 class RoceNic : public Object
 {
@@ -57,6 +63,7 @@ class RoceNic : public Object
     struct Port
     {
         Ptr<PointToPointNetDevice> device;
+        Ptr<PfcQueue> pfc; //!< the device queue in a lossless fabric, else null
         std::vector<Ptr<RoceSender>> qps;
         size_t next{0};
         bool pending{false};

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/socket.h"
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -135,6 +136,11 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
         NS_ABORT_MSG_IF(!f.route, "RoceReceiver: no route back to " << f.peer);
     }
     ++m_txControl;
+    // DSCP 48 (CS6), not ECN-capable: control packets ride the high-priority class of a
+    // lossless fabric (PfcQueue), as deployments give CNPs their own priority.
+    SocketIpTosTag tos;
+    tos.SetTos(CONTROL_TOS);
+    p->AddPacketTag(tos);
     // To UDP 4791 of the sender's host, from the flow's own source port, so that a flow's
     // control packets hash alike, as RoCEv2 NICs do.
     m_udp->Send(p, f.route->GetSource(), f.peer, f.peerPort, PORT, f.route);

@@ -39,6 +39,9 @@ class UdpL4Protocol;
 class RoceReceiver : public Application
 {
   public:
+    /// IPv4 TOS of ACK/NACK/CNP packets: DSCP 48 (CS6), not ECN-capable.
+    static constexpr uint8_t CONTROL_TOS = 48 << 2;
+
     static constexpr uint16_t PORT = 4791;
 
     static TypeId GetTypeId();

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "pfc-switch.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-warning.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcSwitch");
+NS_OBJECT_ENSURE_REGISTERED(PfcSwitch);
+
+namespace
+{
+constexpr uint32_t PPP_HEADER = 2;
+constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+} // namespace
+
+TypeId
+PfcSwitch::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::PfcSwitch")
+              .SetParent<Object>()
+              .SetGroupName("Roce")
+              .AddConstructor<PfcSwitch>()
+              .AddAttribute("BufferSize",
+                            "Shared packet buffer of the switch in bytes, headroom included "
+                            "(assumed 32 MB: 400G merchant switches have tens of MB).",
+                            UintegerValue(32 * 1024 * 1024),
+                            MakeUintegerAccessor(&PfcSwitch::m_bufferSize),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("Alpha",
+                            "Dynamic threshold: a port pauses its upstream when its shared bytes "
+                            "pass Alpha x (free shared buffer). 0: the static XoffBytes.",
+                            DoubleValue(0.125),
+                            MakeDoubleAccessor(&PfcSwitch::m_alpha),
+                            MakeDoubleChecker<double>(0, 64))
+              .AddAttribute("XoffBytes",
+                            "Static XOFF threshold per port in bytes (used when Alpha is 0).",
+                            UintegerValue(512 * 1024),
+                            MakeUintegerAccessor(&PfcSwitch::m_xoffStatic),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("XonOffsetBytes",
+                            "A paused port resumes when its shared bytes are this far below the "
+                            "XOFF threshold (or zero) and its headroom is empty.",
+                            UintegerValue(2 * 4202),
+                            MakeUintegerAccessor(&PfcSwitch::m_xonOffset),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("HeadroomBytes",
+                            "Headroom per port in bytes; 0: sized per port from its rate, delay "
+                            "and MTU (RequiredHeadroom). A smaller value than a port needs is "
+                            "warned about at start and may drop (headroom-overflow).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&PfcSwitch::m_headroomAttr),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("PauseMode",
+                            "on-off: pause until a resume frame; quanta: pause for PauseQuanta x "
+                            "512 bit times, refreshed every half of it while XOFF lasts.",
+                            EnumValue(QUANTA),
+                            MakeEnumAccessor(&PfcSwitch::m_mode),
+                            MakeEnumChecker(ON_OFF, "on-off", QUANTA, "quanta"))
+              .AddAttribute("PauseQuanta",
+                            "Pause duration of a pause frame in quanta of 512 bit times "
+                            "(802.1Qbb), 1..65535.",
+                            UintegerValue(0xffff),
+                            MakeUintegerAccessor(&PfcSwitch::m_quanta),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("PauseFrameBytes",
+                            "Size of a pause frame on the wire (its serialization delays it).",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&PfcSwitch::m_pauseFrameBytes),
+                            MakeUintegerChecker<uint32_t>(1, 1518))
+              .AddTraceSource("Pause",
+                              "A pause frame left a port: node, port, class, XOFF or XON.",
+                              MakeTraceSourceAccessor(&PfcSwitch::m_pauseTrace),
+                              "ns3::PfcSwitch::PauseTracedCallback");
+    return tid;
+}
+
+PfcSwitch::PfcSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+PfcSwitch::DoDispose()
+{
+    for (auto& p : m_ports)
+    {
+        p.refresh.Cancel();
+    }
+    m_ports.clear();
+    if (m_forwarder)
+    {
+        m_forwarder->SetEgressCallback(FabricSwitchForwarder::EgressCallback());
+    }
+    m_forwarder = nullptr;
+    Object::DoDispose();
+}
+
+uint64_t
+PfcSwitch::RequiredHeadroom(uint64_t rateBps, Time delay, uint32_t mtu)
+{
+    // Rounded up: 2 x 1 us x 400 Gb/s is 100000 bytes, not 99999.99...
+    const double inFlight = std::ceil(2.0 * delay.GetSeconds() * double(rateBps) / 8.0 - 1e-6);
+    return static_cast<uint64_t>(inFlight) + 2 * (uint64_t(mtu) + PPP_HEADER) + 64;
+}
+
+void
+PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
+{
+    NS_LOG_FUNCTION(this << fabricNode);
+    const FabricGraph& g = net->GetGraph();
+    m_fabricNode = fabricNode;
+    m_forwarder = net->GetNode(fabricNode)->GetObject<FabricSwitchForwarder>();
+    if (!m_forwarder)
+    {
+        throw std::invalid_argument("PfcSwitch: node " + g.GetName(fabricNode)
+                                    + " has no FabricSwitchForwarder (PFC needs the "
+                                      "device-level switch mode)");
+    }
+    m_ports.assign(g.GetNPorts(fabricNode), Port{});
+    uint64_t reserved = 0;
+    uint32_t shortPorts = 0;
+    uint64_t worstNeed = 0;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        Port& port = m_ports[p];
+        port.device = net->GetDevice(fabricNode, p);
+        port.queue = DynamicCast<PfcQueue>(port.device->GetQueue());
+        auto ch = DynamicCast<PointToPointChannel>(port.device->GetChannel());
+        Ptr<NetDevice> peer = ch->GetDevice(0) == port.device ? ch->GetDevice(1) : ch->GetDevice(0);
+        auto peerDev = DynamicCast<PointToPointNetDevice>(peer);
+        port.upstream = peerDev ? DynamicCast<PfcQueue>(peerDev->GetQueue()) : nullptr;
+        if (!port.queue || !port.upstream)
+        {
+            throw std::invalid_argument(
+                "PfcSwitch: port " + std::to_string(p) + " of " + g.GetName(fabricNode)
+                + " or its peer has no ns3::PfcQueue (FabricNetworkHelper::SetQueueType)");
+        }
+        port.queue->SetDevice(port.device);
+        port.queue->SetLeaveCallback(MakeCallback(&PfcSwitch::Leave, this));
+        TimeValue delay;
+        ch->GetAttribute("Delay", delay);
+        port.delay = delay.Get();
+        DataRateValue rate;
+        port.device->GetAttribute("DataRate", rate);
+        port.rateBps = rate.Get().GetBitRate();
+        const uint64_t need = RequiredHeadroom(port.rateBps, port.delay, port.device->GetMtu());
+        port.headroomSize = m_headroomAttr > 0 ? m_headroomAttr : need;
+        if (m_headroomAttr > 0 && m_headroomAttr < need)
+        {
+            ++shortPorts;
+            worstNeed = std::max(worstNeed, need);
+        }
+        reserved += port.headroomSize;
+    }
+    if (shortPorts > 0)
+    {
+        FabricWarn("PfcSwitch",
+                   "HeadroomBytes " + std::to_string(m_headroomAttr) + " is below what "
+                       + std::to_string(shortPorts) + " port(s) of " + g.GetName(fabricNode)
+                       + " need (up to " + std::to_string(worstNeed)
+                       + " bytes: rate x 2 x delay + 2 MTU + pause frame): this lossless "
+                         "fabric may drop (headroom-overflow)");
+    }
+    if (reserved >= m_bufferSize)
+    {
+        throw std::invalid_argument("PfcSwitch: BufferSize " + std::to_string(m_bufferSize)
+                                    + " bytes of " + g.GetName(fabricNode)
+                                    + " does not exceed the headroom reserved for its ports ("
+                                    + std::to_string(reserved) + " bytes)");
+    }
+    m_pool = m_bufferSize - reserved;
+    m_forwarder->SetEgressCallback(MakeCallback(&PfcSwitch::Egress, this));
+}
+
+uint64_t
+PfcSwitch::GetIngressBytes(uint32_t port) const
+{
+    return m_ports[port].shared + m_ports[port].headroom;
+}
+
+uint64_t
+PfcSwitch::Threshold() const
+{
+    if (m_alpha <= 0)
+    {
+        return m_xoffStatic;
+    }
+    return static_cast<uint64_t>(m_alpha * double(m_pool - std::min(m_pool, m_sharedUsed)));
+}
+
+bool
+PfcSwitch::Egress(Ptr<Packet> p, uint32_t inPort, uint32_t outPort)
+{
+    Port& out = m_ports[outPort];
+    const uint8_t cls = out.queue->ClassOf(p);
+    const uint64_t n = p->GetSize() + PPP_HEADER;
+    if (cls == PfcQueue::DATA)
+    {
+        Port& in = m_ports[inPort];
+        bool admitted = false;
+        if (!in.xoff)
+        {
+            if (in.shared + n <= Threshold() && m_sharedUsed + n <= m_pool)
+            {
+                in.shared += n;
+                m_sharedUsed += n;
+                admitted = true;
+            }
+            else
+            {
+                SendPause(inPort, true);
+            }
+        }
+        if (!admitted)
+        {
+            if (in.headroom + n > in.headroomSize)
+            {
+                ++m_headroomDrops;
+                m_forwarder->ReportDrop(p, FabricDropReason::HEADROOM_OVERFLOW);
+                return false;
+            }
+            in.headroom += n;
+            in.maxHeadroom = std::max(in.maxHeadroom, in.headroom);
+        }
+    }
+    const uint64_t before = out.queue->GetTotalReceivedPackets();
+    out.queue->SetNextIngress(cls == PfcQueue::DATA ? inPort : PfcQueue::NO_INGRESS);
+    bool ok;
+    if (out.queue->IsIdle() && !out.queue->CanSend(cls) && out.device->IsLinkUp())
+    {
+        // The device would find nothing to send: keep the packet until the resume.
+        ok = out.queue->Hold(p);
+        if (!ok)
+        {
+            // Full queue: the device's MacTxDrop does not see this one; count it here.
+            m_forwarder->ReportDrop(p, FabricDropReason::QUEUE_OVERFLOW);
+        }
+    }
+    else
+    {
+        ok = out.device->Send(p, out.device->GetBroadcast(), ETHERTYPE_IPV4);
+    }
+    out.queue->SetNextIngress(PfcQueue::NO_INGRESS);
+    if (cls == PfcQueue::DATA && out.queue->GetTotalReceivedPackets() == before)
+    {
+        Release(inPort, n); // never queued (full queue or dead port): not in the buffer
+    }
+    return ok;
+}
+
+void
+PfcSwitch::Leave(uint32_t inPort, uint8_t /*cls*/, uint32_t bytes)
+{
+    Release(inPort, bytes);
+}
+
+void
+PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
+{
+    Port& in = m_ports[inPort];
+    // Headroom drains first: it is what made the port pause.
+    const uint64_t fromHeadroom = std::min(in.headroom, bytes);
+    in.headroom -= fromHeadroom;
+    const uint64_t fromShared = std::min(in.shared, bytes - fromHeadroom);
+    in.shared -= fromShared;
+    m_sharedUsed -= std::min(m_sharedUsed, fromShared);
+    if (in.xoff && in.headroom == 0 && (in.shared == 0 || in.shared + m_xonOffset <= Threshold()))
+    {
+        SendPause(inPort, false);
+    }
+}
+
+Time
+PfcSwitch::PauseDuration(const Port& port) const
+{
+    if (m_mode == ON_OFF)
+    {
+        return Time::Max();
+    }
+    return Seconds(double(m_quanta) * 512.0 / double(port.rateBps));
+}
+
+void
+PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
+{
+    Port& port = m_ports[portIndex];
+    NS_LOG_LOGIC("node " << m_fabricNode << " port " << portIndex << (xoff ? " XOFF" : " XON"));
+    port.xoff = xoff;
+    ++port.frames;
+    m_pauseTrace(m_fabricNode, portIndex, PfcQueue::DATA, xoff);
+    const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
+    Simulator::Schedule(flight,
+                        &PfcQueue::ReceivePause,
+                        port.upstream,
+                        PfcQueue::DATA,
+                        xoff ? PauseDuration(port) : Time(0));
+    port.refresh.Cancel();
+    if (xoff && m_mode == QUANTA)
+    {
+        port.refresh
+            = Simulator::Schedule(PauseDuration(port) / 2, &PfcSwitch::Refresh, this, portIndex);
+    }
+}
+
+void
+PfcSwitch::Refresh(uint32_t portIndex)
+{
+    if (m_ports[portIndex].xoff)
+    {
+        SendPause(portIndex, true);
+    }
+}
+
+} // namespace ns3

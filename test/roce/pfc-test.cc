@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Lossless RoCE (PFC): incast and all-to-all without drops on ROFT and ZCube, headroom
+// overflow when the headroom is too small, pause timing on the upstream queue, and the
+// deadlock detector's cycle search.
+#include "ns3/core-module.h"
+#include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-warning.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/pfc-ring.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/queue-size.h"
+#include "ns3/roce-rate-control.h"
+#include "ns3/roce-traffic-helper.h"
+#include "ns3/traffic-pattern.h"
+#include "ns3/zcube-helper.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+class Pfc : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    static FlowSpec Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
+    {
+        FlowSpec f;
+        f.id = id;
+        f.src = src;
+        f.dst = dst;
+        f.bytes = bytes;
+        f.srcPort = static_cast<uint16_t>(49152 + id % 16000);
+        return f;
+    }
+
+    /// Every host sends \p bytes to every other host, all at once.
+    static std::vector<FlowSpec> AllPairs(uint32_t hosts, uint64_t bytes)
+    {
+        std::vector<FlowSpec> flows;
+        for (uint32_t s = 0; s < hosts; ++s)
+        {
+            for (uint32_t d = 0; d < hosts; ++d)
+            {
+                if (s != d)
+                {
+                    flows.push_back(Flow(flows.size(), s, d, bytes));
+                }
+            }
+        }
+        return flows;
+    }
+
+    /// Lossless means: nothing dropped, every flow complete with no retransmission, every
+    /// packet sent delivered.
+    static void ExpectLossless(const FabricRoceRunResult& r)
+    {
+        EXPECT_EQ(r.droppedPackets, 0u);
+        EXPECT_TRUE(r.drops.empty());
+        EXPECT_EQ(r.incompleteFlows, 0u);
+        EXPECT_EQ(r.sentPackets, r.deliveredPackets);
+        EXPECT_EQ(r.inFlightPackets, 0);
+        EXPECT_EQ(r.Unaccounted(), 0);
+        for (const auto& f : r.flows)
+        {
+            EXPECT_EQ(f.retxPackets, 0u) << "flow " << f.spec.id;
+            EXPECT_EQ(f.timeouts, 0u) << "flow " << f.spec.id;
+            EXPECT_EQ(f.rxBytes, f.spec.bytes) << "flow " << f.spec.id;
+        }
+    }
+
+    /// A shallow static XOFF threshold (32 KB, under 8 frames): every queue build-up of an
+    /// all-to-all (ECMP collisions, two flows into one port) makes PFC act. With the default
+    /// dynamic threshold (alpha 1/8 of a 32 MB buffer) the same traffic never pauses.
+    static void SmallBuffer(PfcHelper& h)
+    {
+        h.SetSwitchAttribute("Alpha", DoubleValue(0));
+        h.SetSwitchAttribute("XoffBytes", UintegerValue(32 * 1024));
+    }
+
+    /// All-to-all as 15 shifted permutations, each flow at line rate (MakeShiftedAllToAll),
+    /// plus every host sending to every other at once: both at line rate per host.
+    static std::vector<FlowSpec> AllToAll(uint32_t hosts, uint64_t bytes)
+    {
+        std::vector<FlowSpec> flows = MakeShiftedAllToAll(hosts, bytes, 0, 1);
+        for (FlowSpec f : AllPairs(hosts, bytes / 4))
+        {
+            f.id = flows.size();
+            f.srcPort = static_cast<uint16_t>(60000 + f.id % 5000);
+            flows.push_back(f);
+        }
+        return flows;
+    }
+
+    /// Every queue pair at line rate: no rate control, so only PFC keeps the fabric lossless.
+    static FabricRoceRunOptions LineRate(FabricRoceRunOptions o)
+    {
+        o.senderAttributes["RateControl"]
+            = std::make_shared<TypeIdValue>(NoRateControl::GetTypeId());
+        return o;
+    }
+
+    struct PfcFigures
+    {
+        uint64_t pauseFrames{0};
+        uint64_t episodes{0};
+        uint64_t headroomDrops{0};
+        size_t deadlocks{0};
+        size_t storms{0};
+        double maxPausedSeconds{0};
+        uint64_t maxHeadroomUsed{0}; //!< largest headroom occupancy of any switch port
+        uint64_t headroomSize{0};    //!< that port's headroom
+    };
+
+    static void Print(const std::string& what, const PfcFigures& f)
+    {
+        std::cout << "  [" << what << "] pause frames " << f.pauseFrames << ", episodes "
+                  << f.episodes << ", longest paused link " << f.maxPausedSeconds * 1e6
+                  << " us in all"
+                  << ", max headroom used " << f.maxHeadroomUsed << " of " << f.headroomSize
+                  << " bytes\n";
+    }
+
+    /// Read the PFC figures at the end of the run (before the simulator is destroyed).
+    static FabricRoceRunOptions Collect(Ptr<PfcNetwork> pfc, PfcFigures& out)
+    {
+        FabricRoceRunOptions o;
+        o.afterRun = [pfc, &out](Ptr<FabricNetwork> net, const ApplicationContainer&)
+        {
+            out.pauseFrames = pfc->GetPauseFrames();
+            out.episodes = pfc->GetPauseEpisodes();
+            out.headroomDrops = pfc->GetHeadroomDrops();
+            out.deadlocks = pfc->GetDeadlocks().size();
+            out.storms = pfc->GetStorms().size();
+            for (uint32_t d = 0; d < pfc->GetNDirLinks(); ++d)
+            {
+                out.maxPausedSeconds = std::max(out.maxPausedSeconds, pfc->GetPausedSeconds(d));
+            }
+            for (uint32_t v = 0; v < net->GetGraph().GetNNodes(); ++v)
+            {
+                if (auto sw = pfc->GetSwitch(v))
+                {
+                    for (uint32_t p = 0; p < net->GetGraph().GetNPorts(v); ++p)
+                    {
+                        if (sw->GetMaxHeadroomUsed(p) > out.maxHeadroomUsed)
+                        {
+                            out.maxHeadroomUsed = sw->GetMaxHeadroomUsed(p);
+                            out.headroomSize = sw->GetHeadroom(p);
+                        }
+                    }
+                }
+            }
+        };
+        return o;
+    }
+};
+
+} // namespace
+
+TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
+{
+    // The same incast as RoceTransport.Incast16To1CompletesWithBoundedQueue (lossy: ~2700
+    // queue-overflow drops), now lossless.
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 2000000));
+    }
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
+    ExpectLossless(r);
+    EXPECT_GT(fig.pauseFrames, 0u) << "an incast this size must pause";
+    EXPECT_GT(fig.episodes, 0u);
+    EXPECT_EQ(fig.headroomDrops, 0u);
+    EXPECT_EQ(fig.deadlocks, 0u) << "incast is acyclic";
+    EXPECT_EQ(fig.storms, 0u) << "no port paused for 2 ms";
+    uint32_t cnps = 0;
+    for (const auto& f : r.flows)
+    {
+        cnps += f.cnps;
+    }
+    EXPECT_GT(cnps, 0u) << "ECN marking (and DCQCN) keeps working on top of PFC";
+    EXPECT_GT(fig.maxHeadroomUsed, 0u) << "the headroom absorbed what came after an XOFF";
+    EXPECT_LE(fig.maxHeadroomUsed, fig.headroomSize);
+    Print("incast 16:1", fig);
+    // Line rate out of the bottleneck is still reached: 32 MB in well under 2x the ideal.
+    EXPECT_LT(r.lastCompletionSeconds, 2 * 16 * 2000000 * 8.0 / 400e9);
+}
+
+TEST_F(Pfc, OnOffPausesAlsoLossless)
+{
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
+    ExpectLossless(r);
+    EXPECT_GT(fig.pauseFrames, 0u);
+    Print("incast 16:1 on-off", fig);
+}
+
+TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
+{
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    // A 400 Gb/s, 1 us link needs about 108 KB; give it two frames.
+    pfcHelper.SetSwitchAttribute("HeadroomBytes", UintegerValue(8500));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    const uint64_t warnings0 = GetFabricWarningCount();
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    EXPECT_GT(GetFabricWarningCount(), warnings0) << "misconfiguration reported at start";
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, flows, Collect(pfc, fig));
+    ASSERT_GT(r.droppedPackets, 0u);
+    EXPECT_EQ(r.drops.size(), 1u);
+    EXPECT_EQ(r.drops[FabricDropReason::HEADROOM_OVERFLOW], r.droppedPackets);
+    EXPECT_EQ(fig.headroomDrops, r.droppedPackets);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    EXPECT_EQ(r.incompleteFlows, 0u) << "go-back-N recovers the headroom drops";
+}
+
+TEST_F(Pfc, RequiredHeadroomFollowsRateDelayAndMtu)
+{
+    // 400 Gb/s x 2 x 1 us = 100000 bytes, + 2 x (4200 + 2) + 64.
+    EXPECT_EQ(PfcSwitch::RequiredHeadroom(400000000000ULL, MicroSeconds(1), 4200), 108468u);
+    EXPECT_EQ(PfcSwitch::RequiredHeadroom(100000000000ULL, MicroSeconds(2), 1500),
+              50000u + 2 * 1502 + 64);
+}
+
+TEST_F(Pfc, UpstreamStopsWithinLinkDelayPlusOneFrame)
+{
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+
+    // Data frames started per directed link, and XOFF/XON times per directed link (of the
+    // upstream, i.e. the paused direction).
+    std::map<uint32_t, std::vector<double>> txStarts;
+    std::map<uint32_t, std::vector<std::pair<double, bool>>> pauses;
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            const uint32_t d = g.GetEgressDirLink(v, p);
+            net->GetDevice(v, p)->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [&txStarts, d](Ptr<const Packet> pkt)
+                    {
+                        if (pkt->GetSize() > 100)
+                        {
+                            txStarts[d].push_back(Simulator::Now().GetSeconds());
+                        }
+                    }));
+        }
+        if (auto sw = pfc->GetSwitch(v))
+        {
+            sw->TraceConnectWithoutContext(
+                "Pause",
+                Callback<void, uint32_t, uint32_t, uint8_t, bool>(
+                    [&pauses, &g](uint32_t node, uint32_t port, uint8_t, bool xoff)
+                    {
+                        // The port's ingress direction is the peer's egress.
+                        const uint32_t up = g.GetEgressDirLink(node, port) ^ 1u;
+                        pauses[up].emplace_back(Simulator::Now().GetSeconds(), xoff);
+                    }));
+        }
+    }
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    auto r = RunFabricRoce(net, flows);
+    ExpectLossless(r);
+
+    const double delay = 1e-6;
+    const double frame = (4200 + 2) * 8 / 400e9;
+    const double pauseFrame = 64 * 8 / 400e9;
+    uint32_t checked = 0;
+    uint32_t fromSwitches = 0;
+    for (const auto& [up, events] : pauses)
+    {
+        for (size_t i = 0; i < events.size(); ++i)
+        {
+            if (!events[i].second)
+            {
+                continue;
+            }
+            const double xoff = events[i].first;
+            const double xon = (i + 1 < events.size()) ? events[i + 1].first : 1e9;
+            // Nothing new may start once the pause arrived and the frame on the wire ended,
+            // until the resume arrives.
+            const double stopBy = xoff + delay + pauseFrame + frame + 1e-12;
+            const double resumeAt = xon + delay;
+            for (double t : txStarts[up])
+            {
+                EXPECT_FALSE(t > stopBy && t < resumeAt)
+                    << g.GetDirLinkLabel(up) << " started a data frame at " << t * 1e6
+                    << " us; XOFF at " << xoff * 1e6 << " us, XON at " << xon * 1e6 << " us";
+            }
+            ++checked;
+            fromSwitches += g.IsHost(g.GetDirLinkTail(up)) ? 0 : 1;
+        }
+    }
+    EXPECT_GT(checked, 0u);
+    std::cout << "  XOFF episodes checked: " << checked << " (" << fromSwitches
+              << " with a switch upstream)\n";
+    EXPECT_GT(fromSwitches, 0u) << "pauses propagated hop by hop to a switch upstream";
+}
+
+TEST_F(Pfc, PauseWindowHoldsALinkForItsDuration)
+{
+    // What an OCS "pause" stall policy does: the four uplinks of leaf 0 are paused from
+    // 100 us to 150 us while GPU 0 sends to GPU 15 on another leaf.
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+    const uint32_t leaf0 = 16;
+    std::vector<uint32_t> uplinks;
+    std::vector<int64_t> starts; // ns, exact
+    for (uint32_t p = 4; p < 8; ++p)
+    {
+        uplinks.push_back(g.GetEgressDirLink(leaf0, p));
+        net->GetDevice(leaf0, p)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>(
+                [&starts](Ptr<const Packet> pkt)
+                {
+                    if (pkt->GetSize() > 100)
+                    {
+                        starts.push_back(Simulator::Now().GetNanoSeconds());
+                    }
+                }));
+    }
+    EXPECT_THROW(pfc->PauseDirLink(100000, MicroSeconds(1)), std::invalid_argument);
+    EXPECT_THROW(pfc->PauseDirLink(uplinks[0], Time(0)), std::invalid_argument);
+    FabricRoceRunOptions o;
+    o.beforeRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        Simulator::Schedule(MicroSeconds(100),
+                            [pfc, uplinks]()
+                            {
+                                for (uint32_t d : uplinks)
+                                {
+                                    pfc->PauseDirLink(d, MicroSeconds(50));
+                                }
+                            });
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 10000000)}, o);
+    ExpectLossless(r);
+    const int64_t frameNs = 85; // 4202 bytes at 400 Gb/s: 84.04 ns
+    uint32_t before = 0;
+    uint32_t after = 0;
+    for (int64_t t : starts)
+    {
+        EXPECT_FALSE(t > 100000 + frameNs && t < 150000) << "a frame started at " << t << " ns";
+        before += t < 100000 ? 1 : 0;
+        after += t >= 150000 ? 1 : 0;
+    }
+    EXPECT_GT(before, 0u);
+    EXPECT_GT(after, 0u) << "the link resumed by itself";
+    // 50 us held: the 10 MB flow (200 us at line rate) finishes about 50 us late.
+    EXPECT_GT(r.lastCompletionSeconds, 250e-6);
+    EXPECT_LT(r.lastCompletionSeconds, 300e-6);
+}
+
+TEST_F(Pfc, AllToAllAtLineRateLosslessOnRoft)
+{
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    SmallBuffer(pfcHelper);
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, AllToAll(16, 400000), LineRate(Collect(pfc, fig)));
+    ExpectLossless(r);
+    EXPECT_EQ(fig.deadlocks, 0u);
+    EXPECT_GT(fig.pauseFrames, 0u) << "PFC was exercised, not merely idle";
+    Print(net->GetRouting()->GetName() + " all-to-all", fig);
+}
+
+TEST_F(Pfc, AllToAllAtLineRateLosslessOnZCube)
+{
+    ZCubeHelper zcube(16, 4);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    SmallBuffer(pfcHelper);
+    pfcHelper.ConfigureLinks(links);
+    auto net = zcube.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, AllToAll(16, 400000), LineRate(Collect(pfc, fig)));
+    ExpectLossless(r);
+    EXPECT_EQ(fig.deadlocks, 0u);
+    EXPECT_GT(fig.pauseFrames, 0u) << "PFC was exercised, not merely idle";
+    Print(net->GetRouting()->GetName() + " all-to-all", fig);
+}
+
+TEST_F(Pfc, DeadlockOnARingIsReportedNotHung)
+{
+    // Four switches in a ring, every flow three hops clockwise: each ring link waits for the
+    // next one (cyclic buffer dependency). Small static thresholds fill the ring quickly.
+    auto graph = MakePfcRingGraph(4);
+    auto routing = CreateObject<ClockwiseRingRouting>();
+    routing->SetGraph(graph);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0));
+    pfcHelper.SetSwitchAttribute("XoffBytes", UintegerValue(64000));
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.SetNetworkAttribute("StopOnDeadlock", BooleanValue(true));
+    pfcHelper.ConfigureLinks(links);
+    auto net = links.Install(graph, routing);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        flows.push_back(Flow(i, i, (i + 3) % 4, 20000000));
+    }
+    std::vector<PfcNetwork::DeadlockReport> reports;
+    FabricRoceRunOptions o;
+    o.stopAt = Seconds(0.1);
+    o.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(NoRateControl::GetTypeId());
+    o.afterRun = [pfc, &reports](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        reports = pfc->GetDeadlocks();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    ASSERT_EQ(reports.size(), 1u) << "one deadlock, reported once";
+    const auto& g = *graph;
+    EXPECT_EQ(reports[0].dirLinks.size(), 4u) << "the four clockwise ring links";
+    for (uint32_t d : reports[0].dirLinks)
+    {
+        EXPECT_FALSE(g.IsHost(g.GetDirLinkTail(d)));
+        EXPECT_FALSE(g.IsHost(g.GetDirLinkHead(d)));
+    }
+    EXPECT_LT(r.simSeconds, 0.1) << "the run ended at the report, not at the horizon";
+    EXPECT_GT(r.incompleteFlows, 0u);
+    EXPECT_EQ(r.droppedPackets, 0u) << "a deadlock loses nothing; it just stops";
+    EXPECT_EQ(r.Unaccounted(), 0);
+}
+
+TEST_F(Pfc, WatchdogDropPolicyBreaksTheRingDeadlock)
+{
+    // The same ring, no deadlock stop: the pause-storm watchdog finds ring ports paused for
+    // longer than 200 us, drops what waits there (pfc-watchdog) and ignores further pauses
+    // on them; go-back-N then completes every flow.
+    auto graph = MakePfcRingGraph(4);
+    auto routing = CreateObject<ClockwiseRingRouting>();
+    routing->SetGraph(graph);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0));
+    pfcHelper.SetSwitchAttribute("XoffBytes", UintegerValue(64000));
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.SetNetworkAttribute("StormTime", TimeValue(MicroSeconds(200)));
+    pfcHelper.SetNetworkAttribute("WatchdogPolicy", StringValue("drop"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = links.Install(graph, routing);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        flows.push_back(Flow(i, i, (i + 3) % 4, 2000000));
+    }
+    size_t storms = 0;
+    size_t deadlocks = 0;
+    uint64_t watchdogDrops = 0;
+    FabricRoceRunOptions o = LineRate({});
+    o.stopAt = Seconds(0.2);
+    o.afterRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        storms = pfc->GetStorms().size();
+        deadlocks = pfc->GetDeadlocks().size();
+        watchdogDrops = pfc->GetWatchdogDrops();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    EXPECT_GT(storms, 0u);
+    EXPECT_GT(watchdogDrops, 0u);
+    EXPECT_EQ(r.drops[FabricDropReason::PFC_WATCHDOG], watchdogDrops);
+    EXPECT_EQ(r.incompleteFlows, 0u) << "the watchdog broke the deadlock";
+    EXPECT_EQ(r.Unaccounted(), 0);
+    std::cout << "  storms " << storms << ", deadlock reports " << deadlocks << ", watchdog drops "
+              << watchdogDrops << ", drops " << r.droppedPackets << ", last completion "
+              << r.lastCompletionSeconds * 1e6 << " us\n";
+}
+
+TEST_F(Pfc, EgressQueueSmallerThanTheBufferDropsAndAccounts)
+{
+    // Egress queues capped at 64 KB under a 32 MB buffer: PFC does not stop them filling
+    // (the ingress threshold is far higher), so they overflow; whether in the device's Send
+    // or on PfcSwitch's held path, every drop is a queue-overflow and is accounted for.
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.ConfigureLinks(links);
+    links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize("64KB")));
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 500000));
+    }
+    auto r = RunFabricRoce(net, flows);
+    ASSERT_GT(r.droppedPackets, 0u);
+    EXPECT_EQ(r.drops.size(), 1u);
+    EXPECT_EQ(r.drops[FabricDropReason::QUEUE_OVERFLOW], r.droppedPackets);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    EXPECT_EQ(r.incompleteFlows, 0u);
+}
+
+TEST_F(Pfc, MisuseIsRefused)
+{
+    PfcHelper pfcHelper;
+    {
+        // Drop-tail queues: ConfigureLinks was not called.
+        FabricNetworkHelper links;
+        auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+        EXPECT_THROW(pfcHelper.Install(net), std::invalid_argument);
+    }
+    {
+        // Switches with IPv4 have no device-level forwarder to take the egress from.
+        FabricNetworkHelper links;
+        links.SetSwitchMode(FabricSwitchMode::IPV4);
+        pfcHelper.ConfigureLinks(links);
+        auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+        EXPECT_THROW(pfcHelper.Install(net), std::invalid_argument);
+    }
+    {
+        // A buffer smaller than the headroom it must reserve.
+        PfcHelper tiny;
+        tiny.SetSwitchAttribute("BufferSize", UintegerValue(200000));
+        FabricNetworkHelper links;
+        tiny.ConfigureLinks(links);
+        auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+        EXPECT_THROW(tiny.Install(net), std::invalid_argument);
+    }
+}
+
+TEST(PfcCycle, FindsAConstructedCycleInTravelOrder)
+{
+    // 0 -> 1 -> 2 -> 0 plus a tail 3 -> 0 and a chord 1 -> 3.
+    const std::vector<std::pair<uint32_t, uint32_t>> edges{{0, 1}, {1, 2}, {2, 0}, {3, 0}, {1, 3}};
+    const auto cycle = FindDirectedCycle(4, edges);
+    ASSERT_FALSE(cycle.empty());
+    for (size_t i = 0; i < cycle.size(); ++i)
+    {
+        const auto& e = edges[cycle[i]];
+        const auto& next = edges[cycle[(i + 1) % cycle.size()]];
+        EXPECT_EQ(e.second, next.first) << "edges chain head to tail";
+    }
+}
+
+TEST(PfcCycle, NoCycleInATreeOrADag)
+{
+    // Incast tree: hosts 4..7 -> leaves 2,3 -> spine 1 -> leaf 0 (the receiver's).
+    EXPECT_TRUE(
+        FindDirectedCycle(8, {{4, 2}, {5, 2}, {6, 3}, {7, 3}, {2, 1}, {3, 1}, {1, 0}}).empty());
+    // A diamond is acyclic too.
+    EXPECT_TRUE(FindDirectedCycle(4, {{0, 1}, {0, 2}, {1, 3}, {2, 3}}).empty());
+    EXPECT_TRUE(FindDirectedCycle(3, {}).empty());
+}
+
+TEST(PfcCycle, TwoWayPauseAndSelfLoopAreCycles)
+{
+    EXPECT_EQ(FindDirectedCycle(2, {{0, 1}, {1, 0}}).size(), 2u);
+    EXPECT_EQ(FindDirectedCycle(1, {{0, 0}}).size(), 1u);
+    EXPECT_THROW(FindDirectedCycle(2, {{0, 2}}), std::invalid_argument);
+}
