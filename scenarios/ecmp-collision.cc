@@ -22,7 +22,9 @@
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-results.h"
+#include "ns3/link-load.h"
 #include "ns3/queue-size.h"
+#include "ns3/roce-run-summary.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/zcube-helper.h"
@@ -36,42 +38,6 @@ using json = nlohmann::json;
 
 namespace
 {
-
-struct Collision
-{
-    uint32_t dirLink;
-    std::vector<uint32_t> flows;
-};
-
-/// Fabric links (switch to switch) that carry more than one flow.
-std::vector<Collision>
-FindCollisions(const FabricGraph& g,
-               const std::vector<RoceFlowRecord>& flows,
-               const FabricRouting& routing)
-{
-    std::map<uint32_t, std::vector<uint32_t>> byLink;
-    for (uint32_t f = 0; f < flows.size(); ++f)
-    {
-        const FabricPath p
-            = TracePath(routing, flows[f].spec.src, flows[f].spec.dst, flows[f].spec.Key());
-        for (uint32_t d : p.dirLinks)
-        {
-            if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
-            {
-                byLink[d].push_back(f);
-            }
-        }
-    }
-    std::vector<Collision> out;
-    for (const auto& [d, fs] : byLink)
-    {
-        if (fs.size() > 1)
-        {
-            out.push_back({d, fs});
-        }
-    }
-    return out;
-}
 
 int
 Run(int argc, char* argv[])
@@ -271,12 +237,7 @@ Run(int argc, char* argv[])
         Ptr<FabricNetwork> net = h.Install(fab.graph, fab.CreateRouting(run.seed));
         const FabricGraph& g = net->GetGraph();
         // Collisions are known before the run: the routing function decides the paths.
-        std::vector<RoceFlowRecord> pre(flows.size());
-        for (size_t f = 0; f < flows.size(); ++f)
-        {
-            pre[f].spec = flows[f];
-        }
-        const auto collisions = FindCollisions(g, pre, *net->GetRouting());
+        const auto collisions = FindSharedFabricLinks(*net->GetRouting(), flows);
         opt.queueSampleLinks.clear();
         for (const auto& c : collisions)
         {
@@ -291,52 +252,17 @@ Run(int argc, char* argv[])
         FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
         std::cerr << " done (" << FormatNumber(r.wallSeconds, 3) << " s)\n";
 
-        std::set<uint32_t> collided;
-        json cj = json::array();
-        std::string label;
-        uint64_t maxQ = 0;
-        uint64_t marks = 0;
-        for (const auto& c : collisions)
-        {
-            collided.insert(c.flows.begin(), c.flows.end());
-            const auto& lc = r.links[c.dirLink];
-            maxQ = std::max(maxQ, lc.maxQueueBytes);
-            marks += lc.ecnMarks;
-            cj.push_back({{"link", g.GetDirLinkLabel(c.dirLink)},
-                          {"flows", c.flows},
-                          {"max_queue_bytes", lc.maxQueueBytes},
-                          {"ecn_marks", lc.ecnMarks},
-                          {"drops", lc.queueDrops}});
-            label += (label.empty() ? "" : " ") + g.GetDirLinkLabel(c.dirLink) + ":";
-            for (size_t i = 0; i < c.flows.size(); ++i)
-            {
-                label += (i ? "," : "") + std::to_string(c.flows[i]);
-            }
-            for (const auto& sample : r.queueSamples[c.dirLink])
-            {
-                queueCsv.Row({run.fabric,
-                              std::to_string(run.seed),
-                              g.GetDirLinkLabel(c.dirLink),
-                              FormatNumber(sample.t * 1e6),
-                              std::to_string(sample.bytes)});
-            }
-        }
+        const SharedLinkReport shared = ReportSharedLinks(
+            g, collisions, r, &queueCsv, {run.fabric, std::to_string(run.seed)});
+        const std::set<uint32_t>& collided = shared.flows;
+        const std::string& label = shared.label;
+        const RoceFlowExtremes x = ComputeRoceFlowExtremes(r.flows);
+        const bool allComplete = x.allComplete;
         json fj = RoceFlowsToJson(r.flows);
-        double tmin = 1e300;
-        double tmax = 0;
-        double fmax = 0;
-        bool allComplete = true;
         for (size_t f = 0; f < r.flows.size(); ++f)
         {
             const RoceFlowRecord& rec = r.flows[f];
             fj[f]["collided"] = collided.count(f) > 0;
-            allComplete = allComplete && rec.complete;
-            if (rec.complete)
-            {
-                tmin = std::min(tmin, rec.ThroughputBps() / 1e9);
-                tmax = std::max(tmax, rec.ThroughputBps() / 1e9);
-                fmax = std::max(fmax, rec.FctSeconds() * 1e6);
-            }
             std::string path;
             for (uint32_t v : rec.path)
             {
@@ -355,19 +281,12 @@ Run(int argc, char* argv[])
                          std::to_string(rec.retxPackets),
                          std::to_string(rec.cnps),
                          path});
-            for (size_t b = 0; b < rec.rxBins.size(); ++b)
-            {
-                seriesCsv.Row({run.fabric,
-                               std::to_string(run.seed),
-                               std::to_string(f),
-                               FormatNumber((b + 0.5) * binUs),
-                               FormatNumber(8.0 * rec.rxBins[b] / (binUs * 1e-6) / 1e9)});
-            }
         }
+        WriteRoceThroughputRows(seriesCsv, {run.fabric, std::to_string(run.seed)}, r.flows, binUs);
         json rj{{"fabric", run.fabric},
                 {"seed", run.seed},
                 {"flows", fj},
-                {"collisions", cj},
+                {"collisions", shared.links},
                 {"all_complete", allComplete},
                 {"wall_s", r.wallSeconds}};
         if (!failSpec.empty())
@@ -386,40 +305,29 @@ Run(int argc, char* argv[])
         std::cout << std::left << std::setw(7) << run.fabric << std::setw(6) << run.seed
                   << std::setw(28) << (label.empty() ? "-" : label) << std::right << std::fixed
                   << std::setprecision(1);
-        if (tmax > 0)
+        if (x.maxGbps > 0)
         {
-            std::cout << std::setw(12) << tmin << std::setw(10) << tmax << std::setw(12) << fmax;
+            std::cout << std::setw(12) << x.minGbps << std::setw(10) << x.maxGbps << std::setw(12)
+                      << x.maxFctUs;
         }
         else
         {
             std::cout << std::setw(34) << "none complete";
         }
-        std::cout << std::setw(12) << maxQ / 1000.0 << std::setw(10) << marks
-                  << (allComplete ? "" : "  INCOMPLETE at horizon") << "\n";
+        std::cout << std::setw(12) << shared.maxQueueBytes / 1000.0 << std::setw(10)
+                  << shared.ecnMarks << (allComplete ? "" : "  INCOMPLETE at horizon") << "\n";
         if (!plotted && !collisions.empty())
         {
             plotted = true;
             plottedSeed = run.seed;
             plotRun = rj;
-            Gnuplot plot;
-            plot.SetTerminal("pngcairo size 900,500");
-            plot.SetTitle("Per-flow throughput, ROFT seed " + std::to_string(run.seed) + " ("
-                          + label + ")");
-            plot.SetLegend("time (us)", "throughput (Gb/s)");
-            plot.AppendExtra("set key outside right");
-            plot.AppendExtra("set yrange [0:" + FormatNumber(lineBps / 1e9 * 1.05) + "]");
-            for (size_t f = 0; f < r.flows.size(); ++f)
-            {
-                Gnuplot2dDataset ds("flow " + std::to_string(f)
-                                    + (collided.count(f) ? " (collided)" : ""));
-                ds.SetStyle(Gnuplot2dDataset::LINES);
-                const auto& bins = r.flows[f].rxBins;
-                for (size_t b = 0; b < bins.size(); ++b)
-                {
-                    ds.Add((b + 0.5) * binUs, 8.0 * bins[b] / (binUs * 1e-6) / 1e9);
-                }
-                plot.AddDataset(ds);
-            }
+            Gnuplot plot = RoceThroughputPlot(
+                r.flows,
+                binUs,
+                "Per-flow throughput, ROFT seed " + std::to_string(run.seed) + " (" + label + ")",
+                lineBps / 1e9,
+                [&](size_t f)
+                { return "flow " + std::to_string(f) + (collided.count(f) ? " (collided)" : ""); });
             out.WritePng("throughput-colliding-seed.png", plot);
         }
     }

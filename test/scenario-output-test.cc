@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 using json = nlohmann::json;
@@ -171,6 +172,32 @@ TEST(BenchPacketRate, SmokeRunWritesRatios)
         EXPECT_GT(s["variants"][v]["ratio_vs_global"].get<double>(), 0.0) << v;
     }
     EXPECT_GT(s["build"]["nodes"].get<uint64_t>(), 64u);
+    std::filesystem::remove_all(dir);
+}
+
+// DCQCN per link speed: three cuts at alpha = 1 leave line / 8; the paper's and the default
+// constants take milliseconds to come back at 100 Gb/s, a 10x faster increase timer does not.
+TEST(DcqcnProfiles, CutsAndRecoveryPerProfile)
+{
+    const std::string dir = TempDir("dcqcn");
+    Outcome o = RunProgram(BIN + "/dcqcn-profiles --rates-gbps=100 --horizon-ms=30 --out=" + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    std::map<std::string, json> byProfile;
+    for (const json& r : s["runs"])
+    {
+        byProfile[r["profile"].get<std::string>()] = r;
+    }
+    ASSERT_EQ(byProfile.size(), 3u);
+    for (const std::string p : {"paper", "default"})
+    {
+        EXPECT_NEAR(byProfile[p]["rate_after_cuts_gbps"].get<double>(), 100.0 / 8, 1e-9) << p;
+        EXPECT_GT(byProfile[p]["reach_us"]["50%"].get<double>(), 1000.0) << p;
+    }
+    ASSERT_FALSE(byProfile["fast"]["reach_us"]["100%"].is_null());
+    ASSERT_FALSE(byProfile["default"]["reach_us"]["90%"].is_null());
+    EXPECT_LT(byProfile["fast"]["reach_us"]["100%"].get<double>(),
+              byProfile["default"]["reach_us"]["90%"].get<double>() / 10);
     std::filesystem::remove_all(dir);
 }
 

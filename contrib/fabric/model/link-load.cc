@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -157,6 +158,33 @@ FluidSplit(const FabricRouting& routing,
     }
     shares.resize(w);
     return delivered;
+}
+
+std::vector<SharedLink>
+FindSharedFabricLinks(const FabricRouting& routing, const std::vector<FlowSpec>& flows)
+{
+    const FabricGraph& g = routing.GetGraph();
+    std::map<uint32_t, std::vector<uint32_t>> byLink;
+    for (uint32_t f = 0; f < flows.size(); ++f)
+    {
+        const FabricPath p = TracePath(routing, flows[f].src, flows[f].dst, flows[f].Key());
+        for (uint32_t d : p.dirLinks)
+        {
+            if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+            {
+                byLink[d].push_back(f);
+            }
+        }
+    }
+    std::vector<SharedLink> out;
+    for (const auto& [d, fs] : byLink)
+    {
+        if (fs.size() > 1)
+        {
+            out.push_back({d, fs});
+        }
+    }
+    return out;
 }
 
 } // namespace ns3

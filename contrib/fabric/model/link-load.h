@@ -43,6 +43,26 @@ double FluidSplit(const FabricRouting& routing,
 
 /**
  * \ingroup fabric
+ * A switch-to-switch directed link that the routing puts more than one flow on.
+ */
+struct SharedLink
+{
+    uint32_t dirLink;
+    std::vector<uint32_t> flows; //!< indices into the flow list, ascending
+};
+
+/**
+ * \ingroup fabric
+ * The fabric links (neither end a host) that carry more than one of \p flows along the paths
+ * the routing function gives them (TracePath with each flow's key): the collisions of a
+ * flow-hash scheme, known before any packet is sent.
+ * \return in ascending order of directed link id
+ */
+std::vector<SharedLink> FindSharedFabricLinks(const FabricRouting& routing,
+                                              const std::vector<FlowSpec>& flows);
+
+/**
+ * \ingroup fabric
  * Max-over-mean imbalance of a set of link loads.
  */
 struct ImbalanceStats

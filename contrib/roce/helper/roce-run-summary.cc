@@ -176,4 +176,114 @@ RoceFlowCsvCells(const RoceFlowRecord& r)
             std::to_string(r.path.size() >= 3 ? r.path.size() - 3 : 0)};
 }
 
+double
+RoceBinGbps(uint64_t bytes, double binUs)
+{
+    return 8.0 * bytes / (binUs * 1e-6) / 1e9;
+}
+
+void
+WriteRoceThroughputRows(CsvWriter& csv,
+                        const std::vector<std::string>& prefix,
+                        const std::vector<RoceFlowRecord>& flows,
+                        double binUs)
+{
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        for (size_t b = 0; b < flows[f].rxBins.size(); ++b)
+        {
+            std::vector<std::string> row = prefix;
+            row.push_back(std::to_string(f));
+            row.push_back(FormatNumber((b + 0.5) * binUs));
+            row.push_back(FormatNumber(RoceBinGbps(flows[f].rxBins[b], binUs)));
+            csv.Row(row);
+        }
+    }
+}
+
+Gnuplot
+RoceThroughputPlot(const std::vector<RoceFlowRecord>& flows,
+                   double binUs,
+                   const std::string& title,
+                   double lineGbps,
+                   const std::function<std::string(size_t)>& name)
+{
+    Gnuplot plot;
+    plot.SetTerminal("pngcairo size 900,500");
+    plot.SetTitle(title);
+    plot.SetLegend("time (us)", "throughput (Gb/s)");
+    plot.AppendExtra("set key outside right");
+    plot.AppendExtra("set yrange [0:" + FormatNumber(lineGbps * 1.05) + "]");
+    for (size_t f = 0; f < flows.size(); ++f)
+    {
+        Gnuplot2dDataset ds(name(f));
+        ds.SetStyle(Gnuplot2dDataset::LINES);
+        for (size_t b = 0; b < flows[f].rxBins.size(); ++b)
+        {
+            ds.Add((b + 0.5) * binUs, RoceBinGbps(flows[f].rxBins[b], binUs));
+        }
+        plot.AddDataset(ds);
+    }
+    return plot;
+}
+
+SharedLinkReport
+ReportSharedLinks(const FabricGraph& g,
+                  const std::vector<SharedLink>& shared,
+                  const FabricRoceRunResult& run,
+                  CsvWriter* queueCsv,
+                  const std::vector<std::string>& prefix)
+{
+    SharedLinkReport rep;
+    for (const SharedLink& c : shared)
+    {
+        rep.flows.insert(c.flows.begin(), c.flows.end());
+        const auto& lc = run.links[c.dirLink];
+        rep.maxQueueBytes = std::max(rep.maxQueueBytes, lc.maxQueueBytes);
+        rep.ecnMarks += lc.ecnMarks;
+        const std::string link = g.GetDirLinkLabel(c.dirLink);
+        rep.links.push_back({{"link", link},
+                             {"flows", c.flows},
+                             {"max_queue_bytes", lc.maxQueueBytes},
+                             {"ecn_marks", lc.ecnMarks},
+                             {"drops", lc.queueDrops}});
+        rep.label += (rep.label.empty() ? "" : " ") + link + ":";
+        for (size_t i = 0; i < c.flows.size(); ++i)
+        {
+            rep.label += (i ? "," : "") + std::to_string(c.flows[i]);
+        }
+        const auto samples = run.queueSamples.find(c.dirLink);
+        for (size_t i = 0;
+             queueCsv && samples != run.queueSamples.end() && i < samples->second.size();
+             ++i)
+        {
+            std::vector<std::string> row = prefix;
+            row.push_back(link);
+            row.push_back(FormatNumber(samples->second[i].t * 1e6));
+            row.push_back(std::to_string(samples->second[i].bytes));
+            queueCsv->Row(row);
+        }
+    }
+    return rep;
+}
+
+RoceFlowExtremes
+ComputeRoceFlowExtremes(const std::vector<RoceFlowRecord>& flows)
+{
+    RoceFlowExtremes x;
+    double tmin = 1e300;
+    for (const RoceFlowRecord& rec : flows)
+    {
+        x.allComplete = x.allComplete && rec.complete;
+        if (rec.complete)
+        {
+            tmin = std::min(tmin, rec.ThroughputBps() / 1e9);
+            x.maxGbps = std::max(x.maxGbps, rec.ThroughputBps() / 1e9);
+            x.maxFctUs = std::max(x.maxFctUs, rec.FctSeconds() * 1e6);
+        }
+    }
+    x.minGbps = x.maxGbps > 0 ? tmin : 0;
+    return x;
+}
+
 } // namespace ns3

@@ -2,11 +2,15 @@
 #ifndef ROCE_RUN_SUMMARY_H
 #define ROCE_RUN_SUMMARY_H
 
+#include "ns3/fabric-results.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/link-load.h"
 #include "ns3/roce-traffic-helper.h"
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +60,72 @@ std::vector<std::string> RoceFlowCsvHeader();
  * the routed path).
  */
 std::vector<std::string> RoceFlowCsvCells(const RoceFlowRecord& record);
+
+/**
+ * \ingroup roce
+ * Message throughput (Gb/s) of \p bytes delivered in one bin of \p binUs microseconds (the
+ * unit of RoceFlowRecord::rxBins, recorded with FabricRoceRunOptions::throughputBin).
+ */
+double RoceBinGbps(uint64_t bytes, double binUs);
+
+/**
+ * \ingroup roce
+ * One CSV row per flow and bin: \p prefix cells, then flow index, bin centre (us) and
+ * throughput (Gb/s); the columns after the prefix are "flow", "t_us", "gbps".
+ */
+void WriteRoceThroughputRows(CsvWriter& csv,
+                             const std::vector<std::string>& prefix,
+                             const std::vector<RoceFlowRecord>& flows,
+                             double binUs);
+
+/**
+ * \ingroup roce
+ * Every flow's throughput over time, one line per flow titled by \p name(flow index), y axis
+ * from 0 to 1.05 x \p lineGbps.
+ */
+Gnuplot RoceThroughputPlot(const std::vector<RoceFlowRecord>& flows,
+                           double binUs,
+                           const std::string& title,
+                           double lineGbps,
+                           const std::function<std::string(size_t)>& name);
+
+/**
+ * \ingroup roce
+ * What a run made of the fabric links several flows share (FindSharedFabricLinks).
+ */
+struct SharedLinkReport
+{
+    /// Per shared link: link (label), flows, max_queue_bytes, ecn_marks, drops.
+    nlohmann::json links = nlohmann::json::array();
+    std::set<uint32_t> flows;  //!< every flow on a shared link
+    std::string label;         //!< "LINK:f,f LINK:f,f" (empty: nothing shared)
+    uint64_t maxQueueBytes{0}; //!< worst queue over the shared links
+    uint64_t ecnMarks{0};      //!< marks summed over the shared links
+};
+
+/**
+ * \param queueCsv if not null, one row per queue sample of each shared link: \p prefix cells,
+ *        link label, t_us, bytes (needs FabricRoceRunOptions::queueSampleLinks)
+ */
+SharedLinkReport ReportSharedLinks(const FabricGraph& g,
+                                   const std::vector<SharedLink>& shared,
+                                   const FabricRoceRunResult& run,
+                                   CsvWriter* queueCsv,
+                                   const std::vector<std::string>& prefix);
+
+/**
+ * \ingroup roce
+ * Extremes over the completed flows of a run (throughput and FCT are 0 when none completed).
+ */
+struct RoceFlowExtremes
+{
+    double minGbps{0};
+    double maxGbps{0};
+    double maxFctUs{0};
+    bool allComplete{true};
+};
+
+RoceFlowExtremes ComputeRoceFlowExtremes(const std::vector<RoceFlowRecord>& flows);
 
 } // namespace ns3
 
