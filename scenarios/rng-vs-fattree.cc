@@ -212,6 +212,10 @@ Run(int argc, char* argv[])
             "packet | flow (FlowSimulator over the same graphs, routing objects and flows; "
             "hashed paths and a fluid split per routing; no blast-radius cases)",
             "packet");
+    cli.Add("fluid",
+            "with --level=flow: also run each routing as a fluid split over its candidates "
+            "(slow at n = 1000: every flow loads its whole candidate DAG)",
+            "true");
     cli.Add("graph",
             "RNG router graph: random-regular | shufflebox (ShuffleBox build, d a multiple "
             "of 4)",
@@ -266,6 +270,7 @@ Run(int argc, char* argv[])
                                     "only; use --level=packet or leave --blast out");
     }
     const bool blast = level == "packet" && cli.GetBool("blast");
+    const bool withFluid = cli.GetBool("fluid");
     std::vector<std::string> routings;
     for (const auto& r : cli.GetList("routings"))
     {
@@ -509,6 +514,10 @@ Run(int argc, char* argv[])
             {
                 for (const bool fluid : {false, true})
                 {
+                    if (fluid && !withFluid)
+                    {
+                        continue;
+                    }
                     if (fluid && routing->GetName() == "ksp")
                     {
                         // KspRouting's candidates at a router are the next hops of every

@@ -98,6 +98,7 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> dirtyLinks;
     /// Per dirty link: flows whose old rate is below this level keep it (see recompute).
     std::vector<double> linkTheta;
+    std::vector<double> levelCache;   //!< saturation level of a link in this batch (-1: unknown)
     std::vector<uint32_t> freshFlows; //!< flows attached since the last recomputation
     bool incremental{true};
 
@@ -276,6 +277,7 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     s.linkLastT.assign(nd, 0);
     s.linkMark.assign(nd, 0);
     s.linkTheta.assign(nd, INF);
+    s.levelCache.assign(nd, -1);
     s.localOf.assign(nd, 0);
 }
 
@@ -422,6 +424,12 @@ FlowSimulator::Run(double stopS)
     const auto wall0 = std::chrono::steady_clock::now();
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
+    {
+        // Each flow starts, ends its fluid and completes: room for that up front.
+        std::vector<Event> room;
+        room.reserve(3 * n + s.linkEvents.size() * 2 + 16);
+        s.queue = decltype(s.queue)(std::greater<>(), std::move(room));
+    }
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
     uint32_t phases = 0;
@@ -718,6 +726,7 @@ FlowSimulator::Run(double stopS)
     std::vector<double> localCap;
     std::vector<MaxMinFlow> localFlows;
     std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
+    std::vector<uint32_t> levelKnown;
     std::vector<uint32_t> dirty;
     MaxMinFairSolver solver;
     // Weight of flow f on directed link d (1 on a single path).
@@ -799,13 +808,23 @@ FlowSimulator::Run(double stopS)
                 double theta = std::min(nic, fl.rampCap);
                 for (const auto& [d, w] : fl.links)
                 {
-                    theta = std::min(theta, saturationLevel(d));
+                    if (s.levelCache[d] < 0)
+                    {
+                        s.levelCache[d] = saturationLevel(d);
+                        levelKnown.push_back(d);
+                    }
+                    theta = std::min(theta, s.levelCache[d]);
                 }
                 for (const auto& [d, w] : fl.links)
                 {
                     s.linkTheta[d] = std::min(s.linkTheta[d], theta);
                 }
             }
+            for (uint32_t d : levelKnown)
+            {
+                s.levelCache[d] = -1;
+            }
+            levelKnown.clear();
         }
         dirty.clear();
         dirty.swap(s.dirtyLinks);
