@@ -84,6 +84,7 @@ TEST(FlowPrograms, FlowScaleSmallWritesTables)
                                       "--parts=A,B",
                                       "--rng-n=16",
                                       "--rng-d=4",
+                                      "--rng-s=2", // 2 servers per leaf: the fat tree has 32
                                       "--gpus=64",
                                       "--k=8",
                                       "--allreduce-mb=4",
@@ -95,6 +96,7 @@ TEST(FlowPrograms, FlowScaleSmallWritesTables)
     for (const char* fab : {"rng-random-regular", "fat-tree"})
     {
         EXPECT_EQ(s["A"][fab]["complete"].get<uint64_t>(), s["A"][fab]["flows"].get<uint64_t>());
+        EXPECT_EQ(s["A"][fab]["flows"].get<uint64_t>(), 32u);
     }
     for (const char* pat : {"allreduce-hd", "prefill-decode"})
     {
