@@ -376,7 +376,7 @@ Run(int argc, char* argv[])
                    << " | | | | | |\n";
             }
         }
-        auto ft = std::shared_ptr<const FabricGraph>(LeafSpineLayout(rn, rs, spines).Build());
+        auto ft = std::shared_ptr<const FabricGraph>(LeafSpineLayout(rn * rs, rs, spines).Build());
         const Outcome o = RunFlows(ByTypeId("ns3::EcmpRouting", ft, seed), flows, helper);
         row("fat-tree", "ecmp", o);
         a["fat-tree"] = o.ToJson();

@@ -8,8 +8,15 @@
 // cross the switches, retransmissions, CNPs and packet accounting; then the blast radius of a
 // router failure and of 1% link failures, before and after the routing reconverges.
 //
+// --level=flow runs the same graphs, routing objects (same TypeIds and attributes) and flow
+// lists through the flow level (FlowSimulator: max-min fair fluid, no queues, no transport),
+// each routing with its hashed paths and as a fluid split over its candidates; it reaches the
+// RNG paper's regime (n = 1000, d = 64). --graph=shufflebox builds the RNG router graph with
+// ShuffleBoxes (RNG paper §6) instead of a random regular graph.
+//
 //   ./build/bin/rng-vs-fattree --out=results/rng-vs-fattree
 //   ./build/bin/rng-vs-fattree --full=true
+//   ./build/bin/rng-vs-fattree --level=flow --n=1000 --d=64 --s=16 --patterns=permutation
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-checks.h"
@@ -19,6 +26,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/failure-mask-routing.h"
+#include "ns3/flow-sim-helper.h"
 #include "ns3/ksp-routing.h"
 #include "ns3/leaf-spine-layout.h"
 #include "ns3/rng-models.h"
@@ -26,6 +34,7 @@
 #include "ns3/roce-rate-control.h"
 #include "ns3/roce-run-summary.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"
 
 #include <algorithm>
@@ -94,6 +103,83 @@ Run1(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const Setup
     return out;
 }
 
+/// One flow-level run: the same routing object and flows, as FlowSimulator shares them.
+struct FlowOut
+{
+    json j;
+    std::vector<FlowSimRecord> flows;
+};
+
+FlowOut
+RunFlow(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const Setup& st, bool fluid)
+{
+    FlowSimHelper h;
+    h.SetAttribute("DefaultLinkRate", DataRateValue(DataRate(uint64_t(st.lineBps))));
+    h.SetAttribute("FluidSplit", BooleanValue(fluid));
+    Ptr<FlowSimulator> sim = h.Run(routing, flows, {}, st.stopAt.GetSeconds());
+    const FabricGraph& g = routing->GetGraph();
+    FlowOut out;
+    std::vector<double> tput;
+    std::vector<double> slow;
+    uint32_t incomplete = 0;
+    double last = 0;
+    double wire = 0;
+    double routerLinks = 0;
+    std::map<uint32_t, double> hist; // router-router links of the hashed path, by wire bytes
+    for (const auto& r : sim->GetRecords())
+    {
+        if (!r.complete)
+        {
+            ++incomplete;
+            continue;
+        }
+        tput.push_back(8.0 * r.spec.bytes / r.FctSeconds() / 1e9);
+        slow.push_back(r.Slowdown());
+        last = std::max(last, r.finishS);
+        const uint32_t links = r.path.size() >= 3 ? uint32_t(r.path.size() - 3) : 0;
+        hist[links] += r.wireBytes;
+        routerLinks += links * r.wireBytes;
+        wire += r.wireBytes;
+    }
+    std::sort(tput.begin(), tput.end());
+    double tputMean = 0;
+    for (double x : tput)
+    {
+        tputMean += x / tput.size();
+    }
+    json hj = json::object();
+    for (const auto& [k, b] : hist)
+    {
+        hj[std::to_string(k)] = b / wire;
+    }
+    // Busiest router-router link: bytes / (capacity x completion time).
+    double busiest = 0;
+    const auto& links = sim->GetLinks();
+    for (uint32_t d = 0; d < links.size(); ++d)
+    {
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)) && last > 0)
+        {
+            busiest = std::max(busiest, 8 * links[d].bytes / (links[d].capacityBps * last));
+        }
+    }
+    out.j = json{{"routing", routing->GetName() + (fluid ? "-fluid" : "")},
+                 {"flows", flows.size()},
+                 {"flows_incomplete", incomplete},
+                 {"completion_us", last * 1e6},
+                 {"throughput_gbps",
+                  {{"mean", tputMean},
+                   {"p1", Quantile(tput, 0.01)},
+                   {"min", tput.empty() ? 0 : tput.front()}}},
+                 {"fct_slowdown", {{"p50", Quantile(slow, 0.5)}, {"p99", Quantile(slow, 0.99)}}},
+                 {"mean_router_links", wire > 0 ? routerLinks / wire : 0.0},
+                 {"path_length_hist", hj},
+                 {"busiest_router_link_util", busiest},
+                 {"water_fillings", sim->GetStats().recomputations},
+                 {"wall_s", sim->GetStats().wallSeconds}};
+    out.flows = sim->GetRecords();
+    return out;
+}
+
 int
 Run(int argc, char* argv[])
 {
@@ -122,6 +208,19 @@ Run(int argc, char* argv[])
     cli.Add("patterns", "comma list of permutation|all-to-all", "permutation,all-to-all");
     cli.Add("blast", "run the failure (blast radius) cases", "true");
     cli.Add("full", "paper-like scale (n=256, d=16, s=8)", "false");
+    cli.Add("level",
+            "packet | flow (FlowSimulator over the same graphs, routing objects and flows; "
+            "hashed paths and a fluid split per routing; no blast-radius cases)",
+            "packet");
+    cli.Add("fluid",
+            "with --level=flow: also run each routing as a fluid split over its candidates "
+            "(slow at n = 1000: every flow loads its whole candidate DAG)",
+            "true");
+    cli.Add("graph",
+            "RNG router graph: random-regular | shufflebox (ShuffleBox build, d a multiple "
+            "of 4)",
+            "random-regular");
+    cli.Add("rooms", "with --graph=shufflebox: rooms the routers are spread over", "4");
     cli.Add("out", "results folder", "results/rng-vs-fattree");
     cli.Parse(argc, argv);
     const bool full = cli.GetBool("full");
@@ -157,7 +256,21 @@ Run(int argc, char* argv[])
                                     + " servers needs --a2a-steps in [1, 16383] (one UDP source "
                                       "port per step)");
     }
-    const bool blast = cli.GetBool("blast");
+    const std::string level = cli.GetChoice("level", {"packet", "flow"});
+    const std::string graphKind = cli.GetChoice("graph", {"random-regular", "shufflebox"});
+    const auto rooms = static_cast<uint32_t>(cli.GetUint("rooms", 1, 64));
+    if (graphKind == "shufflebox" && d % 4 != 0)
+    {
+        throw std::invalid_argument("--graph=shufflebox: --d=" + std::to_string(d)
+                                    + " must be a multiple of 4 (4 lanes per ShuffleBox port)");
+    }
+    if (level == "flow" && cli.IsSet("blast") && cli.GetBool("blast"))
+    {
+        throw std::invalid_argument("--blast=true: the blast-radius cases run at packet level "
+                                    "only; use --level=packet or leave --blast out");
+    }
+    const bool blast = level == "packet" && cli.GetBool("blast");
+    const bool withFluid = cli.GetBool("fluid");
     std::vector<std::string> routings;
     for (const auto& r : cli.GetList("routings"))
     {
@@ -178,11 +291,27 @@ Run(int argc, char* argv[])
     }
     // Measured: about 45 kB per ns-3 node (servers and routers) and, for the routing tables,
     // 11 bytes per router pair and 16 per lane.
-    CheckFabricMemory(30e6 + 45e3 * double(n) * (s + 1) + 11.0 * n * n + 16.0 * n * d,
-                      "--n=" + std::to_string(n) + " --d=" + std::to_string(d)
-                          + " --s=" + std::to_string(s));
+    if (level == "packet")
+    {
+        CheckFabricMemory(30e6 + 45e3 * double(n) * (s + 1) + 11.0 * n * n + 16.0 * n * d,
+                          "--n=" + std::to_string(n) + " --d=" + std::to_string(d)
+                              + " --s=" + std::to_string(s));
+    }
     // Validate the graph parameters and p, h against d before writing anything.
-    RngFabric fab(MakeRandomRegularGraph(n, d, seed), s);
+    auto routerGraph = [&]()
+    {
+        if (graphKind == "random-regular")
+        {
+            return MakeRandomRegularGraph(n, d, seed);
+        }
+        std::vector<uint32_t> perRoom(rooms, n / rooms);
+        for (uint32_t i = 0; i < n % rooms; ++i)
+        {
+            perRoom[i]++;
+        }
+        return ShuffleBoxFabric(perRoom, d, 0, seed).GetRouterGraph();
+    };
+    RngFabric fab(routerGraph(), s);
     SpraypointParams prm;
     prm.p = p;
     prm.h = h;
@@ -237,6 +366,24 @@ Run(int argc, char* argv[])
                          {"fat_tree_oversub", double(s) / spines},
                          {"rng_switch_ports", n * (s + d)},
                          {"fat_tree_switch_ports", ft.SwitchPorts()}};
+    if (level == "flow" || graphKind != "random-regular")
+    {
+        // Only then: the packet-level default's summary stays as it was.
+        summary["params"]["level"] = level;
+        if (level == "flow")
+        {
+            // No transport at the flow level: the fluid shares links max-min fairly.
+            summary["params"]["transport"] = "fluid-max-min";
+            summary["params"].erase("rate_control");
+        }
+        summary["params"]["graph"] = graphKind;
+        if (graphKind == "shufflebox")
+        {
+            summary["params"]["rooms"] = rooms;
+        }
+        std::cout << "RNG router graph: " << graphKind << " (" << fab.GetRouters().GetNEdges()
+                  << " router-router links), level: " << level << "\n";
+    }
 
     // The RNG routing schemes --routings names, as ns-3 objects by TypeId with attributes.
     std::map<std::string, ObjectFactory> schemes{{"spraypoint", {"ns3::SpraypointRouting"}},
@@ -257,10 +404,16 @@ Run(int argc, char* argv[])
     tp.bytes = permBytes;
     std::map<std::string, std::vector<FlowSpec>> patterns;
     patterns["permutation"] = MakeTraffic(TrafficPattern::PERMUTATION, tp);
-    patterns["all-to-all"] = MakeShiftedAllToAll(nServers, a2aBytes, a2aSteps, seed);
+    if (std::find(patternNames.begin(), patternNames.end(), "all-to-all") != patternNames.end())
+    {
+        // Only when asked for: all N-1 steps at 16000 servers are 256 M flows.
+        patterns["all-to-all"] = MakeShiftedAllToAll(nServers, a2aBytes, a2aSteps, seed);
+    }
 
     std::vector<std::string> flowColumns{"pattern", "fabric", "routing", "case"};
-    for (const auto& col : RoceFlowCsvHeader())
+    const std::vector<std::string> flowLevelColumns{
+        "id", "src", "dst", "bytes", "start_us", "fct_us", "ideal_us", "slowdown", "router_links"};
+    for (const auto& col : level == "flow" ? flowLevelColumns : RoceFlowCsvHeader())
     {
         flowColumns.push_back(col);
     }
@@ -284,13 +437,44 @@ Run(int argc, char* argv[])
         }
     };
 
-    std::cout << "\n"
-              << std::left << std::setw(13) << "pattern" << std::setw(10) << "fabric"
-              << std::setw(12) << "routing" << std::right << std::setw(7) << "flows" << std::setw(8)
-              << "incompl" << std::setw(9) << "tput-avg" << std::setw(8) << "tput-p1"
-              << std::setw(9) << "tput-min" << std::setw(8) << "sd-p50" << std::setw(8) << "sd-p99"
-              << std::setw(7) << "retx" << std::setw(7) << "cnps" << std::setw(7) << "links"
-              << "  path-length histogram (router-router links, data packets)\n";
+    if (level == "packet")
+    {
+        std::cout << "\n"
+                  << std::left << std::setw(13) << "pattern" << std::setw(10) << "fabric"
+                  << std::setw(12) << "routing" << std::right << std::setw(7) << "flows"
+                  << std::setw(8) << "incompl" << std::setw(9) << "tput-avg" << std::setw(8)
+                  << "tput-p1" << std::setw(9) << "tput-min" << std::setw(8) << "sd-p50"
+                  << std::setw(8) << "sd-p99" << std::setw(7) << "retx" << std::setw(7) << "cnps"
+                  << std::setw(7) << "links"
+                  << "  path-length histogram (router-router links, data packets)\n";
+    }
+    else
+    {
+        std::cout << "\n"
+                  << std::left << std::setw(13) << "pattern" << std::setw(10) << "fabric"
+                  << std::setw(18) << "routing" << std::right << std::setw(7) << "flows"
+                  << std::setw(8) << "incompl" << std::setw(11) << "done-us" << std::setw(9)
+                  << "tput-avg" << std::setw(8) << "tput-p1" << std::setw(9) << "tput-min"
+                  << std::setw(8) << "sd-p50" << std::setw(8) << "sd-p99" << std::setw(7) << "links"
+                  << std::setw(8) << "busiest" << std::setw(9) << "wall-s"
+                  << "  (flow level: max-min fair fluid)\n";
+    }
+    auto flowRow = [](const std::string& pat, const std::string& fabName, const json& j)
+    {
+        std::cout << std::left << std::setw(13) << pat << std::setw(10) << fabName << std::setw(18)
+                  << j["routing"].get<std::string>() << std::right << std::fixed << std::setw(7)
+                  << j["flows"].get<uint64_t>() << std::setw(8)
+                  << j["flows_incomplete"].get<uint32_t>() << std::setprecision(1) << std::setw(11)
+                  << j["completion_us"].get<double>() << std::setw(9)
+                  << j["throughput_gbps"]["mean"].get<double>() << std::setw(8)
+                  << j["throughput_gbps"]["p1"].get<double>() << std::setw(9)
+                  << j["throughput_gbps"]["min"].get<double>() << std::setprecision(2)
+                  << std::setw(8) << j["fct_slowdown"]["p50"].get<double>() << std::setw(8)
+                  << j["fct_slowdown"]["p99"].get<double>() << std::setw(7)
+                  << j["mean_router_links"].get<double>() << std::setw(8)
+                  << j["busiest_router_link_util"].get<double>() << std::setprecision(3)
+                  << std::setw(9) << j["wall_s"].get<double>() << "\n";
+    };
     auto row = [](const std::string& pat, const std::string& fabName, const json& j)
     {
         std::cout << std::left << std::setw(13) << pat << std::setw(10) << fabName << std::setw(12)
@@ -333,8 +517,65 @@ Run(int argc, char* argv[])
         }
         runs.emplace_back("fat-tree",
                           MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)));
+        std::map<std::string, json> flowLevel; // routing (with -fluid) -> result, per fabric
         for (const auto& [fabName, routing] : runs)
         {
+            if (level == "flow")
+            {
+                for (const bool fluid : {false, true})
+                {
+                    if (fluid && !withFluid)
+                    {
+                        continue;
+                    }
+                    if (fluid && routing->GetName() == "ksp")
+                    {
+                        // KspRouting's candidates at a router are the next hops of every
+                        // source's paths (the choice is made at the source): split hop by
+                        // hop they loop, so there is no fluid form of KSP here.
+                        continue;
+                    }
+                    std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName()
+                              << (fluid ? " fluid" : "") << " (flow level)..." << std::flush;
+                    FlowOut r = RunFlow(routing, flows, st, fluid);
+                    std::cerr << " " << FormatNumber(r.j["wall_s"].get<double>(), 3) << " s\n";
+                    flowRow(pat, fabName, r.j);
+                    incompleteTotal += r.j["flows_incomplete"].get<uint32_t>();
+                    const std::string name = r.j["routing"].get<std::string>();
+                    const std::string key = fabName == "rng" ? "rng" : "fat_tree";
+                    summary["runs"][pat][key][name] = r.j;
+                    flowLevel[key + "/" + name] = r.j;
+                    std::vector<double> sd;
+                    for (const auto& rec : r.flows)
+                    {
+                        const uint32_t links
+                            = rec.path.size() >= 3 ? uint32_t(rec.path.size() - 3) : 0;
+                        flowCsv.Row({pat,
+                                     fabName,
+                                     name,
+                                     "normal",
+                                     std::to_string(rec.spec.id),
+                                     std::to_string(rec.spec.src),
+                                     std::to_string(rec.spec.dst),
+                                     std::to_string(rec.spec.bytes),
+                                     FormatNumber(rec.startS * 1e6),
+                                     FormatNumber(rec.complete ? rec.FctSeconds() * 1e6 : -1.0),
+                                     FormatNumber(rec.idealS * 1e6),
+                                     FormatNumber(rec.Slowdown()),
+                                     std::to_string(links)});
+                        if (rec.complete)
+                        {
+                            sd.push_back(rec.Slowdown());
+                        }
+                    }
+                    for (const auto& [kk, v] : r.j["path_length_hist"].items())
+                    {
+                        pathCsv.Row({pat, fabName, name, kk, FormatNumber(v.get<double>())});
+                    }
+                    plot.AddDataset(MakeCdfDataset(fabName + " " + name, sd));
+                }
+                continue;
+            }
             std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName() << "..."
                       << std::flush;
             RunOut r = Run1(routing, flows, st, st.stopAt);
@@ -357,6 +598,40 @@ Run(int argc, char* argv[])
                 }
             }
             plot.AddDataset(MakeCdfDataset(fabName + " " + routing->GetName(), sd));
+        }
+        if (level == "flow" && flowLevel.count("fat_tree/ecmp"))
+        {
+            // "Matches or exceeds fat trees": the pattern's completion time (its slowest flow)
+            // and the mean per-flow throughput, each RNG routing against the fat tree (ECMP,
+            // hashed paths; and its fluid split against the RNG's fluid splits).
+            json verdict = json::object();
+            for (const auto& [name, j] : flowLevel)
+            {
+                if (name.rfind("rng/", 0) != 0)
+                {
+                    continue;
+                }
+                const bool fluid = name.size() > 6 && name.substr(name.size() - 6) == "-fluid";
+                const json& ftj = flowLevel.at(fluid && flowLevel.count("fat_tree/ecmp-fluid")
+                                                   ? "fat_tree/ecmp-fluid"
+                                                   : "fat_tree/ecmp");
+                const double done
+                    = j["completion_us"].get<double>() / ftj["completion_us"].get<double>();
+                const double tputRatio = j["throughput_gbps"]["mean"].get<double>()
+                                       / ftj["throughput_gbps"]["mean"].get<double>();
+                const bool matches = done <= 1.05 && tputRatio >= 0.95;
+                verdict[name.substr(4)] = {{"completion_vs_fat_tree", done},
+                                           {"mean_throughput_vs_fat_tree", tputRatio},
+                                           {"matches_or_exceeds", matches}};
+                std::cout << "  " << pat << ": RNG " << name.substr(4) << " vs fat tree "
+                          << ftj["routing"].get<std::string>() << ": completion x"
+                          << FormatNumber(done, 3) << ", mean throughput x"
+                          << FormatNumber(tputRatio, 3) << " -> "
+                          << (matches ? "matches or exceeds" : "does NOT match")
+                          << " (criterion: completion within 5% and mean throughput within 5% "
+                             "or better)\n";
+            }
+            summary["verdict"][pat] = verdict;
         }
         out.WritePng("fct-slowdown-cdf-" + pat + ".png", plot);
     }
@@ -558,6 +833,13 @@ Run(int argc, char* argv[])
     summary["flows_incomplete_total"] = incompleteTotal;
     std::cout << "\ntput: per-flow throughput = message bits / FCT (Gb/s); sd: FCT slowdown = FCT "
                  "/ ideal FCT on the flow's routed path (wire bytes at line rate + base RTT)\n";
+    if (level == "flow")
+    {
+        std::cout << "flow level: done-us = completion of the pattern; links = mean router-router "
+                     "links of the hashed paths (by bytes); busiest = bytes of the busiest "
+                     "router-router link / (capacity x completion); -fluid = the flow spread "
+                     "over all its routing candidates in equal shares per hop (ideal spraying)\n";
+    }
     if (incompleteTotal > 0)
     {
         std::cout << "WARNING: " << incompleteTotal

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Runs packet-vs-flow, flow-scale and bench-flow as a user would, at small sizes: the
-// summary.json keys of the issue, a --flows CSV, and "error: ..." with exit code 2 naming the
-// line and field of a bad CSV.
+// Runs packet-vs-flow, flow-scale, bench-flow and rng-vs-fattree --level=flow as a user would,
+// at small sizes: the summary.json keys of the issue, a --flows CSV, and "error: ..." with exit
+// code 2 naming the line and field of a bad CSV.
 #include "../program-test-util.h"
 
 #include <gtest/gtest.h>
@@ -84,6 +84,7 @@ TEST(FlowPrograms, FlowScaleSmallWritesTables)
                                       "--parts=A,B",
                                       "--rng-n=16",
                                       "--rng-d=4",
+                                      "--rng-s=2", // 2 servers per leaf: the fat tree has 32
                                       "--gpus=64",
                                       "--k=8",
                                       "--allreduce-mb=4",
@@ -95,6 +96,7 @@ TEST(FlowPrograms, FlowScaleSmallWritesTables)
     for (const char* fab : {"rng-random-regular", "fat-tree"})
     {
         EXPECT_EQ(s["A"][fab]["complete"].get<uint64_t>(), s["A"][fab]["flows"].get<uint64_t>());
+        EXPECT_EQ(s["A"][fab]["flows"].get<uint64_t>(), 32u);
     }
     for (const char* pat : {"allreduce-hd", "prefill-decode"})
     {
@@ -103,4 +105,61 @@ TEST(FlowPrograms, FlowScaleSmallWritesTables)
         EXPECT_GT(s["B"][pat]["roft_over_zcube"].get<double>(), 0);
     }
     EXPECT_TRUE(std::filesystem::exists(dir + "/tables.md"));
+}
+
+TEST(FlowPrograms, RngVsFatTreeAtFlowLevel)
+{
+    // The same graphs, routing objects and flows through FlowSimulator, on a random regular
+    // and on a ShuffleBox-built router graph: every flow completes, hashed and fluid rows, a
+    // verdict against the fat tree per pattern.
+    for (const std::string graph : {"random-regular", "shufflebox"})
+    {
+        const std::string dir = TempDir("flow-rvf-" + graph, true);
+        const bool sb = graph == "shufflebox";
+        const Outcome o = RunProgramArgs({BIN + "/rng-vs-fattree",
+                                          "--level=flow",
+                                          "--graph=" + graph,
+                                          // ShuffleBox drops over-limit optical paths: at
+                                          // 16 routers the graph is disconnected, at 64 with
+                                          // d = 8 in 4 rooms it is not
+                                          sb ? "--n=64" : "--n=16",
+                                          sb ? "--d=8" : "--d=4",
+                                          "--rooms=4",
+                                          "--s=2",
+                                          "--k=4",
+                                          "--a2a-steps=2",
+                                          "--out=" + dir + "/out"});
+        ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+        const json s = ReadJson(dir + "/out/summary.json");
+        EXPECT_EQ(s["params"]["level"], "flow");
+        EXPECT_EQ(s["params"]["graph"], graph);
+        EXPECT_EQ(s["flows_incomplete_total"].get<int>(), 0);
+        for (const char* pat : {"permutation", "all-to-all"})
+        {
+            const json& rng = s["runs"][pat]["rng"];
+            for (const char* routing : {"spraypoint", "spraypoint-fluid", "ecmp", "ksp"})
+            {
+                ASSERT_TRUE(rng.contains(routing)) << pat << " " << routing;
+                EXPECT_EQ(rng[routing]["flows_incomplete"].get<int>(), 0);
+                EXPECT_GT(rng[routing]["completion_us"].get<double>(), 0);
+                EXPECT_GT(rng[routing]["mean_router_links"].get<double>(), 0);
+            }
+            EXPECT_FALSE(rng.contains("ksp-fluid"));
+            EXPECT_TRUE(s["runs"][pat]["fat_tree"].contains("ecmp"));
+            EXPECT_TRUE(s["verdict"][pat]["spraypoint"].contains("matches_or_exceeds"));
+        }
+    }
+    // The blast-radius cases are packet level only: asked for at flow level, a clear error.
+    const std::string dir = TempDir("flow-rvf-bad", true);
+    const Outcome bad = RunProgramArgs(
+        {BIN + "/rng-vs-fattree", "--level=flow", "--blast=true", "--out=" + dir + "/out"});
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.stderrText.find("--blast"), std::string::npos) << bad.stderrText;
+    const Outcome odd = RunProgramArgs({BIN + "/rng-vs-fattree",
+                                        "--level=flow",
+                                        "--graph=shufflebox",
+                                        "--d=6",
+                                        "--out=" + dir + "/out2"});
+    EXPECT_EQ(odd.exitCode, 2);
+    EXPECT_NE(odd.stderrText.find("multiple of 4"), std::string::npos) << odd.stderrText;
 }

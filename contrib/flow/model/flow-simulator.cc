@@ -73,6 +73,7 @@ struct FlowSimulator::Impl
         uint32_t version{0};
         uint32_t waiting{0};
         bool rampPending{false};
+        bool fresh{false}; //!< (re)attached since the last recomputation: rate not valid yet
         FlowPhase phase{FlowPhase::WAITING};
     };
 
@@ -95,6 +96,11 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> localOf;
     uint32_t stamp{0};
     std::vector<uint32_t> dirtyLinks;
+    /// Per dirty link: flows whose old rate is below this level keep it (see recompute).
+    std::vector<double> linkTheta;
+    std::vector<double> levelCache;   //!< saturation level of a link in this batch (-1: unknown)
+    std::vector<uint32_t> freshFlows; //!< flows attached since the last recomputation
+    bool incremental{true};
 
     std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
     uint64_t seq{0};
@@ -106,8 +112,10 @@ struct FlowSimulator::Impl
         queue.push(Event{t, seq++, type, a, b});
     }
 
-    void MarkDirty(uint32_t d)
+    /// Link \p d changed; flows with a rate below \p theta are not affected by this change.
+    void MarkDirty(uint32_t d, double theta)
     {
+        linkTheta[d] = std::min(linkTheta[d], incremental ? theta : 0.0);
         if (linkMark[d] != UINT32_MAX)
         {
             linkMark[d] = UINT32_MAX;
@@ -201,6 +209,16 @@ FlowSimulator::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("Incremental",
+                            "Recompute only the flows a change can affect: on each batch of "
+                            "changes, flows whose rate is below the lowest level at which a "
+                            "changed link or flow can saturate keep their rates (they are frozen "
+                            "before the change matters in water-filling) and only the rest of "
+                            "the connected component is water-filled over the capacity left. "
+                            "Exact: the same rates as a full recomputation (false).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowSimulator::m_incremental),
+                            MakeBooleanChecker())
               .AddAttribute("MaxHops",
                             "A path longer than this is a routing loop: no route.",
                             UintegerValue(64),
@@ -258,6 +276,8 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     s.linkLoad.assign(nd, 0);
     s.linkLastT.assign(nd, 0);
     s.linkMark.assign(nd, 0);
+    s.linkTheta.assign(nd, INF);
+    s.levelCache.assign(nd, -1);
     s.localOf.assign(nd, 0);
 }
 
@@ -399,9 +419,17 @@ FlowSimulator::Run(double stopS)
         throw std::logic_error("FlowSimulator::Run: call once");
     }
     s.ran = true;
+    // The ramp's timers follow each recomputation of a flow: keep recomputing whole components.
+    s.incremental = m_incremental && !m_ramp;
     const auto wall0 = std::chrono::steady_clock::now();
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
+    {
+        // Each flow starts, ends its fluid and completes: room for that up front.
+        std::vector<Event> room;
+        room.reserve(3 * n + s.linkEvents.size() * 2 + 16);
+        s.queue = decltype(s.queue)(std::greater<>(), std::move(room));
+    }
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
     uint32_t phases = 0;
@@ -618,25 +646,35 @@ FlowSimulator::Run(double stopS)
         fl.line = std::min(line, nic);
     };
 
+    // A flow joins its links: its own threshold is computed at the next recomputation.
     auto attach = [&](uint32_t f)
     {
-        for (const auto& [d, w] : s.flows[f].links)
+        Impl::Flow& fl = s.flows[f];
+        for (const auto& [d, w] : fl.links)
         {
             s.linkFlows[d].push_back(f);
-            s.MarkDirty(d);
+            s.MarkDirty(d, INF);
+        }
+        if (!fl.links.empty() && !fl.fresh)
+        {
+            fl.fresh = true;
+            s.freshFlows.push_back(f);
         }
     };
     // Take a flow off its links: its load leaves them at t, its rate is zero from now on.
     auto detach = [&](uint32_t f, double t)
     {
         Impl::Flow& fl = s.flows[f];
+        // Water-filling is unchanged below the level at which the flow froze: flows slower
+        // than it keep their rates. A flow not shared yet had no part in the allocation.
+        const double theta = fl.fresh ? INF : fl.rate;
         for (const auto& [d, w] : fl.links)
         {
             auto& v = s.linkFlows[d];
             auto it = std::find(v.begin(), v.end(), f);
             *it = v.back();
             v.pop_back();
-            s.MarkDirty(d);
+            s.MarkDirty(d, theta);
             integrate(d, t);
             s.linkLoad[d] = v.empty() ? 0 : std::max(0.0, s.linkLoad[d] - w * fl.rate);
         }
@@ -687,12 +725,115 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> compFlows;
     std::vector<double> localCap;
     std::vector<MaxMinFlow> localFlows;
+    std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
+    std::vector<uint32_t> levelKnown;
+    std::vector<uint32_t> dirty;
     MaxMinFairSolver solver;
-    // Water-fill every component (flows linked by shared links) that holds a dirty link.
+    // Weight of flow f on directed link d (1 on a single path).
+    auto weightOn = [&](uint32_t f, uint32_t d)
+    {
+        if (!m_fluidSplit)
+        {
+            return 1.0;
+        }
+        for (const auto& [l, w] : s.flows[f].links)
+        {
+            if (l == d)
+            {
+                return w;
+            }
+        }
+        return 0.0;
+    };
+    auto usableCap = [&](uint32_t d)
+    {
+        return s.truth->IsDirLinkUsable(d) ? s.capacity[d] : 0.0;
+    };
+    // The level at which link d saturates when the fresh flows on it rise from zero with every
+    // old flow that is faster than the level, the slower ones at their old rates: valid while
+    // water-filling is unchanged below it, so a fresh flow cannot freeze before the lowest such
+    // level of its links.
+    auto saturationLevel = [&](uint32_t d)
+    {
+        onLink.clear();
+        double rising = 0;
+        for (uint32_t g : s.linkFlows[d])
+        {
+            const double w = weightOn(g, d);
+            if (s.flows[g].fresh)
+            {
+                rising += w;
+            }
+            else
+            {
+                onLink.emplace_back(s.flows[g].rate, w);
+            }
+        }
+        std::sort(onLink.begin(), onLink.end());
+        double below = 0;
+        for (const auto& [r, w] : onLink)
+        {
+            rising += w;
+        }
+        const double c = usableCap(d);
+        for (const auto& [r, w] : onLink)
+        {
+            const double level = (c - below) / rising;
+            if (level <= r)
+            {
+                return std::max(0.0, level);
+            }
+            below += w * r;
+            rising -= w;
+        }
+        return std::max(0.0, (c - below) / std::max(rising, 1e-300));
+    };
+    // Water-fill every component that holds a dirty link, over the flows the changes can affect.
+    // A change does not alter water-filling below its level theta (a departure: the flow's old
+    // rate; an arrival: the level where its first link saturates; a new cap: the old rate; a
+    // capacity change: 0), so every flow slower than the lowest theta of a component keeps its
+    // rate, and the others are water-filled over the capacity the slow ones leave. The result
+    // is the max-min allocation itself (it is unique), as a full recomputation finds it.
     auto recompute = [&](double t)
     {
-        std::vector<uint32_t> dirty;
+        if (s.incremental)
+        {
+            for (uint32_t f : s.freshFlows)
+            {
+                const Impl::Flow& fl = s.flows[f];
+                if (!fl.fresh || fl.phase != FlowPhase::SENDING)
+                {
+                    continue;
+                }
+                double theta = std::min(nic, fl.rampCap);
+                for (const auto& [d, w] : fl.links)
+                {
+                    if (s.levelCache[d] < 0)
+                    {
+                        s.levelCache[d] = saturationLevel(d);
+                        levelKnown.push_back(d);
+                    }
+                    theta = std::min(theta, s.levelCache[d]);
+                }
+                for (const auto& [d, w] : fl.links)
+                {
+                    s.linkTheta[d] = std::min(s.linkTheta[d], theta);
+                }
+            }
+            for (uint32_t d : levelKnown)
+            {
+                s.levelCache[d] = -1;
+            }
+            levelKnown.clear();
+        }
+        dirty.clear();
         dirty.swap(s.dirtyLinks);
+        std::sort(dirty.begin(),
+                  dirty.end(),
+                  [&](uint32_t a, uint32_t b) {
+                      return s.linkTheta[a] < s.linkTheta[b]
+                          || (s.linkTheta[a] == s.linkTheta[b] && a < b);
+                  });
         ++s.stamp;
         for (uint32_t seed : dirty)
         {
@@ -700,6 +841,8 @@ FlowSimulator::Run(double stopS)
             {
                 continue;
             }
+            // Slower flows than this keep their rates (a margin against rounding).
+            const double theta = s.linkTheta[seed] * (1 - 1e-9);
             compLinks.clear();
             compFlows.clear();
             compLinks.push_back(seed);
@@ -712,9 +855,14 @@ FlowSimulator::Run(double stopS)
                     {
                         continue;
                     }
+                    const Impl::Flow& fl = s.flows[f];
+                    if (!fl.fresh && fl.rate < theta)
+                    {
+                        continue; // fixed: its load is taken off the capacity below
+                    }
                     s.flowMark[f] = s.stamp;
                     compFlows.push_back(f);
-                    for (const auto& [d, w] : s.flows[f].links)
+                    for (const auto& [d, w] : fl.links)
                     {
                         if (s.linkMark[d] != s.stamp)
                         {
@@ -729,7 +877,15 @@ FlowSimulator::Run(double stopS)
             {
                 const uint32_t d = compLinks[i];
                 s.localOf[d] = i;
-                localCap[i] = s.truth->IsDirLinkUsable(d) ? s.capacity[d] : 0;
+                double c = usableCap(d);
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    if (s.flowMark[g] != s.stamp)
+                    {
+                        c -= weightOn(g, d) * s.flows[g].rate;
+                    }
+                }
+                localCap[i] = std::max(0.0, c);
             }
             localFlows.resize(compFlows.size());
             for (size_t i = 0; i < compFlows.size(); ++i)
@@ -771,6 +927,15 @@ FlowSimulator::Run(double stopS)
                 }
             }
         }
+        for (uint32_t d : dirty)
+        {
+            s.linkTheta[d] = INF;
+        }
+        for (uint32_t f : s.freshFlows)
+        {
+            s.flows[f].fresh = false;
+        }
+        s.freshFlows.clear();
     };
 
     auto startFlow = [&](uint32_t f, double t)
@@ -924,7 +1089,7 @@ FlowSimulator::Run(double stopS)
                 {
                     if (before[d] != uint8_t(s.truth->IsDirLinkUsable(d)))
                     {
-                        s.MarkDirty(d);
+                        s.MarkDirty(d, 0);
                     }
                 }
                 s.Push(t + m_rerouteDelay.GetSeconds(), EventType::VIEW, e.a);
@@ -951,7 +1116,7 @@ FlowSimulator::Run(double stopS)
                     }
                     for (const auto& [d, w] : fl.links)
                     {
-                        s.MarkDirty(d);
+                        s.MarkDirty(d, fl.rate); // a higher cap matters from its old rate up
                     }
                 }
                 break;

@@ -180,6 +180,7 @@ class FlowSimulator : public Object
     Time m_rerouteDelay;
     Time m_bin;
     Time m_recomputeInterval;
+    bool m_incremental;
     uint32_t m_maxHops;
 
     Ptr<FabricRouting> m_routing;

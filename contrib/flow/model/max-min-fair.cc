@@ -81,16 +81,14 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
     rate.assign(nf, 0);
     auto& frozen = m_frozen;
     frozen.assign(nf, 0);
-    auto& version = m_version;
-    version.assign(nl, 0);
 
-    // Min-heap of (level, (link, version)) in m_heap's storage.
+    // Min-heap of (level, (link, unused)) in m_heap's storage.
     using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
     auto& heap = m_heap;
     heap.clear();
     const std::greater<Entry> later;
     // Few links: a linear scan for the lowest level beats keeping a heap up to date.
-    const bool scan = nl <= 256;
+    const bool scan = nl <= 16;
     auto push = [&](const Entry& e)
     {
         if (scan)
@@ -141,11 +139,9 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
             spare[l] -= w * r;
             count[l]--;
             weight[l] -= w;
-            version[l]++;
             if (count[l] > 0)
             {
                 weight[l] = std::max(weight[l], 1e-12);
-                push({level(l), {l, version[l]}});
             }
         }
     };
@@ -156,11 +152,24 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
         {
             ++nextCap;
         }
-        while (!heap.empty()
-               && (heap.front().second.second != version[heap.front().second.first]
-                   || count[heap.front().second.first] == 0))
+        // A freeze at the water level never lowers a link's level (it takes at most the
+        // link's fair share), so an entry whose level went up is pushed again only when it
+        // reaches the top: the top entry that is current is the lowest link.
+        while (!heap.empty())
         {
+            const uint32_t top = heap.front().second.first;
+            if (count[top] == 0)
+            {
+                pop();
+                continue;
+            }
+            const double now = level(top);
+            if (now == heap.front().first)
+            {
+                break;
+            }
             pop();
+            push({now, {top, 0}});
         }
         uint32_t l = UINT32_MAX;
         double linkLevel = std::numeric_limits<double>::infinity();

@@ -62,7 +62,6 @@ class MaxMinFairSolver
     std::vector<double> m_spare;
     std::vector<double> m_rate;
     std::vector<uint8_t> m_frozen;
-    std::vector<uint32_t> m_version;
     std::vector<uint32_t> m_byCap;
     std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
 };
