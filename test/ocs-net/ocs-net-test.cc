@@ -9,6 +9,8 @@
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/ocs-cluster-helper.h"
 #include "ns3/ocs-configurator.h"
+#include "ns3/ocs-controller.h"
+#include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
 
 #include <gtest/gtest.h>
@@ -455,6 +457,157 @@ TEST_F(OcsNet, BadCircuitsAreRefused)
     EXPECT_THROW(f->Reconfigure(Ring()), std::logic_error);
     Simulator::Run();
     EXPECT_FALSE(f->IsReconfiguring());
+}
+
+/// A demand where EG a sends to EGs a+1 .. a+k (mod E), weight w.
+std::vector<double>
+ShiftDemand(uint32_t egs, uint32_t k, uint32_t shift)
+{
+    std::vector<double> d(size_t(egs) * egs, 0.0);
+    for (uint32_t a = 0; a < egs; ++a)
+    {
+        for (uint32_t j = 1; j <= k; ++j)
+        {
+            d[size_t(a) * egs + (a + j * shift) % egs] = 1.0 + j;
+        }
+    }
+    return d;
+}
+
+/// EG hops between \p a and \p b over the links of \p l (BFS), UINT32_MAX if unreachable.
+uint32_t
+EgDistance(const OcsMatrix& l, uint32_t a, uint32_t b)
+{
+    std::vector<uint32_t> dist(l.GetN(), UINT32_MAX);
+    std::vector<uint32_t> queue{a};
+    dist[a] = 0;
+    for (size_t i = 0; i < queue.size(); ++i)
+    {
+        const uint32_t u = queue[i];
+        for (uint32_t v = 0; v < l.GetN(); ++v)
+        {
+            if (v != u && l(u, v) > 0 && dist[v] == UINT32_MAX)
+            {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    return dist[b];
+}
+
+TEST_F(OcsNet, ControllerReconfiguresAndRoutesFollowForEveryWiring)
+{
+    for (auto [type, algo] : {std::pair{OcsWiringType::CROSS, "exact"},
+                              std::pair{OcsWiringType::UNIFORM, "greedy"},
+                              std::pair{OcsWiringType::UNIFORM, "bvn"}})
+    {
+        SCOPED_TRACE(OcsWiringTypeName(type) + std::string(" ") + algo);
+        const uint32_t egs = 6;
+        const OcsWiring w(type, egs, 4);
+        Ptr<OcsFabric> f = Cluster(w, "drain", MicroSeconds(10), MicroSeconds(5));
+        auto ctl = CreateObjectWithAttributes<OcsController>("Algorithm",
+                                                             StringValue(algo),
+                                                             "SolveTime",
+                                                             TimeValue(MicroSeconds(20)),
+                                                             "Overlap",
+                                                             TimeValue(MicroSeconds(8)));
+        ctl->SetFabric(f);
+        const OcsControllerStep first = ctl->Install(ShiftDemand(egs, 2, 1));
+        EXPECT_EQ(f->MeasureLogicalTopology(), first.realized);
+        // Phase 0: every EG to its two successors (the installed demand). Phase 1, after a
+        // reconfiguration for a demand on pairs {0,3}, {1,4}, {2,5} (heavy) and {0,1}, {2,3},
+        // {4,5}: flows on those pairs and on pairs {0,4}, {1,5}, {2,0} that may need two hops.
+        std::vector<double> second(egs * egs, 0.0);
+        for (auto [a, b, w] : {std::tuple{0, 3, 3.0},
+                               {1, 4, 3.0},
+                               {2, 5, 3.0},
+                               {0, 1, 1.0},
+                               {2, 3, 1.0},
+                               {4, 5, 1.0}})
+        {
+            second[a * egs + b] = second[b * egs + a] = w;
+        }
+        std::vector<FlowSpec> flows;
+        for (uint32_t a = 0; a < egs; ++a)
+        {
+            for (uint32_t j = 1; j <= 2; ++j)
+            {
+                flows.push_back(Flow(uint32_t(flows.size()), a, (a + j) % egs, 300000));
+            }
+        }
+        const size_t phase0 = flows.size();
+        for (auto [a, b] : {std::pair{0u, 3u},
+                            {1u, 4u},
+                            {2u, 5u},
+                            {0u, 1u},
+                            {3u, 2u},
+                            {4u, 5u},
+                            {0u, 4u},
+                            {1u, 5u},
+                            {2u, 0u}})
+        {
+            FlowSpec fl = Flow(uint32_t(flows.size()), a, b, 100000);
+            fl.phase = 1;
+            fl.startS = 60e-6; // after the reconfiguration (12 + 15 us, drain aside)
+            flows.push_back(fl);
+        }
+        bool done = false;
+        bool applied = false;
+        uint32_t wrongPaths = 0;
+        uint32_t checkedPaths = 0;
+        OcsControllerStep step;
+        FabricRoceRunOptions opt;
+        opt.senderCreated = [&](uint32_t flow, Ptr<RoceSender>)
+        {
+            if (flow < phase0 || applied)
+            {
+                return;
+            }
+            applied = true;
+            ctl->Apply(second,
+                       Callback<void, const OcsControllerStep&>(
+                           [&](const OcsControllerStep& s)
+                           {
+                               done = true;
+                               step = s;
+                               // Routes follow the new logical topology: direct where it has a
+                               // link, two EG hops otherwise.
+                               const Ptr<FabricRouting> routing = f->GetNetwork()->GetRouting();
+                               for (size_t i = phase0; i < flows.size(); ++i)
+                               {
+                                   const FlowSpec& fl = flows[i];
+                                   const FabricPath p
+                                       = TracePath(*routing, fl.src, fl.dst, fl.Key());
+                                   // Hosts + EGs on a shortest EG path of the realized topology.
+                                   const uint32_t expected
+                                       = 2 + 1 + EgDistance(s.realized, fl.src, fl.dst);
+                                   ++checkedPaths;
+                                   if (!p.delivered || p.nodes.size() != expected)
+                                   {
+                                       ++wrongPaths;
+                                   }
+                               }
+                           }));
+        };
+        const auto r = RunFabricRoce(f->GetNetwork(), flows, opt);
+        ASSERT_TRUE(done);
+        ExpectAccounted(r);
+        EXPECT_EQ(r.droppedPackets, 0u); // drain policy
+        EXPECT_EQ(checkedPaths, flows.size() - phase0);
+        EXPECT_EQ(wrongPaths, 0u);
+        EXPECT_EQ(f->MeasureLogicalTopology(), step.realized);
+        for (auto [a, b] : {std::pair{0u, 3u}, {1u, 4u}, {2u, 5u}})
+        {
+            EXPECT_GT(step.realized(a, b), 0) << a << "-" << b; // the heavy pairs are linked
+        }
+        EXPECT_EQ(step.unhiddenSolve, MicroSeconds(12));
+        // Stall = unhidden solve + drain + switching + restoration.
+        EXPECT_EQ(step.reconfig.switchStart - step.reconfig.requested + MicroSeconds(15),
+                  step.reconfig.Stall());
+        EXPECT_EQ(step.Stall(), MicroSeconds(12) + step.reconfig.Stall());
+        EXPECT_EQ(step.reconfig.requested - step.requested, MicroSeconds(12));
+    }
 }
 
 } // namespace
