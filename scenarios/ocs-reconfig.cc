@@ -279,9 +279,12 @@ RunOne(const Params& p,
     // connect at all would have no route when it starts; it is left out and counted.
     const bool moe = p.workload == "moe";
     const Time unhidden = p.solve > p.overlap ? p.solve - p.overlap : Time(0);
-    const Time budget = unhidden + switching + p.restoration
-                      + (spec.policy == "drain" ? (moe ? p.drainMargin : p.drainTimeout) : Time(0))
-                      + MicroSeconds(1);
+    // When a step's flows start: the announced stall (solve not hidden + switching +
+    // restoration) plus a margin, the same for both policies; the job trace's drain policy
+    // adds its drain timeout (traffic is in flight there). A layer that would start before its
+    // reconfiguration ended is an error, never a silent start on the old topology.
+    const Time budget = unhidden + switching + p.restoration + p.drainMargin
+                      + (spec.policy == "drain" && !moe ? p.drainTimeout : Time(0));
     std::vector<FlowSpec> flows;
     std::vector<uint32_t> stepOfFlow;
     out.phases.resize(demands.size());
@@ -352,7 +355,7 @@ RunOne(const Params& p,
     auto apply = [&out, ctl, current](uint32_t s, const std::vector<double>& demand)
     {
         *current = s;
-        out.phases[s].startUs = Simulator::Now().GetMicroSeconds();
+        out.phases[s].startUs = Simulator::Now().GetSeconds() * 1e6;
         ctl->Apply(demand,
                    Callback<void, const OcsControllerStep&>(
                        [&out, s](const OcsControllerStep& st)
@@ -689,6 +692,12 @@ Run(int argc, char* argv[])
     {
         Params pl = p;
         pl.workload = load;
+        if (load == "jobs")
+        {
+            // Job steps come at fixed times: a flow still running 50 steps later is reported
+            // incomplete rather than simulated for a second of retransmissions.
+            pl.stopAt = std::min(p.stopAt, p.stepPeriod * (50 * pl.steps));
+        }
         std::vector<std::vector<double>> demands;
         std::vector<std::vector<double>> sending;
         if (load == "moe")
