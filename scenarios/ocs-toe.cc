@@ -47,8 +47,8 @@ struct Series
     std::vector<double> ltcr;
     std::vector<double> solveUs;
     std::vector<double> decompUs;
-    std::vector<double> mluRatio;  //!< --mlu: routed MLU of the realized topology / logical's
-    std::vector<double> unrouted;  //!< --mlu: fraction of the demand the realization disconnects
+    std::vector<double> mluRatio; //!< --mlu: routed MLU of the realized topology / logical's
+    std::vector<double> unrouted; //!< --mlu: fraction of the demand the realization disconnects
     uint32_t timeouts{0};
     uint32_t provedOptimal{0};
 };

@@ -15,8 +15,8 @@ RouteDemandEcmp(const OcsMatrix& topology, const std::vector<double>& demand, do
     const uint32_t n = topology.GetN();
     if (demand.size() != size_t(n) * n)
     {
-        throw std::invalid_argument("RouteDemandEcmp: demand has " + std::to_string(demand.size()) +
-                                    " entries for " + std::to_string(n) + " EGs");
+        throw std::invalid_argument("RouteDemandEcmp: demand has " + std::to_string(demand.size())
+                                    + " entries for " + std::to_string(n) + " EGs");
     }
     if (!(capacity > 0) || !std::isfinite(capacity))
     {
