@@ -19,6 +19,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/ocs-configurator.h"
+#include "ns3/ocs-cross-raw.h"
 #include "ns3/ocs-logical-solver.h"
 #include "ns3/ocs-routed-mlu.h"
 #include "ns3/ocs-setup.h"
@@ -103,6 +104,10 @@ Run(int argc, char* argv[])
             "EG paths, as the packet level) and report its MLU against the logical topology's "
             "single-hop bound (Fig. 7a)",
             "false");
+    cli.Add("cross-raw",
+            "also run greedy on Cross Wiring read as its raw problem (orientation of each link "
+            "chosen with its OCS pair; row greedy-raw)",
+            "false");
     cli.Add("seed", "workload seed", "1");
     cli.Add("out", "results folder", "results/ocs-toe");
     cli.Parse(argc, argv);
@@ -126,6 +131,7 @@ Run(int argc, char* argv[])
     const double ringWeight = cli.GetDouble("ring-weight", 0, 1e6);
     const bool fillIdle = cli.GetBool("fill-idle");
     const bool withMlu = cli.GetBool("mlu");
+    const bool crossRaw = cli.GetBool("cross-raw");
     std::vector<OcsWiringType> wirings;
     for (const auto& w : cli.GetList("wirings"))
     {
@@ -325,6 +331,33 @@ Run(int argc, char* argv[])
                                  r.timedOut ? "1" : "0",
                                  std::to_string(sol.logical.Total() / 2),
                                  std::to_string(r.realized.Total() / 2)});
+                }
+            }
+            if (crossRaw)
+            {
+                // The raw Cross Wiring reading of greedy (orientation chosen with the colour).
+                const OcsWiring cw(OcsWiringType::CROSS, egs, ports);
+                const OcsConfigResult r = ConfigureCrossRawGreedy(cw, sol.logical);
+                const auto key
+                    = std::make_tuple(gpus, std::string("cross"), std::string("greedy-raw"));
+                if (!series.count(key))
+                {
+                    order.push_back(key);
+                }
+                Series& s = series[key];
+                s.ltcr.push_back(r.ltcr);
+                s.solveUs.push_back(r.solveUs);
+                s.decompUs.push_back(0);
+                if (withMlu)
+                {
+                    const OcsRoutedLoad load = RouteDemandEcmp(r.realized, demand);
+                    double total = 0;
+                    for (double x : demand)
+                    {
+                        total += x;
+                    }
+                    s.mluRatio.push_back(sol.mlu > 0 ? load.mlu / sol.mlu : 1.0);
+                    s.unrouted.push_back(total > 0 ? load.unroutedDemand / total : 0.0);
                 }
             }
             if ((step + 1) % 10 == 0 || step + 1 == steps)
