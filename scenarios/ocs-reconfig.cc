@@ -753,11 +753,10 @@ Run(int argc, char* argv[])
     {
         Gnuplot plot;
         plot.SetTerminal("pngcairo size 1000,500");
-        plot.SetTitle("Aggregate delivered throughput, " + load + " workload (" + policy
-                      + " policy, switching " + FormatNumber(switchingUs)
-                      + " us); shaded: reconfiguration windows of " + list.front().spec.wiring + "+"
+        plot.SetTitle(load + " workload, " + policy + ", switching " + FormatNumber(switchingUs)
+                      + " us; shaded: reconfigurations of " + list.front().spec.wiring + "+"
                       + list.front().spec.algorithm);
-        plot.SetLegend("time (us)", "Gb/s");
+        plot.SetLegend("time (us)", "data arriving at hosts (Gb/s)");
         std::string extra;
         int obj = 1;
         for (const auto& [a, b] : list.front().windows)
