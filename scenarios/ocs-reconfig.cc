@@ -525,7 +525,7 @@ Run(int argc, char* argv[])
     cli.Add("bin-us", "throughput bin (us)", "5");
     cli.Add("sweep", "also sweep the switching delay 10 us .. 25 ms (MoE, comparison)", "true");
     cli.Add(
-        "full", "larger cluster: 32 EGs x 8 ports x 4 hosts (paper scale: flow level)", "false");
+        "full", "larger cluster: 16 EGs x 8 ports x 4 hosts (paper scale: flow level)", "false");
     cli.Add("seed", "workload seed", "1");
     cli.Add("out", "output folder", "results/ocs-reconfig");
     cli.Parse(argc, argv);
