@@ -19,7 +19,9 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/ocs-configurator.h"
+#include "ns3/ocs-cross-raw.h"
 #include "ns3/ocs-logical-solver.h"
+#include "ns3/ocs-routed-mlu.h"
 #include "ns3/ocs-setup.h"
 #include "ns3/ocs-toe-workload.h"
 
@@ -46,6 +48,8 @@ struct Series
     std::vector<double> ltcr;
     std::vector<double> solveUs;
     std::vector<double> decompUs;
+    std::vector<double> mluRatio; //!< --mlu: routed MLU of the realized topology / logical's
+    std::vector<double> unrouted; //!< --mlu: fraction of the demand the realization disconnects
     uint32_t timeouts{0};
     uint32_t provedOptimal{0};
 };
@@ -95,6 +99,15 @@ Run(int argc, char* argv[])
     cli.Add("dfs-time-limit-ms", "DFS time bound per step", "5");
     cli.Add("ilp-time-limit-ms", "ILP (GLPK) time limit per step", "1000");
     cli.Add("ilp-steps", "run the ILP on the first N steps of each size only (0: all)", "3");
+    cli.Add("mlu",
+            "also route each step's demand over what each method realizes (ECMP over shortest "
+            "EG paths, as the packet level) and report its MLU against the logical topology's "
+            "single-hop bound (Fig. 7a)",
+            "false");
+    cli.Add("cross-raw",
+            "also run greedy on Cross Wiring read as its raw problem (orientation of each link "
+            "chosen with its OCS pair; row greedy-raw)",
+            "false");
     cli.Add("seed", "workload seed", "1");
     cli.Add("out", "results folder", "results/ocs-toe");
     cli.Parse(argc, argv);
@@ -117,6 +130,8 @@ Run(int argc, char* argv[])
         = ParseUintList(cli.GetList("job-sizes"), "job-sizes", 1, 1u << 24);
     const double ringWeight = cli.GetDouble("ring-weight", 0, 1e6);
     const bool fillIdle = cli.GetBool("fill-idle");
+    const bool withMlu = cli.GetBool("mlu");
+    const bool crossRaw = cli.GetBool("cross-raw");
     std::vector<OcsWiringType> wirings;
     for (const auto& w : cli.GetList("wirings"))
     {
@@ -290,6 +305,17 @@ Run(int argc, char* argv[])
                     s.decompUs.push_back(r.decompositionUs);
                     s.timeouts += r.timedOut ? 1 : 0;
                     s.provedOptimal += r.provedOptimal ? 1 : 0;
+                    if (withMlu)
+                    {
+                        const OcsRoutedLoad load = RouteDemandEcmp(r.realized, demand);
+                        double total = 0;
+                        for (double x : demand)
+                        {
+                            total += x;
+                        }
+                        s.mluRatio.push_back(sol.mlu > 0 ? load.mlu / sol.mlu : 1.0);
+                        s.unrouted.push_back(total > 0 ? load.unroutedDemand / total : 0.0);
+                    }
                     if (a == OcsAlgorithm::EXACT && r.ltcr < 1.0)
                     {
                         crossExact = false; // would be a bug: exact is complete
@@ -305,6 +331,33 @@ Run(int argc, char* argv[])
                                  r.timedOut ? "1" : "0",
                                  std::to_string(sol.logical.Total() / 2),
                                  std::to_string(r.realized.Total() / 2)});
+                }
+            }
+            if (crossRaw)
+            {
+                // The raw Cross Wiring reading of greedy (orientation chosen with the colour).
+                const OcsWiring cw(OcsWiringType::CROSS, egs, ports);
+                const OcsConfigResult r = ConfigureCrossRawGreedy(cw, sol.logical);
+                const auto key
+                    = std::make_tuple(gpus, std::string("cross"), std::string("greedy-raw"));
+                if (!series.count(key))
+                {
+                    order.push_back(key);
+                }
+                Series& s = series[key];
+                s.ltcr.push_back(r.ltcr);
+                s.solveUs.push_back(r.solveUs);
+                s.decompUs.push_back(0);
+                if (withMlu)
+                {
+                    const OcsRoutedLoad load = RouteDemandEcmp(r.realized, demand);
+                    double total = 0;
+                    for (double x : demand)
+                    {
+                        total += x;
+                    }
+                    s.mluRatio.push_back(sol.mlu > 0 ? load.mlu / sol.mlu : 1.0);
+                    s.unrouted.push_back(total > 0 ? load.unroutedDemand / total : 0.0);
                 }
             }
             if ((step + 1) % 10 == 0 || step + 1 == steps)
@@ -365,6 +418,33 @@ Run(int argc, char* argv[])
                            {"decomposition_us_median", Quantile(s.decompUs, 0.5, kRule)},
                            {"timeouts", s.timeouts},
                            {"proved_optimal", s.provedOptimal}});
+        if (withMlu)
+        {
+            results.back()["mlu_over_logical_mean"] = Mean(s.mluRatio);
+            results.back()["mlu_over_logical_max"] = Quantile(s.mluRatio, 1, kRule);
+            results.back()["unrouted_demand_fraction_mean"] = Mean(s.unrouted);
+        }
+    }
+    if (withMlu)
+    {
+        std::cout << "\nMLU of the demand routed over the realized topology (ECMP over shortest EG "
+                     "paths), relative to the logical topology's single-hop MLU (Fig. 7a):\n"
+                  << std::left << std::setw(7) << "GPUs" << std::setw(9) << "wiring" << std::setw(8)
+                  << "algo" << std::right << std::setw(12) << "MLU/bound" << std::setw(10)
+                  << "above-%" << std::setw(10) << "max" << std::setw(12) << "unrouted-%"
+                  << "\n";
+        for (const auto& key : order)
+        {
+            const auto& [gpus, wiring, algo] = key;
+            const Series& s = series[key];
+            std::cout << std::left << std::setw(7) << gpus << std::setw(9) << wiring << std::setw(8)
+                      << algo << std::right << std::fixed << std::setprecision(3) << std::setw(12)
+                      << Mean(s.mluRatio) << std::setprecision(1) << std::setw(10)
+                      << (Mean(s.mluRatio) - 1) * 100 << std::setprecision(3) << std::setw(10)
+                      << Quantile(s.mluRatio, 1, kRule) << std::setprecision(2) << std::setw(12)
+                      << Mean(s.unrouted) * 100 << std::defaultfloat << "\n";
+        }
+        summary["params"]["mlu"] = true;
     }
     summary["results"] = results;
     summary["logical"] = logicalSummary;

@@ -37,6 +37,12 @@ inline constexpr const char* NOT_IPV4 = "not-ipv4";
 inline constexpr const char* TTL_EXPIRED = "ttl-expired";
 /// Any other drop inside ns-3's IPv4 layer.
 inline constexpr const char* IPV4_OTHER = "ipv4-other";
+/**
+ * An optical circuit switch had no established circuit for the packet: it was sent into a
+ * fibre whose circuit is torn down, switching or restoring, or was on the fibre when its
+ * circuit changed (OcsFibreChannel, module ocs-net).
+ */
+inline constexpr const char* OCS_DARK = "ocs-dark";
 /// A sender's socket refused the packet: the source had no route (counted by the run).
 inline constexpr const char* REFUSED_AT_SOURCE = "refused-at-source";
 /**

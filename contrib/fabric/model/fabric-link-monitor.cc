@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-link-monitor.h"
 
+#include "ns3/channel.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-link-guard.h"
@@ -89,6 +90,16 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             const uint32_t out = g.GetEgressDirLink(v, p);
             const uint32_t in = out ^ 1u; // the same link's other direction arrives here
             Ptr<PointToPointNetDevice> dev = net->GetDevice(v, p);
+            // A channel that drops packets itself (an OCS fibre with no circuit) reports them
+            // through a Drop source of its own; each channel is connected once, from end 0.
+            if (Ptr<Channel> ch = dev->GetChannel(); ch && (out & 1u) == 0)
+            {
+                ch->TraceConnectWithoutContext(
+                    "Drop",
+                    Callback<void, Ptr<const Packet>, const std::string&>(
+                        [this](Ptr<const Packet>, const std::string& reason)
+                        { CountDrop(reason, true); }));
+            }
             Connect(PeekPointer(dev),
                     "PhyTxBegin",
                     Callback<void, Ptr<const Packet>>(
@@ -221,10 +232,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                  Ptr<Ipv4>,
                                  uint32_t>(
                             [this, fabricRouting, sw](const Ipv4Header& h,
-                                                  Ptr<const Packet>,
-                                                  Ipv4L3Protocol::DropReason why,
-                                                  Ptr<Ipv4>,
-                                                  uint32_t)
+                                                      Ptr<const Packet>,
+                                                      Ipv4L3Protocol::DropReason why,
+                                                      Ptr<Ipv4>,
+                                                      uint32_t)
                             {
                                 // ICMP errors (e.g. time exceeded, made by an IPv4 switch)
                                 // were never sent by a transport: not in the accounting.

@@ -24,7 +24,8 @@ class FabricNetwork;
  * flushed and packets arriving over a failed link; the switches' and IPv4's drops into a dead
  * port), host-queue-full (the traffic-control layer of a node with IPv4 found its device
  * queue stopped; not attributed to a link), plus the routing layer's drops (no-route,
- * host-not-forwarding, not-ipv4, ttl-expired).
+ * host-not-forwarding, not-ipv4, ttl-expired), and the drops a link's channel reports through
+ * a "Drop" trace source of its own, if it has one (ocs-dark of an OcsFibreChannel).
  * Byte counts are IPv4 packet bytes (the PPP header is not counted).
  */
 class FabricLinkMonitor : public Object
