@@ -72,6 +72,40 @@ EcmpRouting::DoViewChanged(const FabricStateChange& /*change*/)
                  : BuildTables(*m_graph, *m_view);
 }
 
+void
+EcmpRouting::DoNodeViewChanged(uint32_t node, const FabricStateChange& /*change*/)
+{
+    if (m_nodeTables.empty())
+    {
+        m_nodeTables.resize(m_graph->GetNNodes());
+    }
+    const FabricState& v = ViewAt(node);
+    if (m_nodeViews[node] == nullptr)
+    {
+        m_nodeTables[node] = nullptr; // back to the scheme's view
+        return;
+    }
+    // The node's equal-cost sets are those of shortest paths over what it believes usable.
+    // Nodes sharing the same belief share one table (a failure learnt by many nodes at once
+    // costs one rebuild per distinct belief, not per node).
+    if (v.GetNDirLinksDown() == 0 && v.GetNNodesDown() == 0)
+    {
+        m_nodeTables[node] = m_baseTables;
+        return;
+    }
+    for (uint32_t u = 0; u < m_nodeTables.size(); ++u)
+    {
+        if (u != node && m_nodeTables[u] && m_nodeViews[u] && m_nodeViews[u]->SameUsable(v))
+        {
+            m_nodeTables[node] = m_nodeTables[u];
+            return;
+        }
+    }
+    NS_LOG_INFO("node " << node << " recomputes its equal-cost sets (" << v.GetNDirLinksDown()
+                        << " directed links, " << v.GetNNodesDown() << " nodes down)");
+    m_nodeTables[node] = BuildTables(*m_graph, v);
+}
+
 Ptr<EcmpRouting>
 EcmpRouting::Reseeded(uint64_t seed) const
 {
@@ -206,13 +240,14 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
 uint32_t
 EcmpRouting::GetDistance(uint32_t node, uint32_t dstHost) const
 {
-    return m_tables->dist[static_cast<size_t>(node) * m_tables->nHosts + dstHost];
+    const Tables& t = TablesAt(node);
+    return t.dist[static_cast<size_t>(node) * t.nHosts + dstHost];
 }
 
 std::vector<uint32_t>
 EcmpRouting::GetCandidates(uint32_t node, uint32_t dstHost) const
 {
-    const Tables& t = *m_tables;
+    const Tables& t = TablesAt(node);
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
     return std::vector<uint32_t>(t.ports.begin() + t.offset[idx],
                                  t.ports.begin() + t.offset[idx + 1]);
@@ -236,7 +271,7 @@ EcmpRouting::SelectPort(uint32_t node,
                         uint32_t dstHost,
                         const FlowKey& key) const
 {
-    const Tables& t = *m_tables;
+    const Tables& t = TablesAt(node);
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
     const uint32_t begin = t.offset[idx];
     const uint32_t n = t.offset[idx + 1] - begin;
@@ -250,7 +285,7 @@ EcmpRouting::SelectPort(uint32_t node,
     }
     const FlowKey k = (m_graph->IsHost(node) && !m_hostHashesPorts) ? key.WithoutPorts() : key;
     const uint64_t h = FlowHash(k, NodeSeed(node));
-    if (m_tables == m_baseTables)
+    if (&t == m_baseTables.get())
     {
         return t.ports[begin + HashToIndex(h, n)];
     }

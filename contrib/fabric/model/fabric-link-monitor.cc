@@ -221,10 +221,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                  Ptr<Ipv4>,
                                  uint32_t>(
                             [this, fabricRouting, sw](const Ipv4Header& h,
-                                                  Ptr<const Packet>,
-                                                  Ipv4L3Protocol::DropReason why,
-                                                  Ptr<Ipv4>,
-                                                  uint32_t)
+                                                      Ptr<const Packet>,
+                                                      Ipv4L3Protocol::DropReason why,
+                                                      Ptr<Ipv4>,
+                                                      uint32_t)
                             {
                                 // ICMP errors (e.g. time exceeded, made by an IPv4 switch)
                                 // were never sent by a transport: not in the accounting.
@@ -240,8 +240,13 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                 case Ipv4L3Protocol::DROP_INTERFACE_DOWN:
                                     CountDrop(FabricDropReason::LINK_DOWN, sw);
                                     break;
-                                case Ipv4L3Protocol::DROP_ROUTE_ERROR:
                                 case Ipv4L3Protocol::DROP_NO_ROUTE:
+                                    // Send() found no route for a packet a transport
+                                    // handed down without one (RoceSender with no route):
+                                    // FabricIpv4Routing::RouteOutput does not count it.
+                                    CountDrop(FabricDropReason::NO_ROUTE, sw);
+                                    break;
+                                case Ipv4L3Protocol::DROP_ROUTE_ERROR:
                                     if (!fabricRouting)
                                     {
                                         CountDrop(FabricDropReason::NO_ROUTE, sw);
