@@ -679,3 +679,45 @@ TEST_F(FailoverTest, PacketAllPathsFailedGivesNoRouteDropsAndWatchdogNoCrash)
     EXPECT_GT(*stalls, 0u);
     EXPECT_EQ(r.Unaccounted(), 0);
 }
+
+TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
+{
+    // Leaf0-spine0 fails; spine0 and leaf0 know (local detection), the other leaves do not
+    // yet. Spine0's shortest way to leaf0 is now a valley through another leaf, and that leaf,
+    // still believing spine0 fine, may hash the flow back to spine0: a loop while views
+    // disagree.
+    LeafSpineLayout layout(8, 2, 2);
+    auto g = layout.Build();
+    auto routing = MakeRouting<EcmpRouting>(g);
+    const uint32_t link = layout.LeafSpineLink(*g, 0, 0);
+    auto knows = std::make_shared<FabricState>(g);
+    knows->FailLink(link);
+    auto probe = MakeRouting<EcmpRouting>(g);
+    probe->SetNodeView(layout.LeafNode(0), knows);
+    probe->SetNodeView(layout.SpineNode(0), knows);
+    uint16_t looping = 0;
+    for (uint16_t p = 49152; p < 49152 + 2000 && looping == 0; ++p)
+    {
+        const FabricPath path = TracePath(*probe, 2, 0, Key(2, 0, p), 32);
+        if (!path.delivered && path.dirLinks.size() == 32)
+        {
+            looping = p;
+        }
+    }
+    ASSERT_NE(looping, 0) << "no key loops in this configuration";
+
+    // Packets: that flow during the disagreement window ends by TTL expiry, counted.
+    FabricNetworkHelper links;
+    auto net = links.Install(g, routing);
+    auto det = CreateObject<FabricFailureDetector>();
+    det->Install(net);
+    FabricFailureHelper failures(net);
+    failures.FailLink(link, MicroSeconds(20));
+    std::vector<FlowSpec> flows{RoceFlow(0, 2, 0, 4u << 20, looping)};
+    FabricRoceRunOptions opt;
+    opt.stopAt = MilliSeconds(20);
+    auto r = RunFabricRoce(net, flows, opt);
+    EXPECT_GT(r.drops[FabricDropReason::TTL_EXPIRED], 0u);
+    EXPECT_TRUE(r.flows[0].complete) << "recovers once every node learnt";
+    EXPECT_EQ(r.Unaccounted(), 0);
+}
