@@ -462,8 +462,8 @@ Run(int argc, char* argv[])
     table << std::left << std::setw(12) << "event" << std::setw(12) << "element" << std::right
           << std::setw(9) << "t_us" << std::setw(9) << "pairs" << std::setw(9) << "domain"
           << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(8) << "lost"
-          << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(12) << "hops b/d/a"
-          << std::setw(12) << "unaf_Gbps"
+          << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(14) << "hops b/d/a"
+          << std::setw(18) << "unaf_Gbps b>d"
           << "\n";
     Ptr<FabricRouting> allUp = ConvergedRouting(fabric, FabricState(fabric.graph));
     std::vector<std::tuple<double, std::string, std::string>> marks; // time us, label, colour
@@ -590,10 +590,10 @@ Run(int argc, char* argv[])
               << std::right << std::setw(9) << FormatNumber(e.fail.at.GetSeconds() * 1e6, 5)
               << std::setw(9) << pairs.size() << std::setw(9) << domain << std::setw(11)
               << num(stall["median"]) << std::setw(11) << num(stall["max"]) << std::setw(8) << lost
-              << std::setw(8) << retx << std::setw(10) << unLost << std::setw(12)
+              << std::setw(8) << retx << std::setw(10) << unLost << std::setw(14)
               << (FormatNumber(meanOf(hb), 2) + "/" + FormatNumber(meanOf(hd), 2) + "/"
                   + FormatNumber(meanOf(hb), 2))
-              << std::setw(12) << (FormatNumber(gBefore, 3) + ">" + FormatNumber(gDuring, 3))
+              << std::setw(18) << (FormatNumber(gBefore, 4) + ">" + FormatNumber(gDuring, 4))
               << "\n";
         marks.emplace_back(e.fail.at.GetSeconds() * 1e6, "fail " + e.kind, "red");
         if (tDetect >= 0)

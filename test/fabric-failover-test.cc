@@ -709,15 +709,24 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
     // Packets: that flow during the disagreement window ends by TTL expiry, counted.
     FabricNetworkHelper links;
     auto net = links.Install(g, routing);
-    auto det = CreateObject<FabricFailureDetector>();
+    // Updates slow enough (500 us per hop) for a looping packet's 63 hops (~70 us) to expire
+    // before the leaves learn.
+    auto det = CreateObjectWithAttributes<FabricFailureDetector>("PropagationDelayPerHop",
+                                                                 TimeValue(MicroSeconds(500)));
     det->Install(net);
     FabricFailureHelper failures(net);
     failures.FailLink(link, MicroSeconds(20));
-    std::vector<FlowSpec> flows{RoceFlow(0, 2, 0, 4u << 20, looping)};
+    // A short message sent once spine0 knew (25 us) and the leaves did not (until 525 us):
+    // a few packets circulate without filling the queues (a full-rate flow would fill them
+    // and the loop would end in queue overflows instead).
+    std::vector<FlowSpec> flows{RoceFlow(0, 2, 0, 8 * 4096, looping)};
+    flows[0].startS = 30e-6;
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(20);
     auto r = RunFabricRoce(net, flows, opt);
-    EXPECT_GT(r.drops[FabricDropReason::TTL_EXPIRED], 0u);
+    EXPECT_GE(r.drops[FabricDropReason::TTL_EXPIRED], 8u); // at least the first transmission
+    EXPECT_EQ(r.drops[FabricDropReason::QUEUE_OVERFLOW], 0u);
     EXPECT_TRUE(r.flows[0].complete) << "recovers once every node learnt";
+    EXPECT_GT(r.flows[0].finish, MicroSeconds(525));
     EXPECT_EQ(r.Unaccounted(), 0);
 }
