@@ -27,6 +27,7 @@
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/gnuplot.h"
 #include "ns3/ipv4-l3-protocol.h"
+#include "ns3/rng-topology.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/zcube-routing.h"
@@ -185,6 +186,11 @@ ConvergedRouting(const FabricChoice& fabric, const FabricState& state)
     view->CopyFrom(state);
     r->SetView(view);
     r->SetControllerView(view);
+    for (uint32_t v = 0; v < fabric.graph->GetNNodes(); ++v)
+    {
+        r->SetNodeView(v, view); // every node knows and has recomputed (Spraypoint levels)
+        r->NotifyNodeConverged(v);
+    }
     return r;
 }
 
@@ -196,7 +202,7 @@ SwitchHops(const FabricPath& p)
 
 /// The default sequence on \p fabric: a core link, a switch, an access link.
 std::vector<PlannedEvent>
-DefaultEvents(const std::string& name, uint32_t n, uint32_t k, Time start, Time hold, Time gap)
+DefaultEvents(const FabricChoice& fabric, uint32_t n, uint32_t k, Time start, Time hold, Time gap)
 {
     std::vector<PlannedEvent> ev;
     auto add = [&](const std::string& kind, FabricFailureEvent::Kind ek, uint32_t id, uint32_t port)
@@ -214,10 +220,18 @@ DefaultEvents(const std::string& name, uint32_t n, uint32_t k, Time start, Time 
         ev.push_back(e);
     };
     const uint32_t m = n / k;
-    if (name == "zcube")
+    const FabricGraph& g0 = *fabric.graph;
+    const FabricGraph* g = &g0;
+    if (fabric.name == "rng")
+    {
+        const RngFabric rng = RngFabric::FromGraph(g0);
+        add("core-link", FabricFailureEvent::Kind::LINK, rng.RouterLink(g0, 0), 0);
+        add("router", FabricFailureEvent::Kind::SWITCH, rng.RouterNode(1 % rng.GetNRouters()), 0);
+        add("nic-port", FabricFailureEvent::Kind::NIC, 2 % n, 0);
+    }
+    else if (fabric.name == "zcube")
     {
         ZCubeLayout zl(n, k);
-        auto g = zl.Build();
         add("core-link",
             FabricFailureEvent::Kind::LINK,
             g->GetPortLink(zl.OddNode(0), zl.OddCorePort(1 % m)),
@@ -228,7 +242,6 @@ DefaultEvents(const std::string& name, uint32_t n, uint32_t k, Time start, Time 
     else
     {
         LeafSpineLayout ls(n, k, m);
-        auto g = ls.Build();
         add("core-link", FabricFailureEvent::Kind::LINK, ls.LeafSpineLink(*g, 0, 0), 0);
         add("switch", FabricFailureEvent::Kind::SWITCH, ls.SpineNode(1 % ls.GetSpines()), 0);
         add("access-link", FabricFailureEvent::Kind::NIC, 2 % n, 0);
@@ -324,7 +337,12 @@ Run(int argc, char* argv[])
     FabricCli cli(__FILE__,
                   "Failover in detail: detection, ZCube controller detours and NIC port "
                   "failover, ECMP local rehash, under steady RoCE traffic (issue #9).");
-    cli.Add("fabric", "zcube | roft", "zcube");
+    cli.Add("fabric",
+            "zcube | roft | rng (RNG: n/k routers of degree --degree, k servers each, "
+            "Spraypoint)",
+            "zcube");
+    cli.Add("degree", "RNG router degree d (--fabric=rng)", "4");
+    cli.Add("graph-seed", "RNG random regular graph seed (--fabric=rng)", "1");
     cli.Add("n", "number of GPUs", "16");
     cli.Add("k", "GPUs per switch (ZCube) / per leaf (ROFT); must divide n", "4");
     cli.Add("pattern", "allreduce | prefill | permutation", "allreduce");
@@ -350,9 +368,9 @@ Run(int argc, char* argv[])
     cli.Add("out", "output folder", "results/failover");
     cli.Parse(argc, argv);
 
-    const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft"});
+    const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft", "rng"});
     const uint32_t n = static_cast<uint32_t>(cli.GetUint("n", 4, 256));
-    const uint32_t k = static_cast<uint32_t>(cli.GetUint("k", 2, n));
+    const uint32_t k = static_cast<uint32_t>(cli.GetUint("k", fabricName == "rng" ? 1 : 2, n));
     if (n % k != 0 || n / k < 3)
     {
         throw std::invalid_argument("--n=" + std::to_string(n) + " --k=" + std::to_string(k)
@@ -406,12 +424,25 @@ Run(int argc, char* argv[])
     FabricChoiceParams fp;
     fp.n = n;
     fp.k = k;
-    const FabricChoice fabric = MakeFabricChoice(fabricName, fp);
+    FabricChoice fabric;
+    if (fabricName == "rng")
+    {
+        const uint32_t d = static_cast<uint32_t>(cli.GetUint("degree", 3, n / k - 1));
+        RngFabric rng(MakeRandomRegularGraph(n / k, d, cli.GetUint("graph-seed", 0, UINT32_MAX)),
+                      k);
+        fabric.name = "rng";
+        fabric.graph = rng.Build();
+        fabric.routing.SetTypeId("ns3::SpraypointRouting");
+    }
+    else
+    {
+        fabric = MakeFabricChoice(fabricName, fp);
+    }
     const FabricGraph& g = *fabric.graph;
 
     // Events and horizon.
     const Time start = MicroSeconds(100);
-    const std::vector<PlannedEvent> events = DefaultEvents(fabricName, n, k, start, hold, gap);
+    const std::vector<PlannedEvent> events = DefaultEvents(fabric, n, k, start, hold, gap);
     const Time horizon = events.back().repair.at + gap;
 
     // Steady traffic: every flow sized to outlast the horizon at its fair share.
@@ -438,6 +469,13 @@ Run(int argc, char* argv[])
     Ptr<FabricFailureDetector> det = MakeDetector(fabricName, s);
     det->Install(net);
     FabricFailureHelper failures(net);
+    // Blast radius (Spraypoint): when each router's own rows changed.
+    auto tableChanges = std::make_shared<std::vector<std::pair<Time, uint32_t>>>();
+    routing->TraceConnectWithoutContext("TableChange",
+                                        Callback<void, uint32_t, uint32_t>(
+                                            [tableChanges](uint32_t node, uint32_t) {
+                                                tableChanges->emplace_back(Simulator::Now(), node);
+                                            }));
     FailoverProbe probe;
     for (const auto& e : events)
     {
@@ -504,7 +542,7 @@ Run(int argc, char* argv[])
         }
         const Time windowEnd = w + 1 < events.size() ? events[w + 1].fail.at : horizon;
         uint32_t notRecovered = 0;
-        const json stall = StallJson(probe, w, e.fail.at, e.repair.at, affected, &notRecovered);
+        const json stall = StallJson(probe, w, e.fail.at, windowEnd, affected, &notRecovered);
         uint64_t lost = 0;
         uint64_t retx = 0;
         uint64_t unLost = 0;
@@ -566,7 +604,7 @@ Run(int argc, char* argv[])
                 {"t_reaction_us", tReact},
                 {"affected_pairs", pairs.size()},
                 {"affected_flows", affected.size()},
-                {"affected_not_recovered_before_repair", notRecovered},
+                {"affected_not_recovered_in_window", notRecovered},
                 {"stall_us", stall},
                 {"lost_packets", lost},
                 {"retransmitted_packets", retx},
@@ -574,6 +612,22 @@ Run(int argc, char* argv[])
                 {"unaffected_gbps", {{"before", gBefore}, {"during", gDuring}}},
                 {"switch_hops",
                  {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(hb)}}}};
+        if (fabricName == "rng")
+        {
+            // Routers whose tables changed because of this failure, and when the last did.
+            std::set<uint32_t> routers;
+            double last = -1;
+            for (const auto& [t, node] : *tableChanges)
+            {
+                if (t >= e.fail.at && t < e.repair.at)
+                {
+                    routers.insert(node);
+                    last = std::max(last, (t - e.fail.at).GetSeconds() * 1e6);
+                }
+            }
+            je["blast_radius_routers"] = routers.size();
+            je["convergence_us"] = last;
+        }
         std::string domain = "-";
         if (fabricName == "zcube" && patternName == "allreduce")
         {
@@ -605,7 +659,6 @@ Run(int argc, char* argv[])
             marks.emplace_back(tReact, "react", "dark-green");
         }
         marks.emplace_back(e.repair.at.GetSeconds() * 1e6, "repair", "blue");
-        (void) windowEnd;
     }
 
     // Aggregate throughput over time, with the instants marked.
@@ -649,6 +702,12 @@ Run(int argc, char* argv[])
     // Controller-latency sweep: ZCube core-link failure against ROFT local rehash.
     json jsweep = json::array();
     std::ostringstream sweepTable;
+    if (fabricName == "rng" && !sweep.empty())
+    {
+        std::cout << "note: the controller-latency sweep compares ZCube and ROFT; skipped for "
+                     "--fabric=rng\n";
+        sweep.clear();
+    }
     if (!sweep.empty())
     {
         auto sweepRun = [&](const std::string& name, Time latency)
@@ -658,7 +717,7 @@ Run(int argc, char* argv[])
             Ptr<FabricRouting> rt = f.Create<FabricRouting>();
             rt->SetGraph(fc.graph);
             const std::vector<PlannedEvent> ev
-                = DefaultEvents(name, n, k, MicroSeconds(20), Seconds(1), Seconds(1));
+                = DefaultEvents(fc, n, k, MicroSeconds(20), Seconds(1), Seconds(1));
             const PlannedEvent& e = ev.front(); // the core link, never repaired here
             FabricState during(fc.graph);
             FabricFailureHelper::Apply(e.fail, during);
@@ -802,7 +861,7 @@ Run(int argc, char* argv[])
               << FormatNumber(s.propagation.GetSeconds() * 1e6) << " us/hop\n\n"
               << table.str();
     std::cout << "\nstall: failure to the first packet sent after it that arrives (affected "
-                 "flows, us; censored at the repair if none); domain: ZCube §6.2 fault domain "
+                 "flows, us; counted to the next event if none); domain: ZCube §6.2 fault domain "
                  "(allreduce); hops: mean switch hops of the affected flows before/during/after; "
                  "unaf_Gbps: unaffected flows' aggregate before > during\n";
     std::cout << "accounting: sent " << r.sentPackets << " = delivered " << r.deliveredPackets

@@ -9,8 +9,10 @@
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/leaf-spine-layout.h"
+#include "ns3/rng-topology.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/spraypoint-routing.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/zcube-routing.h"
 
@@ -644,10 +646,6 @@ TEST_F(FailoverTest, PacketRoftLocalRehashAndRemoteUpdateStalls)
     // detection + one hop of routing update.
     EXPECT_GE(probe.StallUs(1), 5);
     EXPECT_LE(probe.StallUs(1), 70);
-    for (const auto& [reason, count] : r.drops)
-    {
-        std::cout << "drops " << reason << " " << count << "\n";
-    }
 }
 
 TEST_F(FailoverTest, PacketAllPathsFailedGivesNoRouteDropsAndWatchdogNoCrash)
@@ -729,4 +727,97 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
     EXPECT_TRUE(r.flows[0].complete) << "recovers once every node learnt";
     EXPECT_GT(r.flows[0].finish, MicroSeconds(525));
     EXPECT_EQ(r.Unaccounted(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RNG / Spraypoint: fallback at detection, levels recomputed after flooding + compute.
+
+TEST_F(FailoverTest, SpraypointReconvergesEverySingleLinkFailureAndCountsBlastRadius)
+{
+    RngFabric fab(MakeRandomRegularGraph(24, 4, 3), 1);
+    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+    const uint32_t nServers = fab.GetNServers();
+    for (uint32_t e = 0; e < fab.GetRouters().GetNEdges(); ++e)
+    {
+        auto sp = CreateObject<SpraypointRouting>();
+        sp->SetGraph(graph);
+        uint32_t changedRouters = 0;
+        sp->TraceConnectWithoutContext(
+            "TableChange",
+            Callback<void, uint32_t, uint32_t>([&changedRouters](uint32_t, uint32_t)
+                                               { ++changedRouters; }));
+        FabricState failed(graph);
+        failed.FailLink(fab.RouterLink(*graph, e));
+        // Every router has flooded and computed: each gets the failed view, then converges.
+        auto view = std::make_shared<FabricState>(graph);
+        view->CopyFrom(failed);
+        for (uint32_t v = 0; v < graph->GetNNodes(); ++v)
+        {
+            sp->SetNodeView(v, view);
+        }
+        for (uint32_t v = nServers; v < graph->GetNNodes(); ++v)
+        {
+            sp->NotifyNodeConverged(v);
+        }
+        // The blast radius: some routers changed their rows, not necessarily all.
+        EXPECT_GT(changedRouters, 0u) << "edge " << e;
+        EXPECT_LE(changedRouters, fab.GetNRouters());
+        for (uint32_t s = 0; s < nServers; ++s)
+        {
+            for (uint32_t t = 0; t < nServers; ++t)
+            {
+                if (s == t)
+                {
+                    continue;
+                }
+                for (uint16_t port = 49152; port < 49152 + 3; ++port)
+                {
+                    const FabricPath p = TracePath(*sp, s, t, Key(s, t, port), 256);
+                    ASSERT_TRUE(p.delivered) << "edge " << e << ": " << s << "->" << t;
+                    for (uint32_t d : p.dirLinks)
+                    {
+                        ASSERT_TRUE(failed.IsDirLinkUsable(d));
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_F(FailoverTest, SpraypointFallbackAtDetectionThenTablesAfterFloodingAndCompute)
+{
+    RngFabric fab(MakeRandomRegularGraph(24, 4, 3), 1);
+    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+    auto truth = std::make_shared<FabricState>(graph);
+    auto sp = CreateObject<SpraypointRouting>();
+    sp->SetGraph(graph);
+    std::vector<std::pair<Time, uint32_t>> changes;
+    sp->TraceConnectWithoutContext(
+        "TableChange",
+        Callback<void, uint32_t, uint32_t>([&changes](uint32_t node, uint32_t)
+                                           { changes.emplace_back(Simulator::Now(), node); }));
+    auto det = CreateObjectWithAttributes<FabricFailureDetector>("ComputeDelay",
+                                                                 TimeValue(MicroSeconds(100)));
+    det->Install(truth, sp);
+    const uint32_t link = fab.RouterLink(*graph, 0);
+    Simulator::Schedule(MicroSeconds(10), [&] { truth->FailLink(link); });
+    Simulator::Run();
+    ASSERT_FALSE(changes.empty());
+    // The two ends recompute at detection + compute (115 us), the others one flooding hop
+    // (50 us) or more later; nobody before.
+    for (const auto& [t, node] : changes)
+    {
+        EXPECT_GE(t, MicroSeconds(115)) << node;
+        const uint32_t r = node - fab.GetNServers();
+        const bool end = r == fab.GetRouters().GetEdges()[0].first
+                      || r == fab.GetRouters().GetEdges()[0].second;
+        if (end)
+        {
+            EXPECT_EQ(t, MicroSeconds(115));
+        }
+        else
+        {
+            EXPECT_GE(t, MicroSeconds(165));
+        }
+    }
 }

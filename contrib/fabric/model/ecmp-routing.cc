@@ -73,37 +73,62 @@ EcmpRouting::DoViewChanged(const FabricStateChange& /*change*/)
 }
 
 void
-EcmpRouting::DoNodeViewChanged(uint32_t node, const FabricStateChange& /*change*/)
+EcmpRouting::DoNodeViewChanged(uint32_t node, const FabricStateChange& change)
 {
     if (m_nodeTables.empty())
     {
         m_nodeTables.resize(m_graph->GetNNodes());
+        m_nodeTableViews.resize(m_graph->GetNNodes());
     }
-    const FabricState& v = ViewAt(node);
-    if (m_nodeViews[node] == nullptr)
+    // A single change: the node drops dead members from its groups at once (SelectPort
+    // filters by its view) and recomputes its groups at convergence. A whole view (SetNodeView)
+    // is taken as converged.
+    if (change.id == UINT32_MAX)
     {
-        m_nodeTables[node] = nullptr; // back to the scheme's view
+        DoNodeConverged(node);
+    }
+}
+
+void
+EcmpRouting::DoNodeConverged(uint32_t node)
+{
+    if (m_nodeTables.empty())
+    {
+        m_nodeTables.resize(m_graph->GetNNodes());
+        m_nodeTableViews.resize(m_graph->GetNNodes());
+    }
+    if (m_nodeViews.empty() || m_nodeViews[node] == nullptr)
+    {
+        m_nodeTables[node] = nullptr; // the scheme's view decides
+        m_nodeTableViews[node] = nullptr;
         return;
     }
+    const FabricState& v = ViewAt(node);
     // The node's equal-cost sets are those of shortest paths over what it believes usable.
     // Nodes sharing the same belief share one table (a failure learnt by many nodes at once
     // costs one rebuild per distinct belief, not per node).
     if (v.GetNDirLinksDown() == 0 && v.GetNNodesDown() == 0)
     {
         m_nodeTables[node] = m_baseTables;
+        m_nodeTableViews[node] = nullptr;
         return;
     }
     for (uint32_t u = 0; u < m_nodeTables.size(); ++u)
     {
-        if (u != node && m_nodeTables[u] && m_nodeViews[u] && m_nodeViews[u]->SameUsable(v))
+        if (u != node && m_nodeTables[u] && m_nodeTables[u] != m_baseTables && m_nodeViews[u]
+            && m_nodeTableViews[u] && m_nodeTableViews[u]->SameUsable(v))
         {
             m_nodeTables[node] = m_nodeTables[u];
+            m_nodeTableViews[node] = m_nodeTableViews[u];
             return;
         }
     }
     NS_LOG_INFO("node " << node << " recomputes its equal-cost sets (" << v.GetNDirLinksDown()
                         << " directed links, " << v.GetNNodesDown() << " nodes down)");
     m_nodeTables[node] = BuildTables(*m_graph, v);
+    auto snapshot = std::make_shared<FabricState>(m_graph);
+    snapshot->CopyFrom(v);
+    m_nodeTableViews[node] = snapshot;
 }
 
 Ptr<EcmpRouting>
@@ -281,31 +306,48 @@ EcmpRouting::SelectPort(uint32_t node,
     }
     if (n == 1)
     {
-        return t.ports[begin];
+        const uint32_t only = t.ports[begin];
+        return (!HasNodeViews() || IsPortUp(node, only)) ? only : NO_PORT;
     }
     const FlowKey k = (m_graph->IsHost(node) && !m_hostHashesPorts) ? key.WithoutPorts() : key;
     const uint64_t h = FlowHash(k, NodeSeed(node));
+    uint32_t port = NO_PORT;
     if (&t == m_baseTables.get())
     {
-        return t.ports[begin + HashToIndex(h, n)];
+        port = t.ports[begin + HashToIndex(h, n)];
     }
-    // Resilient hashing: a flow keeps the port it had with everything up while that port is
-    // still a candidate; only flows whose port left the set are rehashed over the survivors.
-    const Tables& base = *m_baseTables;
-    const uint32_t bBegin = base.offset[idx];
-    const uint32_t bn = base.offset[idx + 1] - bBegin;
-    if (bn > 0)
+    else
     {
-        const uint32_t had = base.ports[bBegin + (bn == 1 ? 0 : HashToIndex(h, bn))];
-        for (uint32_t i = 0; i < n; ++i)
+        // Resilient hashing: a flow keeps the port it had with everything up while that port
+        // is still a candidate; only flows whose port left the set are rehashed over the
+        // survivors.
+        const Tables& base = *m_baseTables;
+        const uint32_t bBegin = base.offset[idx];
+        const uint32_t bn = base.offset[idx + 1] - bBegin;
+        if (bn > 0)
         {
-            if (t.ports[begin + i] == had)
+            const uint32_t had = base.ports[bBegin + (bn == 1 ? 0 : HashToIndex(h, bn))];
+            for (uint32_t i = 0; i < n && port == NO_PORT; ++i)
             {
-                return had;
+                port = t.ports[begin + i] == had ? had : NO_PORT;
             }
         }
+        if (port == NO_PORT)
+        {
+            port = t.ports[begin + HashToIndex(FabricMix64(h), n)];
+        }
     }
-    return t.ports[begin + HashToIndex(FabricMix64(h), n)];
+    if (!HasNodeViews() || IsPortUp(node, port))
+    {
+        return port;
+    }
+    // Before the node's groups are recomputed: local fast failover, the flows of the dead
+    // member rehashed over the members the node believes alive.
+    return PickUsable(
+        node,
+        n,
+        [&t, begin](uint32_t i) { return t.ports[begin + i]; },
+        FabricMix64(FabricMix64(h)));
 }
 
 } // namespace ns3

@@ -57,6 +57,8 @@ class EcmpRouting : public FabricRouting
     /// A node with its own view: its equal-cost sets over what that node believes (a local
     /// rehash at a node that detected a failure, or a routing update that reached it).
     void DoNodeViewChanged(uint32_t node, const FabricStateChange& change) override;
+    /// Recompute the node's equal-cost sets over its view.
+    void DoNodeConverged(uint32_t node) override;
 
   private:
     struct Tables
@@ -83,6 +85,8 @@ class EcmpRouting : public FabricRouting
     std::shared_ptr<const Tables> m_tables;     //!< over what the view believes usable
     /// Per node with a view of its own: tables over that view (only its row is read).
     std::vector<std::shared_ptr<const Tables>> m_nodeTables;
+    /// Per node: the belief its tables were built from (to share tables between nodes).
+    std::vector<std::shared_ptr<const FabricState>> m_nodeTableViews;
 };
 
 } // namespace ns3

@@ -78,8 +78,8 @@ FabricFailureDetector::GetTypeId()
                             MakeTimeAccessor(&FabricFailureDetector::m_propagationPerHop),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("ComputeDelay",
-                            "Route computation after an update arrives, at every non-adjacent "
-                            "node (0: forwarding tables precomputed).",
+                            "Route computation at a node after it learnt a change, before its "
+                            "tables are recomputed (until then it only avoids dead ports).",
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&FabricFailureDetector::m_computeDelay),
                             MakeTimeChecker(Time(0)))
@@ -327,8 +327,7 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
             {
                 continue; // a detector itself, or no path for updates
             }
-            const Time delay
-                = m_localDelay + m_propagationPerHop * int64_t(hops[v]) + m_computeDelay;
+            const Time delay = m_localDelay + m_propagationPerHop * int64_t(hops[v]);
             Simulator::Schedule(
                 delay, &FabricFailureDetector::Learn, this, v, change, now, How::UPDATE);
         }
@@ -404,6 +403,21 @@ FabricFailureDetector::Learn(uint32_t node, FabricStateChange change, Time chang
                  static_cast<int>(how),
                  now - changedAt);
     Apply(*m_nodeViews[node], change); // the routing reacts at this node (NodeViewChange)
+    if (m_routingUpdates)
+    {
+        // The node's routing protocol recomputes its tables over what it now knows.
+        Simulator::Schedule(m_computeDelay, &FabricFailureDetector::Converge, this, node);
+    }
+}
+
+void
+FabricFailureDetector::Converge(uint32_t node)
+{
+    if (m_routing)
+    {
+        NS_LOG_INFO(Simulator::Now().As(Time::US) << " node " << node << " recomputes its tables");
+        m_routing->NotifyNodeConverged(node);
+    }
 }
 
 void

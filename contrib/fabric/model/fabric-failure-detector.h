@@ -30,8 +30,11 @@ class FabricNetwork;
  *   one-way failure sees no loss of signal: it detects by BFD after BfdInterval x
  *   BfdMultiplier (unless the other direction died too, then by loss of signal).
  * - With RoutingUpdates (distributed routing: ECMP/BGP, link-state), every other node learns
- *   at the first detection + hops x PropagationDelayPerHop + ComputeDelay, hops counted over
- *   the switch graph from the nearest detecting node (hosts do not relay updates).
+ *   at the first detection + hops x PropagationDelayPerHop, hops counted over the switch
+ *   graph from the nearest detecting node (hosts do not relay updates). Every node that
+ *   learnt a change recomputes its tables ComputeDelay later
+ *   (FabricRouting::NotifyNodeConverged); until then it only avoids the ports it believes
+ *   dead (local fast failover).
  * - A controller view (FabricRouting::SetControllerView) learns at the first detection +
  *   ControllerLatency (report, decision and rule installation).
  *
@@ -100,6 +103,7 @@ class FabricFailureDetector : public Object
     void Learn(uint32_t node, FabricStateChange change, Time changedAt, How how);
     void LearnTailOfDirLink(uint32_t tail, FabricStateChange change, Time changedAt);
     void ControllerLearn(FabricStateChange change, Time changedAt);
+    void Converge(uint32_t node);
     /// Bring \p view's belief about the changed element to \p change.up.
     static void Apply(FabricState& view, const FabricStateChange& change);
     /// Switch-graph hops from every node to the nearest of \p sources.

@@ -232,6 +232,23 @@ FabricRouting::SetControllerView(std::shared_ptr<FabricState> view)
 }
 
 void
+FabricRouting::NotifyNodeConverged(uint32_t node)
+{
+    NS_LOG_FUNCTION(this << node);
+    if (!m_graph || node >= m_graph->GetNNodes())
+    {
+        throw std::invalid_argument("FabricRouting::NotifyNodeConverged: node "
+                                    + std::to_string(node) + " outside the graph");
+    }
+    DoNodeConverged(node);
+}
+
+void
+FabricRouting::DoNodeConverged(uint32_t /*node*/)
+{
+}
+
+void
 FabricRouting::DoViewChanged(const FabricStateChange& /*change*/)
 {
 }

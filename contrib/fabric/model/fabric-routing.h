@@ -81,6 +81,14 @@ class FabricRouting : public Object
      * \throws std::invalid_argument if the view is over another graph
      */
     void SetControllerView(std::shared_ptr<FabricState> view);
+
+    /**
+     * \p node's routing protocol has finished computing over what its view now holds (a
+     * detector calls this ComputeDelay after the node learnt a change): schemes with
+     * computed tables (ECMP groups, Spraypoint levels) recompute them for that node here;
+     * until then the node only avoids the ports it believes dead.
+     */
+    void NotifyNodeConverged(uint32_t node);
     std::shared_ptr<FabricState> GetControllerView() const { return m_controllerView; }
 
     /**
@@ -121,6 +129,8 @@ class FabricRouting : public Object
     virtual void DoViewChanged(const FabricStateChange& change);
     /// React to a change of \p node's own view (the default reads it at decision time only).
     virtual void DoNodeViewChanged(uint32_t node, const FabricStateChange& change);
+    /// Recompute \p node's tables over its view (default: nothing, no tables).
+    virtual void DoNodeConverged(uint32_t node);
     /// React to a change of the controller's view (default: nothing, no controller).
     virtual void DoControllerViewChanged(const FabricStateChange& change);
     void DoDispose() override;
