@@ -799,7 +799,7 @@ Run(int argc, char* argv[])
         plot.AppendExtra("set key top left");
         Gnuplot2dDataset zmed("ZCube median");
         Gnuplot2dDataset zmax("ZCube max");
-        Gnuplot2dDataset rmed("ROFT local rehash (median)");
+        Gnuplot2dDataset rmed("ROFT local rehash + updates (median)");
         zmed.SetStyle(Gnuplot2dDataset::LINES_POINTS);
         zmax.SetStyle(Gnuplot2dDataset::LINES_POINTS);
         rmed.SetStyle(Gnuplot2dDataset::LINES_POINTS);
