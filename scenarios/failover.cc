@@ -344,7 +344,10 @@ Run(int argc, char* argv[])
     cli.Add("degree", "RNG router degree d (--fabric=rng)", "4");
     cli.Add("graph-seed", "RNG random regular graph seed (--fabric=rng)", "1");
     cli.Add("n", "number of GPUs", "16");
-    cli.Add("k", "GPUs per switch (ZCube) / per leaf (ROFT); must divide n", "4");
+    cli.Add("k",
+            "GPUs per switch (ZCube) / per leaf (ROFT) / servers per router (RNG, default 1 "
+            "there); must divide n",
+            "4");
     cli.Add("pattern", "allreduce | prefill | permutation", "allreduce");
     cli.Add("prefill-fraction", "fraction of GPUs that are Prefill senders", "0.25");
     cli.Add("detect-us", "local (loss-of-signal) detection delay, us", "5");
@@ -370,7 +373,10 @@ Run(int argc, char* argv[])
 
     const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft", "rng"});
     const uint32_t n = static_cast<uint32_t>(cli.GetUint("n", 4, 256));
-    const uint32_t k = static_cast<uint32_t>(cli.GetUint("k", fabricName == "rng" ? 1 : 2, n));
+    // RNG: one server per router unless --k says otherwise (n routers of degree --degree).
+    const uint32_t k = (fabricName == "rng" && !cli.IsSet("k"))
+                         ? 1
+                         : static_cast<uint32_t>(cli.GetUint("k", fabricName == "rng" ? 1 : 2, n));
     if (n % k != 0 || n / k < 3)
     {
         throw std::invalid_argument("--n=" + std::to_string(n) + " --k=" + std::to_string(k)
