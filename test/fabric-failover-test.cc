@@ -8,6 +8,7 @@
 #include "ns3/fabric-failure-detector.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-switch-forwarder.h"
 #include "ns3/leaf-spine-layout.h"
 #include "ns3/rng-topology.h"
 #include "ns3/roce-sender.h"
@@ -629,14 +630,31 @@ TEST_F(FailoverTest, PacketRoftLocalRehashAndRemoteUpdateStalls)
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(20);
     opt.senderCreated = probe.OnSender();
+    // No packet goes out of a port its node believes dead: nothing from leaf0 onto the dead
+    // link after its detection (tFail + 5 us), and the flow goes on through spine1.
+    auto intoHole = std::make_shared<uint32_t>(0);
+    auto rehashed = std::make_shared<uint32_t>(0);
+    const uint32_t toSpine1 = layout.UplinkPort(1);
     opt.beforeRun = [&](Ptr<FabricNetwork> n, const ApplicationContainer&)
     {
         probe.Watch(n, flows);
+        n->GetNode(leaf0)->GetObject<FabricSwitchForwarder>()->TraceConnectWithoutContext(
+            "Forward",
+            Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
+                [intoHole, rehashed, toSpine0, toSpine1, tFail](
+                    Ptr<const Packet>, uint32_t, uint32_t outPort)
+                {
+                    const bool known = Simulator::Now() >= tFail + MicroSeconds(5);
+                    *intoHole += (known && outPort == toSpine0) ? 1 : 0;
+                    *rehashed += (known && outPort == toSpine1) ? 1 : 0;
+                }));
     };
     auto r = RunFabricRoce(net, flows, opt);
     EXPECT_EQ(r.Unaccounted(), 0);
     EXPECT_TRUE(r.flows[0].complete);
     EXPECT_TRUE(r.flows[1].complete);
+    EXPECT_EQ(*intoHole, 0u) << "leaf0 sent into the link it knew dead";
+    EXPECT_GT(*rehashed, 0u) << "leaf0 carried the flow on after its detection";
     // Local rehash: of the order of the 5 us detection (+ the path's few us).
     EXPECT_GE(probe.StallUs(0), 5);
     EXPECT_LE(probe.StallUs(0), 15);
