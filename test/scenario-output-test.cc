@@ -258,3 +258,66 @@ TEST(LosslessScenario, BadInputIsAnError)
     EXPECT_NE(o.stderrText.find("BufferSize"), std::string::npos) << o.stderrText;
     std::filesystem::remove_all(dir);
 }
+
+// The failover scenario (issue #9): the default event sequence on a small ZCube, with the
+// summary keys of the issue, stall >= detection + controller latency on the core link (and
+// close to it in the sweep, where only the affected flows run), no loss
+// for unaffected pairs there, fault domains of §6.2, the latency sweep, and bad input.
+TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
+{
+    const std::string dir = TempDir("failover");
+    Outcome o = RunProgram(BIN
+                           + "/failover --fabric=zcube --n=12 --k=4 --pattern=allreduce "
+                             "--detect-us=5 --controller-latency-us=200 "
+                             "--sweep-latency-us=50,500 --out="
+                           + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    ASSERT_EQ(s["events"].size(), 3u);
+    const json& core = s["events"][0];
+    EXPECT_EQ(core["fabric"], "zcube");
+    EXPECT_EQ(core["kind"], "core-link");
+    EXPECT_EQ(core["affected_pairs"], core["fault_domain_pairs"]);
+    // Detection + controller latency, plus the path and at most one pacing gap of a flow
+    // DCQCN had slowed before the failure (AllReduce congests the E ports) or one timeout.
+    EXPECT_GE(core["stall_us"]["median"].get<double>(), 205.0);
+    EXPECT_LE(core["stall_us"]["max"].get<double>(), 205.0 + 320 + 30);
+    EXPECT_EQ(core["unaffected_lost_packets"], 0);
+    EXPECT_GT(core["lost_packets"].get<uint64_t>(), 0u);
+    EXPECT_GT(core["retransmitted_packets"].get<uint64_t>(), 0u);
+    EXPECT_DOUBLE_EQ(core["switch_hops"]["before"].get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ(core["switch_hops"]["during"].get<double>(), 4.0);
+    EXPECT_DOUBLE_EQ(core["switch_hops"]["after"].get<double>(), 2.0);
+    EXPECT_EQ(s["events"][1]["kind"], "switch");
+    EXPECT_EQ(s["events"][1]["affected_pairs"], s["events"][1]["fault_domain_pairs"]);
+    EXPECT_EQ(s["events"][2]["kind"], "access-link");
+    EXPECT_EQ(s["events"][2]["affected_pairs"], s["events"][2]["fault_domain_pairs"]);
+    for (const json& e : s["events"])
+    {
+        for (const char* key : {"element", "t_fail_us", "lost_packets", "retransmitted_packets"})
+        {
+            EXPECT_TRUE(e.contains(key)) << key;
+        }
+    }
+    EXPECT_EQ(s["unaccounted_packets"], 0);
+    ASSERT_EQ(s["latency_sweep"].size(), 2u);
+    for (const json& p : s["latency_sweep"])
+    {
+        const double l = p["controller_latency_us"].get<double>();
+        EXPECT_GE(p["zcube"]["median"].get<double>(), l + 5) << l;
+        EXPECT_LE(p["zcube"]["max"].get<double>(), l + 40) << l;
+        EXPECT_EQ(p["zcube"]["unaccounted_packets"], 0);
+    }
+    EXPECT_LT(s["latency_sweep"][1]["roft"]["median"].get<double>(),
+              s["latency_sweep"][1]["zcube"]["median"].get<double>());
+    EXPECT_TRUE(std::filesystem::exists(dir + "/throughput.csv"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/latency-sweep.csv"));
+    std::filesystem::remove_all(dir);
+
+    o = RunProgram(BIN + "/failover --fabric=torus --out=" + dir);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("error:"), std::string::npos) << o.stderrText;
+    o = RunProgram(BIN + "/failover --n=8 --k=4 --out=" + dir);
+    EXPECT_EQ(o.exitCode, 2) << o.stderrText;
+    std::filesystem::remove_all(dir);
+}

@@ -72,6 +72,65 @@ EcmpRouting::DoViewChanged(const FabricStateChange& /*change*/)
                  : BuildTables(*m_graph, *m_view);
 }
 
+void
+EcmpRouting::DoNodeViewChanged(uint32_t node, const FabricStateChange& change)
+{
+    if (m_nodeTables.empty())
+    {
+        m_nodeTables.resize(m_graph->GetNNodes());
+        m_nodeTableViews.resize(m_graph->GetNNodes());
+    }
+    // A single change: the node drops dead members from its groups at once (SelectPort
+    // filters by its view) and recomputes its groups at convergence. A whole view (SetNodeView)
+    // is taken as converged.
+    if (change.id == UINT32_MAX)
+    {
+        DoNodeConverged(node);
+    }
+}
+
+void
+EcmpRouting::DoNodeConverged(uint32_t node)
+{
+    if (m_nodeTables.empty())
+    {
+        m_nodeTables.resize(m_graph->GetNNodes());
+        m_nodeTableViews.resize(m_graph->GetNNodes());
+    }
+    if (m_nodeViews.empty() || m_nodeViews[node] == nullptr)
+    {
+        m_nodeTables[node] = nullptr; // the scheme's view decides
+        m_nodeTableViews[node] = nullptr;
+        return;
+    }
+    const FabricState& v = ViewAt(node);
+    // The node's equal-cost sets are those of shortest paths over what it believes usable.
+    // Nodes sharing the same belief share one table (a failure learnt by many nodes at once
+    // costs one rebuild per distinct belief, not per node).
+    if (v.GetNDirLinksDown() == 0 && v.GetNNodesDown() == 0)
+    {
+        m_nodeTables[node] = m_baseTables;
+        m_nodeTableViews[node] = nullptr;
+        return;
+    }
+    for (uint32_t u = 0; u < m_nodeTables.size(); ++u)
+    {
+        if (u != node && m_nodeTables[u] && m_nodeTables[u] != m_baseTables && m_nodeViews[u]
+            && m_nodeTableViews[u] && m_nodeTableViews[u]->SameUsable(v))
+        {
+            m_nodeTables[node] = m_nodeTables[u];
+            m_nodeTableViews[node] = m_nodeTableViews[u];
+            return;
+        }
+    }
+    NS_LOG_INFO("node " << node << " recomputes its equal-cost sets (" << v.GetNDirLinksDown()
+                        << " directed links, " << v.GetNNodesDown() << " nodes down)");
+    m_nodeTables[node] = BuildTables(*m_graph, v);
+    auto snapshot = std::make_shared<FabricState>(m_graph);
+    snapshot->CopyFrom(v);
+    m_nodeTableViews[node] = snapshot;
+}
+
 Ptr<EcmpRouting>
 EcmpRouting::Reseeded(uint64_t seed) const
 {
@@ -206,13 +265,14 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
 uint32_t
 EcmpRouting::GetDistance(uint32_t node, uint32_t dstHost) const
 {
-    return m_tables->dist[static_cast<size_t>(node) * m_tables->nHosts + dstHost];
+    const Tables& t = TablesAt(node);
+    return t.dist[static_cast<size_t>(node) * t.nHosts + dstHost];
 }
 
 std::vector<uint32_t>
 EcmpRouting::GetCandidates(uint32_t node, uint32_t dstHost) const
 {
-    const Tables& t = *m_tables;
+    const Tables& t = TablesAt(node);
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
     return std::vector<uint32_t>(t.ports.begin() + t.offset[idx],
                                  t.ports.begin() + t.offset[idx + 1]);
@@ -236,7 +296,7 @@ EcmpRouting::SelectPort(uint32_t node,
                         uint32_t dstHost,
                         const FlowKey& key) const
 {
-    const Tables& t = *m_tables;
+    const Tables& t = TablesAt(node);
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
     const uint32_t begin = t.offset[idx];
     const uint32_t n = t.offset[idx + 1] - begin;
@@ -246,31 +306,48 @@ EcmpRouting::SelectPort(uint32_t node,
     }
     if (n == 1)
     {
-        return t.ports[begin];
+        const uint32_t only = t.ports[begin];
+        return (!HasNodeViews() || IsPortUp(node, only)) ? only : NO_PORT;
     }
     const FlowKey k = (m_graph->IsHost(node) && !m_hostHashesPorts) ? key.WithoutPorts() : key;
     const uint64_t h = FlowHash(k, NodeSeed(node));
-    if (m_tables == m_baseTables)
+    uint32_t port = NO_PORT;
+    if (&t == m_baseTables.get())
     {
-        return t.ports[begin + HashToIndex(h, n)];
+        port = t.ports[begin + HashToIndex(h, n)];
     }
-    // Resilient hashing: a flow keeps the port it had with everything up while that port is
-    // still a candidate; only flows whose port left the set are rehashed over the survivors.
-    const Tables& base = *m_baseTables;
-    const uint32_t bBegin = base.offset[idx];
-    const uint32_t bn = base.offset[idx + 1] - bBegin;
-    if (bn > 0)
+    else
     {
-        const uint32_t had = base.ports[bBegin + (bn == 1 ? 0 : HashToIndex(h, bn))];
-        for (uint32_t i = 0; i < n; ++i)
+        // Resilient hashing: a flow keeps the port it had with everything up while that port
+        // is still a candidate; only flows whose port left the set are rehashed over the
+        // survivors.
+        const Tables& base = *m_baseTables;
+        const uint32_t bBegin = base.offset[idx];
+        const uint32_t bn = base.offset[idx + 1] - bBegin;
+        if (bn > 0)
         {
-            if (t.ports[begin + i] == had)
+            const uint32_t had = base.ports[bBegin + (bn == 1 ? 0 : HashToIndex(h, bn))];
+            for (uint32_t i = 0; i < n && port == NO_PORT; ++i)
             {
-                return had;
+                port = t.ports[begin + i] == had ? had : NO_PORT;
             }
         }
+        if (port == NO_PORT)
+        {
+            port = t.ports[begin + HashToIndex(FabricMix64(h), n)];
+        }
     }
-    return t.ports[begin + HashToIndex(FabricMix64(h), n)];
+    if (!HasNodeViews() || IsPortUp(node, port))
+    {
+        return port;
+    }
+    // Before the node's groups are recomputed: local fast failover, the flows of the dead
+    // member rehashed over the members the node believes alive.
+    return PickUsable(
+        node,
+        n,
+        [&t, begin](uint32_t i) { return t.ports[begin + i]; },
+        FabricMix64(FabricMix64(h)));
 }
 
 } // namespace ns3

@@ -54,6 +54,11 @@ class EcmpRouting : public FabricRouting
   protected:
     void DoSetGraph() override;
     void DoViewChanged(const FabricStateChange& change) override;
+    /// A node with its own view: its equal-cost sets over what that node believes (a local
+    /// rehash at a node that detected a failure, or a routing update that reached it).
+    void DoNodeViewChanged(uint32_t node, const FabricStateChange& change) override;
+    /// Recompute the node's equal-cost sets over its view.
+    void DoNodeConverged(uint32_t node) override;
 
   private:
     struct Tables
@@ -66,6 +71,11 @@ class EcmpRouting : public FabricRouting
     };
 
     uint64_t NodeSeed(uint32_t node) const;
+    /// The tables deciding at \p node.
+    const Tables& TablesAt(uint32_t node) const
+    {
+        return (m_nodeTables.empty() || !m_nodeTables[node]) ? *m_tables : *m_nodeTables[node];
+    }
     static std::shared_ptr<const Tables> BuildTables(const FabricGraph& g, const FabricState& view);
 
     uint64_t m_seed{0};
@@ -73,6 +83,10 @@ class EcmpRouting : public FabricRouting
     bool m_hostHashesPorts{false};
     std::shared_ptr<const Tables> m_baseTables; //!< everything up
     std::shared_ptr<const Tables> m_tables;     //!< over what the view believes usable
+    /// Per node with a view of its own: tables over that view (only its row is read).
+    std::vector<std::shared_ptr<const Tables>> m_nodeTables;
+    /// Per node: the belief its tables were built from (to share tables between nodes).
+    std::vector<std::shared_ptr<const FabricState>> m_nodeTableViews;
 };
 
 } // namespace ns3

@@ -84,6 +84,11 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
 
+    /// The routing function this node asks (null before SetFabric).
+    Ptr<FabricRouting> GetFabricRouting() const { return m_routing; }
+    /// The node's id in the FabricGraph.
+    uint32_t GetFabricNode() const { return m_fabricNode; }
+
     /// Whether the interface of fabric port \p port is up (as last notified).
     bool IsPortUp(uint32_t port) const { return m_portUp[port] != 0; }
 

@@ -251,8 +251,13 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                 case Ipv4L3Protocol::DROP_INTERFACE_DOWN:
                                     CountDrop(FabricDropReason::LINK_DOWN, sw);
                                     break;
-                                case Ipv4L3Protocol::DROP_ROUTE_ERROR:
                                 case Ipv4L3Protocol::DROP_NO_ROUTE:
+                                    // Send() found no route for a packet a transport
+                                    // handed down without one (RoceSender with no route):
+                                    // FabricIpv4Routing::RouteOutput does not count it.
+                                    CountDrop(FabricDropReason::NO_ROUTE, sw);
+                                    break;
+                                case Ipv4L3Protocol::DROP_ROUTE_ERROR:
                                     if (!fabricRouting)
                                     {
                                         CountDrop(FabricDropReason::NO_ROUTE, sw);

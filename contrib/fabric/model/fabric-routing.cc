@@ -22,7 +22,13 @@ FabricRouting::GetTypeId()
                               "The scheme's view learnt a change: (is a node, "
                               "directed link or node id, up).",
                               MakeTraceSourceAccessor(&FabricRouting::m_viewChangeTrace),
-                              "ns3::FabricRouting::ViewChangeTracedCallback");
+                              "ns3::FabricRouting::ViewChangeTracedCallback")
+              .AddTraceSource("NodeViewChange",
+                              "A node with a view of its own learnt a change and the scheme "
+                              "reacted at that node (rehash, fallback): (node, is a node, "
+                              "directed link or node id, up).",
+                              MakeTraceSourceAccessor(&FabricRouting::m_nodeViewChangeTrace),
+                              "ns3::FabricRouting::NodeViewChangeTracedCallback");
     return tid;
 }
 
@@ -120,10 +126,140 @@ FabricRouting::Unlisten()
         m_view->RemoveListener(m_listener);
     }
     m_listener = UINT32_MAX;
+    for (uint32_t v = 0; v < m_nodeListeners.size(); ++v)
+    {
+        if (m_nodeViews[v] && m_nodeListeners[v] != UINT32_MAX)
+        {
+            m_nodeViews[v]->RemoveListener(m_nodeListeners[v]);
+        }
+    }
+    m_nodeListeners.assign(m_nodeListeners.size(), UINT32_MAX);
+    if (m_controllerView && m_controllerListener != UINT32_MAX)
+    {
+        m_controllerView->RemoveListener(m_controllerListener);
+    }
+    m_controllerListener = UINT32_MAX;
+}
+
+void
+FabricRouting::CheckView(const std::shared_ptr<FabricState>& view, const char* what) const
+{
+    if (!m_graph)
+    {
+        throw std::logic_error(std::string("FabricRouting::") + what + " before SetGraph");
+    }
+    if (view && view->GetGraphPtr().get() != m_graph.get())
+    {
+        throw std::invalid_argument(std::string("FabricRouting::") + what
+                                    + ": the view must be a state of the routing's graph");
+    }
+}
+
+void
+FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
+{
+    NS_LOG_FUNCTION(this << node);
+    CheckView(view, "SetNodeView");
+    if (node >= m_graph->GetNNodes())
+    {
+        throw std::invalid_argument("FabricRouting::SetNodeView: node " + std::to_string(node)
+                                    + " outside [0, " + std::to_string(m_graph->GetNNodes()) + ")");
+    }
+    if (m_nodeViews.empty())
+    {
+        m_nodeViews.resize(m_graph->GetNNodes());
+        m_nodeListeners.assign(m_graph->GetNNodes(), UINT32_MAX);
+    }
+    if (m_nodeViews[node] && m_nodeListeners[node] != UINT32_MAX)
+    {
+        m_nodeViews[node]->RemoveListener(m_nodeListeners[node]);
+        m_nodeListeners[node] = UINT32_MAX;
+    }
+    m_nodeViews[node] = std::move(view);
+    const FabricState& now = ViewAt(node);
+    if (m_nodeViews[node])
+    {
+        m_nodeListeners[node] = m_nodeViews[node]->AddListener(
+            [this, node](const FabricStateChange& c)
+            {
+                NS_LOG_LOGIC(GetName()
+                             << " node " << node << " view: "
+                             << (c.element == FabricStateChange::Element::NODE ? "node " : "link ")
+                             << c.id << (c.up ? " up" : " down"));
+                DoNodeViewChanged(node, c);
+                m_nodeViewChangeTrace(
+                    node, c.element == FabricStateChange::Element::NODE, c.id, c.up);
+            });
+    }
+    // React to the view's current state as to one change (schemes rebuild from the view).
+    DoNodeViewChanged(
+        node,
+        FabricStateChange{
+            FabricStateChange::Element::DIR_LINK, UINT32_MAX, false, now.GetVersion()});
+}
+
+std::shared_ptr<FabricState>
+FabricRouting::GetNodeView(uint32_t node) const
+{
+    if (!m_nodeViews.empty() && node < m_nodeViews.size() && m_nodeViews[node])
+    {
+        return m_nodeViews[node];
+    }
+    return m_view;
+}
+
+void
+FabricRouting::SetControllerView(std::shared_ptr<FabricState> view)
+{
+    NS_LOG_FUNCTION(this);
+    CheckView(view, "SetControllerView");
+    if (m_controllerView && m_controllerListener != UINT32_MAX)
+    {
+        m_controllerView->RemoveListener(m_controllerListener);
+        m_controllerListener = UINT32_MAX;
+    }
+    m_controllerView = std::move(view);
+    if (m_controllerView)
+    {
+        m_controllerListener = m_controllerView->AddListener([this](const FabricStateChange& c)
+                                                             { DoControllerViewChanged(c); });
+    }
+    DoControllerViewChanged(
+        FabricStateChange{FabricStateChange::Element::DIR_LINK,
+                          UINT32_MAX,
+                          false,
+                          m_controllerView ? m_controllerView->GetVersion() : 0});
+}
+
+void
+FabricRouting::NotifyNodeConverged(uint32_t node)
+{
+    NS_LOG_FUNCTION(this << node);
+    if (!m_graph || node >= m_graph->GetNNodes())
+    {
+        throw std::invalid_argument("FabricRouting::NotifyNodeConverged: node "
+                                    + std::to_string(node) + " outside the graph");
+    }
+    DoNodeConverged(node);
+}
+
+void
+FabricRouting::DoNodeConverged(uint32_t /*node*/)
+{
 }
 
 void
 FabricRouting::DoViewChanged(const FabricStateChange& /*change*/)
+{
+}
+
+void
+FabricRouting::DoNodeViewChanged(uint32_t /*node*/, const FabricStateChange& /*change*/)
+{
+}
+
+void
+FabricRouting::DoControllerViewChanged(const FabricStateChange& /*change*/)
 {
 }
 

@@ -63,6 +63,35 @@ class FabricRouting : public Object
     std::shared_ptr<FabricState> GetView() const { return m_view; }
 
     /**
+     * Per-node knowledge: from now on the scheme decides at \p node from \p view (e.g. one
+     * a FabricFailureDetector updates when that node learns a change) instead of the scheme's
+     * view; nullptr gives the node back to the scheme's view. Nodes without a view of their
+     * own cost nothing: with none set, the decision path is one branch longer.
+     * \throws std::invalid_argument if the view is over another graph or \p node is out of
+     *         range, std::logic_error before SetGraph
+     */
+    void SetNodeView(uint32_t node, std::shared_ptr<FabricState> view);
+    /// The view the scheme decides from at \p node (its own, or the scheme's).
+    std::shared_ptr<FabricState> GetNodeView(uint32_t node) const;
+
+    /**
+     * The view of a central controller, for schemes that have one (ZCube's detours, §6.2 of
+     * the ZCube paper): the scheme recomputes its controller-installed state from it at every
+     * change (DoControllerViewChanged). Schemes without a controller ignore it.
+     * \throws std::invalid_argument if the view is over another graph
+     */
+    void SetControllerView(std::shared_ptr<FabricState> view);
+
+    /**
+     * \p node's routing protocol has finished computing over what its view now holds (a
+     * detector calls this ComputeDelay after the node learnt a change): schemes with
+     * computed tables (ECMP groups, Spraypoint levels) recompute them for that node here;
+     * until then the node only avoids the ports it believes dead.
+     */
+    void NotifyNodeConverged(uint32_t node);
+    std::shared_ptr<FabricState> GetControllerView() const { return m_controllerView; }
+
+    /**
      * \param node the node holding the packet
      * \param inPort the port it arrived on, or NO_PORT when the node originated it
      * \param dstHost destination host (node id)
@@ -90,21 +119,45 @@ class FabricRouting : public Object
 
     /// Signature of the ViewChange trace.
     typedef void (*ViewChangeTracedCallback)(bool isNode, uint32_t id, bool up);
+    /// Signature of the NodeViewChange trace (a reaction at one node).
+    typedef void (*NodeViewChangeTracedCallback)(uint32_t node, bool isNode, uint32_t id, bool up);
 
   protected:
     /// Build the tables for m_graph (called once by SetGraph).
     virtual void DoSetGraph() = 0;
     /// React to a change of the view (the default reads the view at decision time only).
     virtual void DoViewChanged(const FabricStateChange& change);
+    /// React to a change of \p node's own view (the default reads it at decision time only).
+    virtual void DoNodeViewChanged(uint32_t node, const FabricStateChange& change);
+    /// Recompute \p node's tables over its view (default: nothing, no tables).
+    virtual void DoNodeConverged(uint32_t node);
+    /// React to a change of the controller's view (default: nothing, no controller).
+    virtual void DoControllerViewChanged(const FabricStateChange& change);
     void DoDispose() override;
 
-    /// Whether the view believes a packet out of \p port of \p node reaches the peer.
-    bool IsPortUp(uint32_t node, uint32_t port) const { return m_view->IsPortUsable(node, port); }
-    /// Whether the view believes everything is up.
+    /// The view deciding at \p node: its own if it has one, else the scheme's.
+    const FabricState& ViewAt(uint32_t node) const
+    {
+        return (m_nodeViews.empty() || !m_nodeViews[node]) ? *m_view : *m_nodeViews[node];
+    }
+    /// Whether \p node's view believes a packet out of \p port of \p node reaches the peer.
+    bool IsPortUp(uint32_t node, uint32_t port) const
+    {
+        return ViewAt(node).IsPortUsable(node, port);
+    }
+    /// Whether the scheme's view believes everything is up.
     bool ViewAllUp() const
     {
         return m_view->GetNDirLinksDown() == 0 && m_view->GetNNodesDown() == 0;
     }
+    /// Whether \p node's view believes everything is up.
+    bool ViewAllUpAt(uint32_t node) const
+    {
+        const FabricState& v = ViewAt(node);
+        return v.GetNDirLinksDown() == 0 && v.GetNNodesDown() == 0;
+    }
+    /// Whether some node has a view of its own.
+    bool HasNodeViews() const { return !m_nodeViews.empty(); }
 
     /**
      * Pick one of \p n ports (\p portOf(i), i < n) by \p hash among those the view believes
@@ -120,7 +173,7 @@ class FabricRouting : public Object
             return NO_PORT;
         }
         const uint32_t first = portOf(n == 1 ? 0 : HashToIndex(hash, n));
-        if (ViewAllUp() || IsPortUp(node, first))
+        if (ViewAllUpAt(node) || IsPortUp(node, first))
         {
             return first; // resilient: a flow keeps its all-up choice while that port works
         }
@@ -146,13 +199,20 @@ class FabricRouting : public Object
 
     std::shared_ptr<const FabricGraph> m_graph;
     std::shared_ptr<FabricState> m_view;
+    /// Per node: its own view, or null (empty while no node has one: the fast path).
+    std::vector<std::shared_ptr<FabricState>> m_nodeViews;
+    std::shared_ptr<FabricState> m_controllerView;
 
   private:
     void Listen();
     void Unlisten();
+    void CheckView(const std::shared_ptr<FabricState>& view, const char* what) const;
 
     uint32_t m_listener{UINT32_MAX};
+    std::vector<uint32_t> m_nodeListeners; //!< per node with a view of its own
+    uint32_t m_controllerListener{UINT32_MAX};
     TracedCallback<bool, uint32_t, bool> m_viewChangeTrace;
+    TracedCallback<uint32_t, bool, uint32_t, bool> m_nodeViewChangeTrace;
 };
 
 /**

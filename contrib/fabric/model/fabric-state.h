@@ -90,6 +90,12 @@ class FabricState
      */
     void CopyFrom(const FabricState& other);
 
+    /// Whether \p other (of the same graph) believes the same directed links usable.
+    bool SameUsable(const FabricState& other) const
+    {
+        return m_graph == other.m_graph && m_usable == other.m_usable;
+    }
+
     /// Number of changes that flipped an element since construction.
     uint64_t GetVersion() const { return m_version; }
     uint32_t GetNDirLinksDown() const { return m_dirLinksDown; }

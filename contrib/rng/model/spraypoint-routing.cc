@@ -65,7 +65,12 @@ SpraypointRouting::GetTypeId()
                             "Flow-hash seed (each router mixes in its id).",
                             UintegerValue(0),
                             MakeUintegerAccessor(&SpraypointRouting::m_seed),
-                            MakeUintegerChecker<uint64_t>());
+                            MakeUintegerChecker<uint64_t>())
+              .AddTraceSource("TableChange",
+                              "A router recomputed its levels over its view and its own rows "
+                              "changed: (router node, destinations whose row changed).",
+                              MakeTraceSourceAccessor(&SpraypointRouting::m_tableChangeTrace),
+                              "ns3::SpraypointRouting::TableChangeTracedCallback");
     return tid;
 }
 
@@ -109,6 +114,104 @@ SpraypointRouting::DoSetGraph()
     {
         m_degree.push_back(fabric.GetRouters().GetDegree(r));
     }
+    m_routers = fabric.GetRouters();
+    m_edgeLink.clear();
+    m_routerEdges.assign(m_routers.GetN(), {});
+    for (uint32_t e = 0; e < m_routers.GetNEdges(); ++e)
+    {
+        m_edgeLink.push_back(fabric.RouterLink(*m_graph, e));
+        // RouterGraph::AddEdge appends to both ends in edge order: Neighbours(v)[i] is the
+        // i-th edge touching v.
+        m_routerEdges[m_routers.GetEdges()[e].first].push_back(e);
+        m_routerEdges[m_routers.GetEdges()[e].second].push_back(e);
+    }
+}
+
+void
+SpraypointRouting::DoNodeConverged(uint32_t node)
+{
+    if (node < m_nServers || m_nodeViews.empty() || !m_nodeViews[node])
+    {
+        return;
+    }
+    if (m_reduced.empty())
+    {
+        m_reduced.resize(m_graph->GetNNodes());
+    }
+    const FabricState& v = ViewAt(node);
+    std::set<uint32_t> removed;
+    for (uint32_t e = 0; e < m_edgeLink.size(); ++e)
+    {
+        if (!v.IsDirLinkUsable(2 * m_edgeLink[e]) || !v.IsDirLinkUsable(2 * m_edgeLink[e] + 1))
+        {
+            removed.insert(e);
+        }
+    }
+    std::shared_ptr<const Reduced> next;
+    if (!removed.empty())
+    {
+        for (const auto& other : m_reduced)
+        {
+            if (other && other->removed == removed)
+            {
+                next = other; // the same belief: the same tables
+                break;
+            }
+        }
+        if (!next)
+        {
+            auto red = std::make_shared<Reduced>();
+            red->removed = removed;
+            const RouterGraph g = m_routers.WithoutEdges(removed);
+            uint32_t dmin = UINT32_MAX;
+            for (uint32_t r = 0; r < g.GetN(); ++r)
+            {
+                if (g.GetDegree(r) > 0)
+                {
+                    dmin = std::min(dmin, g.GetDegree(r));
+                }
+            }
+            SpraypointParams prm = m_tables->GetParams();
+            const uint32_t d = std::max(dmin == UINT32_MAX ? 2u : dmin, 2u);
+            prm.p = std::min(prm.p, d - 1);
+            prm.h = std::min(prm.h, d);
+            red->tables = std::make_shared<SpraypointTables>(g, prm);
+            red->fullIndex.resize(g.GetN());
+            for (uint32_t r = 0; r < g.GetN(); ++r)
+            {
+                for (uint32_t i = 0; i < m_routerEdges[r].size(); ++i)
+                {
+                    if (!removed.count(m_routerEdges[r][i]))
+                    {
+                        red->fullIndex[r].push_back(static_cast<uint16_t>(i));
+                    }
+                }
+            }
+            next = red;
+        }
+    }
+    // Blast radius: did this router's own rows change?
+    const uint32_t r = node - m_nServers;
+    const Reduced* before = m_reduced[node].get();
+    uint32_t changed = 0;
+    for (uint32_t t = 0; t < m_routers.GetN(); ++t)
+    {
+        const uint32_t nb = NCandidatesAt(before, t, r);
+        const uint32_t na = NCandidatesAt(next.get(), t, r);
+        bool differ = nb != na;
+        for (uint32_t i = 0; i < std::min(na, nb) && !differ; ++i)
+        {
+            differ = CandidateAt(before, t, r, i) != CandidateAt(next.get(), t, r, i);
+        }
+        changed += differ ? 1 : 0;
+    }
+    m_reduced[node] = next;
+    if (changed > 0)
+    {
+        NS_LOG_INFO("router node " << node << " recomputed its levels: " << changed
+                                   << " destinations changed");
+        m_tableChangeTrace(node, changed);
+    }
 }
 
 Ptr<SpraypointRouting>
@@ -151,13 +254,13 @@ SpraypointRouting::SelectPort(uint32_t node,
             [s](uint32_t i) { return s + i; },
             FlowHash(key, NodeSeed(m_seed, node, 1)));
     }
-    // Fabric-facing VRF: pointing rules.
-    const uint32_t k = m_tables->NCandidates(t, r);
-    const SpraypointTables& tab = *m_tables;
+    // Fabric-facing VRF: pointing rules (the router's recomputed levels if it has any).
+    const Reduced* red = ReducedAt(node);
+    const uint32_t k = NCandidatesAt(red, t, r);
     return PickUsable(
         node,
         k,
-        [s, &tab, t, r](uint32_t i) { return s + tab.Candidate(t, r, i); },
+        [this, s, red, t, r](uint32_t i) { return s + CandidateAt(red, t, r, i); },
         k <= 1 ? 0 : FlowHash(key, NodeSeed(m_seed, node, 2)));
 }
 
@@ -189,9 +292,10 @@ SpraypointRouting::Candidates(uint32_t node, uint32_t inPort, uint32_t dstHost) 
         }
         else
         {
-            for (uint32_t i = 0; i < m_tables->NCandidates(t, r); ++i)
+            const Reduced* red = ReducedAt(node);
+            for (uint32_t i = 0; i < NCandidatesAt(red, t, r); ++i)
             {
-                ports.push_back(m_s + m_tables->Candidate(t, r, i));
+                ports.push_back(m_s + CandidateAt(red, t, r, i));
             }
         }
     }

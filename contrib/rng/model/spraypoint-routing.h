@@ -28,8 +28,13 @@ namespace ns3
  * leaves by the pointing VRF: pointing distances strictly decrease, so it never loops.
  *
  * ns3::SpraypointRouting binds to a graph built by RngFabric::Build. View: spraying and
- * pointing choose only among ports the view believes usable (a router whose pointer died falls
- * back to its other candidates, h > 1); the levels are not recomputed.
+ * pointing choose only among ports the deciding router's view believes usable (a router whose
+ * pointer died falls back to its other candidates, h > 1). A router with a view of its own
+ * (FabricFailureDetector) recomputes its levels over the links it believes usable when its
+ * link-state computation finishes (NotifyNodeConverged: after flooding + ComputeDelay), and
+ * reports it with TableChange when its own rows changed (the blast radius). After a failure
+ * lowers a router's degree, the recomputation uses p <= d_min - 1 and h <= d_min of the
+ * surviving routers (the Spraypoint constraints), with the level count of the intact fabric.
  */
 class SpraypointRouting : public FabricRouting
 {
@@ -55,9 +60,14 @@ class SpraypointRouting : public FabricRouting
 
     const SpraypointTables& GetTables() const { return *m_tables; }
 
+    /// Signature of the TableChange trace: (router node, destinations whose row changed).
+    typedef void (*TableChangeTracedCallback)(uint32_t node, uint32_t destinations);
+
   protected:
     /// \throws std::invalid_argument unless the graph was built by RngFabric::Build
     void DoSetGraph() override;
+    /// Recompute the router's levels over its view (link-state convergence at that router).
+    void DoNodeConverged(uint32_t node) override;
 
   private:
     /// Number of ports SelectPort picks from, and the i-th of them (view applied).
@@ -75,6 +85,34 @@ class SpraypointRouting : public FabricRouting
     std::vector<uint32_t> m_degree; //!< fabric ports per router
     std::shared_ptr<const SpraypointTables> m_tables;
     uint64_t m_seed{0};
+
+    /// Tables over a router graph without some edges, and how their candidate indices map
+    /// back to the intact router's ports.
+    struct Reduced
+    {
+        std::set<uint32_t> removed; //!< router edges left out
+        std::shared_ptr<const SpraypointTables> tables;
+        std::vector<std::vector<uint16_t>> fullIndex; //!< per router: reduced -> intact index
+    };
+    /// Candidate \p i of router \p r toward \p t as an index of the intact neighbours.
+    uint16_t CandidateAt(const Reduced* red, uint32_t t, uint32_t r, uint32_t i) const
+    {
+        return red ? red->fullIndex[r][red->tables->Candidate(t, r, i)]
+                   : m_tables->Candidate(t, r, i);
+    }
+    uint32_t NCandidatesAt(const Reduced* red, uint32_t t, uint32_t r) const
+    {
+        return red ? red->tables->NCandidates(t, r) : m_tables->NCandidates(t, r);
+    }
+    const Reduced* ReducedAt(uint32_t node) const
+    {
+        return m_reduced.empty() ? nullptr : m_reduced[node].get();
+    }
+    std::vector<uint32_t> m_edgeLink;                 //!< router edge -> FabricGraph link
+    std::vector<std::vector<uint32_t>> m_routerEdges; //!< per router: edges, neighbour order
+    RouterGraph m_routers;
+    std::vector<std::shared_ptr<const Reduced>> m_reduced; //!< per node (empty: none)
+    TracedCallback<uint32_t, uint32_t> m_tableChangeTrace;
 };
 
 /**

@@ -5,6 +5,7 @@
 #include "roce-nic.h"
 #include "roce-sender.h"
 
+#include "ns3/fabric-ipv4-routing.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-routing-protocol.h"
@@ -86,6 +87,12 @@ RoceReceiver::DoDispose()
     m_socket = nullptr;
     m_udp = nullptr;
     m_nic = nullptr;
+    if (m_fabricRouting)
+    {
+        m_fabricRouting->TraceDisconnectWithoutContext(
+            "NodeViewChange", MakeCallback(&RoceReceiver::OnNodeViewChange, this));
+        m_fabricRouting = nullptr;
+    }
     for (auto& [key, f] : m_flows)
     {
         f.ackTimer.Cancel();
@@ -105,6 +112,33 @@ RoceReceiver::StartApplication()
     m_udp = GetNode()->GetObject<UdpL4Protocol>();
     m_nic = RoceNic::Get(GetNode());
     m_socket->SetRecvCallback(MakeCallback(&RoceReceiver::Receive, this));
+    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
+    m_primary = ipv4->GetNInterfaces() > 1 ? ipv4->GetAddress(1, 0).GetLocal() : Ipv4Address();
+    if (auto fr = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
+    {
+        m_fabricRouting = fr->GetFabricRouting();
+        m_fabricNode = fr->GetFabricNode();
+        if (m_fabricRouting)
+        {
+            // A NIC port failover: ask the host's routing again for every flow's way back.
+            // Fires only when a detector gives nodes views of their own.
+            m_fabricRouting->TraceConnectWithoutContext(
+                "NodeViewChange", MakeCallback(&RoceReceiver::OnNodeViewChange, this));
+        }
+    }
+}
+
+void
+RoceReceiver::OnNodeViewChange(uint32_t node, bool /*isNode*/, uint32_t /*id*/, bool /*up*/)
+{
+    if (node != m_fabricNode)
+    {
+        return;
+    }
+    for (auto& [key, f] : m_flows)
+    {
+        f.route = nullptr;
+    }
 }
 
 void
@@ -133,7 +167,6 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
         Socket::SocketErrno err;
         f.route
             = GetNode()->GetObject<Ipv4>()->GetRoutingProtocol()->RouteOutput(p, h, nullptr, err);
-        NS_ABORT_MSG_IF(!f.route, "RoceReceiver: no route back to " << f.peer);
     }
     ++m_txControl;
     // DSCP 48 (CS6), not ECN-capable: control packets ride the high-priority class of a
@@ -142,8 +175,10 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
     tos.SetTos(CONTROL_TOS);
     p->AddPacketTag(tos);
     // To UDP 4791 of the sender's host, from the flow's own source port, so that a flow's
-    // control packets hash alike, as RoCEv2 NICs do.
-    m_udp->Send(p, f.route->GetSource(), f.peer, f.peerPort, PORT, f.route);
+    // control packets hash alike, as RoCEv2 NICs do. With no route back (every port believed
+    // dead) IPv4 drops it (no-route) and the sender's timeout recovers.
+    const Ipv4Address src = f.route ? f.route->GetSource() : m_primary;
+    m_udp->Send(p, src, f.peer, f.peerPort, PORT, f.route);
 }
 
 void

@@ -4,6 +4,7 @@
 
 #include "ns3/application.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-routing.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/nstime.h"
@@ -86,6 +87,8 @@ class RoceReceiver : public Application
     void DoDispose() override;
 
   private:
+    /// The host's view changed: forget the cached routes back (NIC port failover).
+    void OnNodeViewChange(uint32_t node, bool isNode, uint32_t id, bool up);
     void StartApplication() override;
     void StopApplication() override;
     void Receive(Ptr<Socket> socket);
@@ -100,6 +103,9 @@ class RoceReceiver : public Application
     Ptr<Socket> m_socket;
     Ptr<UdpL4Protocol> m_udp;
     Ptr<RoceNic> m_nic;
+    Ptr<FabricRouting> m_fabricRouting; //!< the host's routing function (view changes)
+    uint32_t m_fabricNode{UINT32_MAX};
+    Ipv4Address m_primary; //!< source of control packets sent without a route
     std::unordered_map<uint64_t, FlowState> m_flows;
     uint64_t m_rxData{0};
     uint64_t m_txControl{0};

@@ -119,7 +119,12 @@ RoceSender::GetTypeId()
               .AddTraceSource("Stall",
                               "No progress for WatchdogTimeout (flow id, state).",
                               MakeTraceSourceAccessor(&RoceSender::m_stallTrace),
-                              "ns3::RoceSender::StallTracedCallback");
+                              "ns3::RoceSender::StallTracedCallback")
+              .AddTraceSource("Reroute",
+                              "The host's view changed and the flow moved to another NIC port "
+                              "(flow id, old port, new port).",
+                              MakeTraceSourceAccessor(&RoceSender::m_rerouteTrace),
+                              "ns3::RoceSender::RerouteTracedCallback");
     return tid;
 }
 
@@ -145,6 +150,12 @@ RoceSender::DoDispose()
     m_cc = nullptr;
     m_udp = nullptr;
     m_route = nullptr;
+    if (m_fabricRouting)
+    {
+        m_fabricRouting->TraceDisconnectWithoutContext(
+            "NodeViewChange", MakeCallback(&RoceSender::OnNodeViewChange, this));
+        m_fabricRouting = nullptr;
+    }
     m_nic = nullptr;
     Application::DoDispose();
 }
@@ -178,17 +189,37 @@ RoceSender::StartApplication()
                     "RoceSender: Remote must be an InetSocketAddress");
     m_dstAddr = InetSocketAddress::ConvertFrom(m_remote).GetIpv4();
 
-    // One route for the whole flow: the host's routing picks the NIC port (and so the source
-    // address) from addresses only, so it cannot change from packet to packet.
+    // One route until the host's view changes: the host's routing picks the NIC port (and so
+    // the source address) from addresses only, so it cannot change from packet to packet.
+    // With no route at all (every port believed dead) the flow still starts: its packets
+    // are handed to IPv4 without a route and dropped there (no-route), and the watchdog
+    // reports the stall, until a view change brings a route.
     Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
     Ipv4Header h;
     h.SetDestination(m_dstAddr);
     h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
     Socket::SocketErrno err;
     m_route = ipv4->GetRoutingProtocol()->RouteOutput(Create<Packet>(), h, nullptr, err);
-    NS_ABORT_MSG_IF(!m_route, "RoceSender: no route from node " << node->GetId());
-    m_srcAddr = m_route->GetSource();
-    m_port = m_route->GetOutputDevice()->GetIfIndex();
+    NS_ABORT_MSG_IF(ipv4->GetNInterfaces() < 2,
+                    "RoceSender: node " << node->GetId() << " has no network interface");
+    m_srcAddr = m_route ? m_route->GetSource() : ipv4->GetAddress(1, 0).GetLocal();
+    m_port = m_route ? m_route->GetOutputDevice()->GetIfIndex() : 0;
+    if (!m_route)
+    {
+        NS_LOG_INFO("flow " << m_flowId << ": no route from node " << node->GetId()
+                            << " at start; packets will be dropped (no-route)");
+    }
+    if (auto fr = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
+    {
+        m_fabricRouting = fr->GetFabricRouting();
+        m_fabricNode = fr->GetFabricNode();
+        if (m_fabricRouting)
+        {
+            // Fires only when a detector gives nodes views of their own.
+            m_fabricRouting->TraceConnectWithoutContext(
+                "NodeViewChange", MakeCallback(&RoceSender::OnNodeViewChange, this));
+        }
+    }
     m_nic = RoceNic::Get(node);
     NS_ABORT_MSG_UNLESS(m_nic->BindQp(m_flowId, this),
                         "RoceSender: queue pair number (FlowId) "
@@ -201,7 +232,7 @@ RoceSender::StartApplication()
                     "RoceSender: MessageBytes / PacketSize must be below 2^32 packets");
     m_nPkts = static_cast<uint32_t>(nPkts);
     // A RoCE packet is never fragmented: the payload and its headers must fit the link MTU.
-    const uint32_t mtu = m_route->GetOutputDevice()->GetMtu();
+    const uint32_t mtu = node->GetDevice(m_port)->GetMtu();
     NS_ABORT_MSG_IF(m_payload + RoceHeader::SIZE + 8 + 20 > mtu,
                     "RoceSender: PacketSize " << m_payload << " + 40 header bytes exceeds the MTU "
                                               << mtu << " of node " << node->GetId() << "'s port "
@@ -230,6 +261,45 @@ RoceSender::StopApplication()
     if (m_cc)
     {
         m_cc->Stop();
+    }
+}
+
+void
+RoceSender::OnNodeViewChange(uint32_t node, bool /*isNode*/, uint32_t /*id*/, bool /*up*/)
+{
+    if (node == m_fabricNode && !m_reroutePending && m_started && !m_done && !m_stopped)
+    {
+        // Not from inside the view change: the NIC may be mid-arbitration.
+        m_reroutePending = true;
+        Simulator::ScheduleNow(&RoceSender::Reroute, this);
+    }
+}
+
+void
+RoceSender::Reroute()
+{
+    m_reroutePending = false;
+    if (m_done || m_stopped)
+    {
+        return;
+    }
+    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
+    Ipv4Header h;
+    h.SetDestination(m_dstAddr);
+    h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    Socket::SocketErrno err;
+    Ptr<Ipv4Route> route
+        = ipv4->GetRoutingProtocol()->RouteOutput(Create<Packet>(), h, nullptr, err);
+    const uint32_t port = route ? route->GetOutputDevice()->GetIfIndex() : m_port;
+    m_route = route; // null: no route, IPv4 drops (no-route) until the next change
+    if (port != m_port)
+    {
+        NS_LOG_INFO("flow " << m_flowId << " moves from NIC port " << m_port << " to " << port);
+        m_nic->Unregister(this, m_port);
+        m_rerouteTrace(m_flowId, m_port, port);
+        m_port = port;
+        ++m_reroutes;
+        m_nic->Register(this, m_port);
     }
 }
 

@@ -5,6 +5,7 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-routing.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/roce-rate-control.h"
@@ -92,6 +93,10 @@ class RoceSender : public Application
     typedef void (*StallTracedCallback)(uint32_t flowId, const std::string& state);
     /// (flow id)
     typedef void (*FlowTracedCallback)(uint32_t flowId);
+    /// Signature of the Reroute trace: (flow id, old NIC port, new NIC port).
+    typedef void (*RerouteTracedCallback)(uint32_t flowId, uint32_t oldPort, uint32_t newPort);
+    /// Number of NIC port changes (failovers and back) during the flow.
+    uint32_t GetReroutes() const { return m_reroutes; }
 
   protected:
     void DoDispose() override;
@@ -107,6 +112,10 @@ class RoceSender : public Application
     void CheckWatchdog();
     void Finish();
     Time CurrentRto() const;
+    /// Ask the host's routing for the NIC port again (after the host's view changed): a
+    /// NIC port failover moves the queue pair to the other port's arbiter.
+    void Reroute();
+    void OnNodeViewChange(uint32_t node, bool isNode, uint32_t id, bool up);
 
     // Attributes
     Address m_remote;
@@ -128,6 +137,10 @@ class RoceSender : public Application
     Ipv4Address m_dstAddr;
     Ptr<RoceNic> m_nic;
     uint32_t m_port{0};
+    Ptr<FabricRouting> m_fabricRouting; //!< the host's routing function (view changes)
+    uint32_t m_fabricNode{UINT32_MAX};
+    bool m_reroutePending{false};
+    uint32_t m_reroutes{0};
     mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)
     bool m_stallReported{false};       //!< the first stall went to FabricWarn
     double m_lineBps{0};
@@ -156,6 +169,7 @@ class RoceSender : public Application
     uint64_t m_backoff{1};            //!< timeout multiplier (doubles per timeout)
 
     TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_rerouteTrace;
     TracedCallback<uint32_t> m_cnpTrace;
     TracedCallback<uint32_t> m_timeoutTrace;
     TracedCallback<uint32_t> m_completeTrace;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "zcube-routing.h"
 
+#include "ns3/fabric-addressing.h"
 #include "ns3/log.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/uinteger.h"
@@ -26,7 +27,12 @@ ZCubeRouting::GetTypeId()
                                           "Flow-hash seed for choosing among parallel core links.",
                                           UintegerValue(0),
                                           MakeUintegerAccessor(&ZCubeRouting::m_seed),
-                                          MakeUintegerChecker<uint64_t>());
+                                          MakeUintegerChecker<uint64_t>())
+                            .AddTraceSource("DetourChange",
+                                            "The controller installed or removed detours: "
+                                            "(entries installed, removed, in force after).",
+                                            MakeTraceSourceAccessor(&ZCubeRouting::m_detourTrace),
+                                            "ns3::ZCubeRouting::DetourChangeTracedCallback");
     return tid;
 }
 
@@ -55,19 +61,73 @@ ZCubeRouting::DoSetGraph()
 }
 
 uint32_t
-ZCubeRouting::SelectPort(uint32_t node,
-                         uint32_t /*inPort*/,
-                         uint32_t dstHost,
-                         const FlowKey& key) const
+ZCubeRouting::FirstUsable(const FabricState& view, uint32_t node, uint32_t first) const
+{
+    for (uint32_t r = 0; r < m_layout.GetParallel(); ++r)
+    {
+        if (view.IsPortUsable(node, first + r))
+        {
+            return first + r;
+        }
+    }
+    return NO_PORT;
+}
+
+uint32_t
+ZCubeRouting::EvenUpward(uint32_t node, uint32_t srcGpu, const FlowKey& key) const
+{
+    // Up to any O_d but the source's own (which may be what failed), by flow hash among the
+    // ports this switch believes up; Eq. 1 from O_d on.
+    const uint32_t m = m_layout.GetM();
+    const uint32_t par = m_layout.GetParallel();
+    const uint32_t own = m_layout.OddGroup(srcGpu);
+    const uint32_t k = m_layout.GetK();
+    return PickUsable(
+        node,
+        (m - 1) * par,
+        [own, par, k](uint32_t i)
+        {
+            const uint32_t d = i / par;
+            return k + (d < own ? d : d + 1) * par + i % par;
+        },
+        FlowHash(key, m_seed ^ node));
+}
+
+uint32_t
+ZCubeRouting::GetDetour(uint32_t node, uint32_t dstHost) const
+{
+    auto it = m_detours.find(DetourKey(node, dstHost));
+    return it == m_detours.end() ? NO_PORT : it->second;
+}
+
+uint32_t
+ZCubeRouting::SelectPort(uint32_t node, uint32_t inPort, uint32_t dstHost, const FlowKey& key) const
 {
     const uint32_t n = m_layout.GetN();
     const uint32_t m = m_layout.GetM();
     uint32_t port;
     if (node < n)
     {
-        port = node == dstHost ? NO_PORT : 0; // Rule 1 side first
+        if (node == dstHost)
+        {
+            return NO_PORT;
+        }
+        // Rule 1 side first; NIC failover to the E side when the GPU believes its O side dead.
+        if (IsPortUp(node, 0))
+        {
+            return 0;
+        }
+        return IsPortUp(node, 1) ? 1 : NO_PORT;
     }
-    else if (node < n + m)
+    if (!m_detours.empty())
+    {
+        auto it = m_detours.find(DetourKey(node, dstHost));
+        if (it != m_detours.end() && !(node >= n + m && inPort < m_layout.GetK()))
+        {
+            return IsPortUp(node, it->second) ? it->second : NO_PORT;
+        }
+    }
+    if (node < n + m)
     {
         const uint32_t b = m_layout.EvenGroup(dstHost);
         const uint32_t par = m_layout.GetParallel();
@@ -79,70 +139,184 @@ ZCubeRouting::SelectPort(uint32_t node,
         {
             // Resilient: the all-up choice stands while its link works; otherwise rehash over
             // the parallel links the view believes usable.
-            const uint64_t h = FlowHash(key, m_seed ^ node);
-            const uint32_t first = m_layout.OddCorePort(b, HashToIndex(h, par));
-            if (IsPortUp(node, first))
-            {
-                return first;
-            }
-            uint32_t nUp = 0;
-            for (uint32_t r = 0; r < par; ++r)
-            {
-                nUp += IsPortUp(node, m_layout.OddCorePort(b, r)) ? 1 : 0;
-            }
-            if (nUp == 0)
-            {
-                return NO_PORT;
-            }
-            uint32_t pick = HashToIndex(FabricMix64(h), nUp);
-            for (uint32_t r = 0; r < par; ++r)
-            {
-                if (IsPortUp(node, m_layout.OddCorePort(b, r)) && pick-- == 0)
-                {
-                    return m_layout.OddCorePort(b, r);
-                }
-            }
-            return NO_PORT;
+            return PickUsable(
+                node,
+                par,
+                [this, b](uint32_t r) { return m_layout.OddCorePort(b, r); },
+                FlowHash(key, m_seed ^ node));
         }
     }
     else
     {
         const uint32_t b = node - n - m;
-        // Not on the Eq. 1 path of this destination: no route.
-        port = m_layout.EvenGroup(dstHost) != b ? NO_PORT : m_layout.EvenHostPort(dstHost);
+        if (m_layout.EvenGroup(dstHost) == b && IsPortUp(node, m_layout.EvenHostPort(dstHost)))
+        {
+            return m_layout.EvenHostPort(dstHost);
+        }
+        if (inPort < m_layout.GetK())
+        {
+            // From one of this switch's GPUs that failed over to its E side.
+            return EvenUpward(node, b * m_layout.GetK() + inPort, key);
+        }
+        // Not on the Eq. 1 path of this destination, and no detour: no route.
+        return NO_PORT;
     }
     return (port == NO_PORT || IsPortUp(node, port)) ? port : NO_PORT;
 }
 
 std::vector<uint32_t>
-ZCubeRouting::Candidates(uint32_t node, uint32_t /*inPort*/, uint32_t dstHost) const
+ZCubeRouting::Candidates(uint32_t node, uint32_t inPort, uint32_t dstHost) const
 {
     const uint32_t n = m_layout.GetN();
     const uint32_t m = m_layout.GetM();
+    const uint32_t par = m_layout.GetParallel();
     std::vector<uint32_t> ports;
+    const uint32_t detour = (node >= n && !(node >= n + m && inPort < m_layout.GetK()))
+                              ? GetDetour(node, dstHost)
+                              : NO_PORT;
     if (node < n)
     {
         if (node != dstHost)
         {
-            ports.push_back(0);
+            ports.push_back(IsPortUp(node, 0) ? 0 : 1);
         }
+    }
+    else if (detour != NO_PORT)
+    {
+        ports.push_back(detour);
     }
     else if (node < n + m)
     {
-        for (uint32_t r = 0; r < m_layout.GetParallel(); ++r)
+        for (uint32_t r = 0; r < par; ++r)
         {
             ports.push_back(m_layout.OddCorePort(m_layout.EvenGroup(dstHost), r));
         }
     }
-    else if (m_layout.EvenGroup(dstHost) == node - n - m)
+    else if (m_layout.EvenGroup(dstHost) == node - n - m
+             && IsPortUp(node, m_layout.EvenHostPort(dstHost)))
     {
         ports.push_back(m_layout.EvenHostPort(dstHost));
+    }
+    else if (inPort < m_layout.GetK())
+    {
+        const uint32_t own = m_layout.OddGroup((node - n - m) * m_layout.GetK() + inPort);
+        for (uint32_t d = 0; d < m; ++d)
+        {
+            for (uint32_t r = 0; r < par && d != own; ++r)
+            {
+                ports.push_back(EvenCorePort(d, r));
+            }
+        }
     }
     ports.erase(std::remove_if(ports.begin(),
                                ports.end(),
                                [this, node](uint32_t p) { return !IsPortUp(node, p); }),
                 ports.end());
     return ports;
+}
+
+void
+ZCubeRouting::DoControllerViewChanged(const FabricStateChange& /*change*/)
+{
+    const auto view = GetControllerView();
+    std::unordered_map<uint64_t, uint32_t> detours;
+    if (view && (view->GetNDirLinksDown() > 0 || view->GetNNodesDown() > 0))
+    {
+        const FabricState& v = *view;
+        const uint32_t n = m_layout.GetN();
+        const uint32_t m = m_layout.GetM();
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            const uint32_t b = m_layout.EvenGroup(j);
+            const uint32_t q = m_layout.OddGroup(j);
+            const uint32_t eb = m_layout.EvenNode(b);
+            const uint32_t oq = m_layout.OddNode(q);
+            if (!v.IsPortUsable(eb, m_layout.EvenHostPort(j)))
+            {
+                // j's even side is dead: deliver on its odd side, O_a -> E_c -> O_q -> j.
+                if (!v.IsPortUsable(oq, OddHostPort(j)))
+                {
+                    continue; // both sides dead: j is unreachable
+                }
+                detours[DetourKey(oq, j)] = OddHostPort(j);
+                for (uint32_t a = 0; a < m; ++a)
+                {
+                    const uint32_t oa = m_layout.OddNode(a);
+                    if (a == q || !v.IsNodeUp(oa))
+                    {
+                        continue;
+                    }
+                    for (uint32_t i = 0; i < m; ++i)
+                    {
+                        const uint32_t c = (j + a + i) % m; // spread detours over E switches
+                        const uint32_t ec = m_layout.EvenNode(c);
+                        const uint32_t up = FirstUsable(v, oa, m_layout.OddCorePort(c));
+                        const uint32_t across = FirstUsable(v, ec, EvenCorePort(q));
+                        if (c != b && up != NO_PORT && across != NO_PORT)
+                        {
+                            detours[DetourKey(oa, j)] = up;
+                            detours[DetourKey(ec, j)] = across;
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
+            // Core links O_a -> E_b dead: O_a -> E_c -> O_d -> E_b -> j, where O_d is chosen
+            // from (c, j) only and has a live link to E_b (so O_d has no detour for j).
+            for (uint32_t a = 0; a < m; ++a)
+            {
+                const uint32_t oa = m_layout.OddNode(a);
+                if (!v.IsNodeUp(oa) || FirstUsable(v, oa, m_layout.OddCorePort(b)) != NO_PORT)
+                {
+                    continue;
+                }
+                for (uint32_t i = 0; i < m; ++i)
+                {
+                    const uint32_t c = (j + a + i) % m;
+                    const uint32_t ec = m_layout.EvenNode(c);
+                    const uint32_t up = FirstUsable(v, oa, m_layout.OddCorePort(c));
+                    if (c == b || up == NO_PORT)
+                    {
+                        continue;
+                    }
+                    uint32_t across = NO_PORT;
+                    for (uint32_t t = 0; t < m && across == NO_PORT; ++t)
+                    {
+                        const uint32_t d = (j + c + t) % m;
+                        if (FirstUsable(v, m_layout.OddNode(d), m_layout.OddCorePort(b)) != NO_PORT)
+                        {
+                            across = FirstUsable(v, ec, EvenCorePort(d));
+                        }
+                    }
+                    if (across != NO_PORT)
+                    {
+                        detours[DetourKey(oa, j)] = up;
+                        detours[DetourKey(ec, j)] = across;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    uint32_t installed = 0;
+    uint32_t removed = 0;
+    for (const auto& [key, port] : detours)
+    {
+        auto it = m_detours.find(key);
+        installed += (it == m_detours.end() || it->second != port) ? 1 : 0;
+    }
+    for (const auto& [key, port] : m_detours)
+    {
+        removed += detours.count(key) ? 0 : 1;
+    }
+    m_detours = std::move(detours);
+    if (installed + removed > 0)
+    {
+        NS_LOG_INFO("controller: " << installed << " detour entries installed, " << removed
+                                   << " removed, " << m_detours.size() << " in force");
+        m_detourTrace(installed, removed, static_cast<uint32_t>(m_detours.size()));
+    }
 }
 
 std::vector<double>

@@ -6,6 +6,8 @@
 #include "ns3/traffic-pattern.h"
 #include "ns3/zcube-topology.h"
 
+#include <unordered_map>
+
 namespace ns3
 {
 
@@ -17,9 +19,18 @@ namespace ns3
  * one of the parallel links of the single switch-level path.
  *
  * ns3::ZCubeRouting binds to a graph built by ZCubeLayout::Build (which records n, k and the
- * parallel link count in the graph). View: a port the view believes down is not chosen; with
- * parallel core links the flow hash picks among the surviving ones, otherwise the node has no
- * route (the controller detours of §6.2 are not part of this scheme).
+ * parallel link count in the graph). View: a port the deciding node's view believes down is
+ * not chosen; with parallel core links the flow hash picks among the surviving ones.
+ *
+ * Failover (§6.2; doc/failures.md), none of which changes an all-up path:
+ * - NIC failover: a GPU whose view believes its O-side port down sends on its E-side port.
+ * - Pre-installed rule at E_c for packets arriving from one of its GPUs for a GPU of another
+ *   group: up to some O_d, d != o(src), chosen by flow hash among the ports E_c believes up
+ *   (then Eq. 1 from O_d). Steady state never uses it: GPUs send on their O side.
+ * - Controller detours, recomputed from the controller view (SetControllerView) at every
+ *   change, for exactly the affected destinations: core link O_a -> E_b dead: O_a -> E_c ->
+ *   O_d -> E_b (4 switches, the E -> O direction of the core); j's even side dead (E_b or
+ *   its link): O_a -> E_c -> O_{o(j)} -> j, delivered on j's odd side. Repair removes them.
  */
 class ZCubeRouting : public FabricRouting
 {
@@ -39,13 +50,40 @@ class ZCubeRouting : public FabricRouting
     /// The layout read from the graph (valid after SetGraph).
     const ZCubeLayout& GetLayout() const { return m_layout; }
 
+    /// Number of controller-installed detour entries (node, destination) in force.
+    size_t GetNDetours() const { return m_detours.size(); }
+    /// The detour port at \p node for \p dstHost, or NO_PORT if none is installed.
+    uint32_t GetDetour(uint32_t node, uint32_t dstHost) const;
+
+    /// Signature of the DetourChange trace: entries installed, removed, in force after.
+    typedef void (*DetourChangeTracedCallback)(uint32_t installed,
+                                               uint32_t removed,
+                                               uint32_t inForce);
+
   protected:
     /// \throws std::invalid_argument unless the graph was built by ZCubeLayout::Build
     void DoSetGraph() override;
+    /// Recompute the detours from the controller view.
+    void DoControllerViewChanged(const FabricStateChange& change) override;
 
   private:
+    static uint64_t DetourKey(uint32_t node, uint32_t dst) { return (uint64_t(node) << 32) | dst; }
+    /// O_a's port toward GPU i of its group.
+    uint32_t OddHostPort(uint32_t gpu) const { return gpu / m_layout.GetM(); }
+    /// E_b's r-th port toward O_a.
+    uint32_t EvenCorePort(uint32_t a, uint32_t r = 0) const
+    {
+        return m_layout.GetK() + a * m_layout.GetParallel() + r;
+    }
+    /// The first parallel port of \p node among \p first + r usable in \p view, or NO_PORT.
+    uint32_t FirstUsable(const FabricState& view, uint32_t node, uint32_t first) const;
+    /// The E-side upward rule for a packet from one of E_b's GPUs (\p srcGpu).
+    uint32_t EvenUpward(uint32_t node, uint32_t srcGpu, const FlowKey& key) const;
+
     ZCubeLayout m_layout{2, 1};
     uint64_t m_seed{0};
+    std::unordered_map<uint64_t, uint32_t> m_detours; //!< controller-installed
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_detourTrace;
 };
 
 /**

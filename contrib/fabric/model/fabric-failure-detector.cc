@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-failure-detector.h"
+
+#include "ns3/boolean.h"
+#include "ns3/fabric-network.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricFailureDetector");
+NS_OBJECT_ENSURE_REGISTERED(FabricFailureDetector);
+
+namespace
+{
+constexpr uint32_t UNREACHABLE = std::numeric_limits<uint32_t>::max();
+
+uint64_t
+ElementKey(const FabricStateChange& c)
+{
+    return (uint64_t(c.element == FabricStateChange::Element::NODE) << 32) | c.id;
+}
+
+std::string
+Describe(const FabricStateChange& c)
+{
+    return std::string(c.element == FabricStateChange::Element::NODE ? "node " : "dirlink ")
+         + std::to_string(c.id) + (c.up ? " up" : " down");
+}
+} // namespace
+
+TypeId
+FabricFailureDetector::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricFailureDetector")
+              .SetParent<Object>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FabricFailureDetector>()
+              .AddAttribute("LocalDetectionDelay",
+                            "Loss-of-signal detection at a node adjacent to the failed element "
+                            "(hardware link-fault detection: microseconds).",
+                            TimeValue(MicroSeconds(5)),
+                            MakeTimeAccessor(&FabricFailureDetector::m_localDelay),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("BfdInterval",
+                            "BFD transmit interval, for failures without loss of signal at the "
+                            "detecting end (NPU-offloaded BFD: 3.3 ms).",
+                            TimeValue(MicroSeconds(3300)),
+                            MakeTimeAccessor(&FabricFailureDetector::m_bfdInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("BfdMultiplier",
+                            "Missed BFD packets before a session is declared down (usual: 3).",
+                            UintegerValue(3),
+                            MakeUintegerAccessor(&FabricFailureDetector::m_bfdMultiplier),
+                            MakeUintegerChecker<uint32_t>(1, 255))
+              .AddAttribute("ControllerLatency",
+                            "From the first detection to the controller's rules being in force "
+                            "(report + decision + install; SDN with precomputed backups: a few "
+                            "ms).",
+                            TimeValue(MilliSeconds(1)),
+                            MakeTimeAccessor(&FabricFailureDetector::m_controllerLatency),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("PropagationDelayPerHop",
+                            "Routing-update (or link-state flooding) delay per switch hop from "
+                            "the nearest detecting node (our assumption: 50 us).",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&FabricFailureDetector::m_propagationPerHop),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("ComputeDelay",
+                            "Route computation at a node after it learnt a change, before its "
+                            "tables are recomputed (until then it only avoids dead ports).",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&FabricFailureDetector::m_computeDelay),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("RoutingUpdates",
+                            "Whether non-adjacent nodes learn through a distributed routing "
+                            "protocol (ECMP/BGP, link state); false: only adjacent nodes and the "
+                            "controller learn (ZCube).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FabricFailureDetector::m_routingUpdates),
+                            MakeBooleanChecker())
+              .AddTraceSource("TruthChange",
+                              "The physical state changed (a failure or repair): (is a node, "
+                              "directed link or node id, up).",
+                              MakeTraceSourceAccessor(&FabricFailureDetector::m_truthChangeTrace),
+                              "ns3::FabricFailureDetector::TruthChangeTracedCallback")
+              .AddTraceSource("Learn",
+                              "A node (or the controller, node = 2^32-1) learnt a change: a "
+                              "detection (how 0 local, 1 BFD), a routing update (2) or the "
+                              "controller (3).",
+                              MakeTraceSourceAccessor(&FabricFailureDetector::m_learnTrace),
+                              "ns3::FabricFailureDetector::LearnTracedCallback");
+    return tid;
+}
+
+FabricFailureDetector::FabricFailureDetector()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FabricFailureDetector::~FabricFailureDetector()
+{
+    if (m_truth && m_truthListener != UINT32_MAX)
+    {
+        m_truth->RemoveListener(m_truthListener);
+    }
+}
+
+void
+FabricFailureDetector::DoDispose()
+{
+    if (m_truth && m_truthListener != UINT32_MAX)
+    {
+        m_truth->RemoveListener(m_truthListener);
+    }
+    m_truthListener = UINT32_MAX;
+    m_routing = nullptr;
+    Object::DoDispose();
+}
+
+const char*
+FabricFailureDetector::HowName(How how)
+{
+    switch (how)
+    {
+    case How::LOCAL:
+        return "local";
+    case How::BFD:
+        return "bfd";
+    case How::UPDATE:
+        return "update";
+    case How::CONTROLLER:
+        return "controller";
+    }
+    return "?";
+}
+
+void
+FabricFailureDetector::Install(Ptr<FabricNetwork> net)
+{
+    if (!net)
+    {
+        throw std::invalid_argument("FabricFailureDetector::Install: network must not be null");
+    }
+    Install(net->GetState(), net->GetRouting());
+}
+
+void
+FabricFailureDetector::Install(std::shared_ptr<FabricState> truth, Ptr<FabricRouting> routing)
+{
+    NS_LOG_FUNCTION(this);
+    if (m_truth)
+    {
+        throw std::logic_error("FabricFailureDetector::Install: installed already");
+    }
+    if (!truth || !routing || !routing->HasGraph()
+        || truth->GetGraphPtr().get() != routing->GetGraphPtr().get())
+    {
+        throw std::invalid_argument("FabricFailureDetector::Install: truth and routing must be "
+                                    "non-null and over the same graph");
+    }
+    m_truth = std::move(truth);
+    m_routing = routing;
+    const FabricGraph& g = m_truth->GetGraph();
+    const auto graph = m_truth->GetGraphPtr();
+    m_nodeViews.resize(g.GetNNodes());
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        // Every node starts from what is true now (failures before the install are known).
+        m_nodeViews[v] = std::make_shared<FabricState>(graph);
+        m_nodeViews[v]->CopyFrom(*m_truth);
+        m_routing->SetNodeView(v, m_nodeViews[v]);
+    }
+    m_controllerView = std::make_shared<FabricState>(graph);
+    m_controllerView->CopyFrom(*m_truth);
+    m_routing->SetControllerView(m_controllerView);
+    m_learnt.assign(g.GetNNodes() + 1, {});
+
+    // Switch-graph hop counts, for routing-update propagation.
+    const uint32_t nHosts = g.GetNHosts();
+    const uint32_t nSw = g.GetNNodes() - nHosts;
+    using SwGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    SwGraph sw(nSw);
+    for (uint32_t l = 0; l < g.GetNLinks(); ++l)
+    {
+        const FabricLink& link = g.GetLink(l);
+        if (!g.IsHost(link.node[0]) && !g.IsHost(link.node[1]))
+        {
+            boost::add_edge(link.node[0] - nHosts, link.node[1] - nHosts, sw);
+        }
+    }
+    m_swHops.assign(static_cast<size_t>(nSw) * nSw, UNREACHABLE);
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        uint32_t* d = &m_swHops[static_cast<size_t>(s) * nSw];
+        d[s] = 0;
+        boost::breadth_first_search(sw,
+                                    boost::vertex(s, sw),
+                                    boost::visitor(boost::make_bfs_visitor(
+                                        boost::record_distances(d, boost::on_tree_edge()))));
+    }
+    m_truthListener
+        = m_truth->AddListener([this](const FabricStateChange& c) { OnTruthChange(c); });
+}
+
+std::shared_ptr<FabricState>
+FabricFailureDetector::GetNodeView(uint32_t node) const
+{
+    if (node >= m_nodeViews.size())
+    {
+        throw std::invalid_argument("FabricFailureDetector::GetNodeView: node "
+                                    + std::to_string(node) + " outside [0, "
+                                    + std::to_string(m_nodeViews.size()) + ") (installed?)");
+    }
+    return m_nodeViews[node];
+}
+
+std::vector<uint32_t>
+FabricFailureDetector::HopsFrom(const std::vector<uint32_t>& sources) const
+{
+    const FabricGraph& g = m_truth->GetGraph();
+    const uint32_t nHosts = g.GetNHosts();
+    const uint32_t nSw = g.GetNNodes() - nHosts;
+    // Each source enters the switch graph at itself (a switch) or at its switches (a host).
+    std::vector<uint32_t> entry(nSw, UNREACHABLE); // hops from the nearest source to a switch
+    for (uint32_t src : sources)
+    {
+        if (!g.IsHost(src))
+        {
+            entry[src - nHosts] = 0;
+            continue;
+        }
+        for (uint32_t p = 0; p < g.GetNPorts(src); ++p)
+        {
+            const uint32_t a = g.GetPeer(src, p);
+            if (!g.IsHost(a))
+            {
+                entry[a - nHosts] = std::min(entry[a - nHosts], 1u);
+            }
+        }
+    }
+    std::vector<uint32_t> hops(g.GetNNodes(), UNREACHABLE);
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        for (uint32_t e = 0; e < nSw; ++e)
+        {
+            const uint32_t d = m_swHops[static_cast<size_t>(e) * nSw + s];
+            if (entry[e] != UNREACHABLE && d != UNREACHABLE)
+            {
+                hops[s + nHosts] = std::min(hops[s + nHosts], entry[e] + d);
+            }
+        }
+    }
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        for (uint32_t p = 0; p < g.GetNPorts(h); ++p)
+        {
+            const uint32_t a = g.GetPeer(h, p);
+            if (!g.IsHost(a) && hops[a] != UNREACHABLE)
+            {
+                hops[h] = std::min(hops[h], hops[a] + 1);
+            }
+        }
+    }
+    for (uint32_t src : sources)
+    {
+        hops[src] = 0;
+    }
+    return hops;
+}
+
+void
+FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
+{
+    const FabricGraph& g = m_truth->GetGraph();
+    const Time now = Simulator::Now();
+    const bool isNode = change.element == FabricStateChange::Element::NODE;
+    NS_LOG_INFO(now.As(Time::US) << " truth: " << Describe(change));
+    m_truthChangeTrace(isNode, change.id, change.up);
+
+    // Adjacent nodes: they detect it themselves.
+    std::vector<uint32_t> adjacent;
+    if (isNode)
+    {
+        adjacent.push_back(change.id);
+        for (uint32_t p = 0; p < g.GetNPorts(change.id); ++p)
+        {
+            adjacent.push_back(g.GetPeer(change.id, p));
+        }
+        for (uint32_t v : adjacent)
+        {
+            Simulator::Schedule(
+                m_localDelay, &FabricFailureDetector::Learn, this, v, change, now, How::LOCAL);
+        }
+    }
+    else
+    {
+        const uint32_t tail = g.GetDirLinkTail(change.id);
+        const uint32_t head = g.GetDirLinkHead(change.id);
+        adjacent = {head, tail};
+        // The receiving end loses the signal.
+        Simulator::Schedule(
+            m_localDelay, &FabricFailureDetector::Learn, this, head, change, now, How::LOCAL);
+        Simulator::Schedule(
+            m_localDelay, &FabricFailureDetector::LearnTailOfDirLink, this, tail, change, now);
+    }
+    std::sort(adjacent.begin(), adjacent.end());
+    adjacent.erase(std::unique(adjacent.begin(), adjacent.end()), adjacent.end());
+
+    if (m_routingUpdates)
+    {
+        const std::vector<uint32_t> hops = HopsFrom(adjacent);
+        for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+        {
+            if (hops[v] == 0 || hops[v] == UNREACHABLE)
+            {
+                continue; // a detector itself, or no path for updates
+            }
+            const Time delay = m_localDelay + m_propagationPerHop * int64_t(hops[v]);
+            Simulator::Schedule(
+                delay, &FabricFailureDetector::Learn, this, v, change, now, How::UPDATE);
+        }
+    }
+    Simulator::Schedule(m_localDelay + m_controllerLatency,
+                        &FabricFailureDetector::ControllerLearn,
+                        this,
+                        change,
+                        now);
+}
+
+void
+FabricFailureDetector::LearnTailOfDirLink(uint32_t tail, FabricStateChange change, Time changedAt)
+{
+    // A repair, or a failure of both directions: the tail sees its receiver too.
+    if (change.up || !m_truth->IsDirLinkUp(change.id ^ 1u))
+    {
+        Learn(tail, change, changedAt, How::LOCAL);
+        return;
+    }
+    // One-way failure: only BFD tells the tail, BfdMultiplier intervals after the failure.
+    const Time bfd = m_bfdInterval * int64_t(m_bfdMultiplier);
+    const Time left = changedAt + bfd - Simulator::Now();
+    Simulator::Schedule(left.IsStrictlyPositive() ? left : Time(0),
+                        &FabricFailureDetector::Learn,
+                        this,
+                        tail,
+                        change,
+                        changedAt,
+                        How::BFD);
+}
+
+void
+FabricFailureDetector::Apply(FabricState& view, const FabricStateChange& c)
+{
+    if (c.element == FabricStateChange::Element::NODE)
+    {
+        if (c.up != view.IsNodeUp(c.id))
+        {
+            c.up ? view.RepairNode(c.id) : view.FailNode(c.id);
+        }
+    }
+    else if (c.up != view.IsDirLinkUp(c.id))
+    {
+        c.up ? view.RepairDirLink(c.id) : view.FailDirLink(c.id);
+    }
+}
+
+void
+FabricFailureDetector::Learn(uint32_t node, FabricStateChange change, Time changedAt, How how)
+{
+    auto& seen = m_learnt[node];
+    auto it = seen.find(ElementKey(change));
+    if (it != seen.end() && it->second >= change.version)
+    {
+        return; // already knows this change or a later one of the same element
+    }
+    seen[ElementKey(change)] = change.version;
+    const Time now = Simulator::Now();
+    NS_LOG_INFO(now.As(Time::US) << " node " << node << " learns " << Describe(change) << " by "
+                                 << HowName(how) << " after " << (now - changedAt).As(Time::US));
+    m_learnings.push_back(Learning{now,
+                                   changedAt,
+                                   node,
+                                   change.element == FabricStateChange::Element::NODE,
+                                   change.id,
+                                   change.up,
+                                   how});
+    m_learnTrace(node,
+                 change.element == FabricStateChange::Element::NODE,
+                 change.id,
+                 change.up,
+                 static_cast<int>(how),
+                 now - changedAt);
+    Apply(*m_nodeViews[node], change); // the routing reacts at this node (NodeViewChange)
+    if (m_routingUpdates)
+    {
+        // The node's routing protocol recomputes its tables over what it now knows.
+        Simulator::Schedule(m_computeDelay, &FabricFailureDetector::Converge, this, node);
+    }
+}
+
+void
+FabricFailureDetector::Converge(uint32_t node)
+{
+    if (m_routing)
+    {
+        NS_LOG_INFO(Simulator::Now().As(Time::US) << " node " << node << " recomputes its tables");
+        m_routing->NotifyNodeConverged(node);
+    }
+}
+
+void
+FabricFailureDetector::ControllerLearn(FabricStateChange change, Time changedAt)
+{
+    auto& seen = m_learnt.back();
+    auto it = seen.find(ElementKey(change));
+    if (it != seen.end() && it->second >= change.version)
+    {
+        return;
+    }
+    seen[ElementKey(change)] = change.version;
+    const Time now = Simulator::Now();
+    NS_LOG_INFO(now.As(Time::US) << " controller learns " << Describe(change) << " after "
+                                 << (now - changedAt).As(Time::US));
+    m_learnings.push_back(Learning{now,
+                                   changedAt,
+                                   UINT32_MAX,
+                                   change.element == FabricStateChange::Element::NODE,
+                                   change.id,
+                                   change.up,
+                                   How::CONTROLLER});
+    m_learnTrace(UINT32_MAX,
+                 change.element == FabricStateChange::Element::NODE,
+                 change.id,
+                 change.up,
+                 static_cast<int>(How::CONTROLLER),
+                 now - changedAt);
+    Apply(*m_controllerView, change);
+}
+
+} // namespace ns3
