@@ -17,12 +17,12 @@ usage() {
   echo "usage: $0 NS3_SOURCE_DIR [--link]" >&2
   exit 2
 }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 ns3_dir=$1
-mode=copy
+mode="copy"
 if [ $# -eq 2 ]; then
   [ "$2" = "--link" ] || usage
-  mode=link
+  mode="link"
 fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -f "$ns3_dir/VERSION" ] || [ ! -x "$ns3_dir/ns3" ] || [ ! -d "$ns3_dir/contrib" ]; then
