@@ -138,6 +138,12 @@ Run(int argc, char* argv[])
     cli.Add("sample-us", "rate sampling period (microseconds)", "5");
     cli.Add("out", "results folder", "results/dcqcn-profiles");
     cli.Parse(argc, argv);
+    // The profiles set these; a command-line default would be silently overridden.
+    for (const char* attribute : {"ns3::DcqcnRateControl::RateIncreaseInterval",
+                                  "ns3::DcqcnRateControl::ScaleIncreaseWithLineRate"})
+    {
+        cli.ReserveAttribute(attribute, "the profile table (edit Profiles() for others)");
+    }
     std::vector<double> rates;
     for (const auto& item : cli.GetList("rates-gbps"))
     {

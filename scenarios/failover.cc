@@ -522,6 +522,7 @@ Run(int argc, char* argv[])
         std::set<std::pair<uint32_t, uint32_t>> pairs;
         std::vector<double> hb;
         std::vector<double> hd;
+        std::vector<double> ha; // measured: the path each flow was on at the window's end
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
             const FabricPath before = TracePath(*allUp, flows[f].src, flows[f].dst, flows[f].Key());
@@ -539,6 +540,19 @@ Run(int argc, char* argv[])
                 if (dp.delivered)
                 {
                     hd.push_back(SwitchHops(dp));
+                }
+                // After the repair: the path in force just before the next event (or the
+                // end), from the flow's recorded path changes.
+                const Time end = w + 1 < events.size() ? events[w + 1].fail.at : horizon;
+                const RoceFlowRecord& rec = r.flows[f];
+                const std::vector<uint32_t>* now = &rec.path;
+                for (const auto& [at, nodes] : rec.pathChanges)
+                {
+                    now = at < end ? &nodes : now;
+                }
+                if (!rec.complete || rec.finish >= end)
+                {
+                    ha.push_back(now->size() < 2 ? 0.0 : double(now->size() - 2));
                 }
             }
             else
@@ -617,7 +631,7 @@ Run(int argc, char* argv[])
                 {"unaffected_lost_packets", unLost},
                 {"unaffected_gbps", {{"before", gBefore}, {"during", gDuring}}},
                 {"switch_hops",
-                 {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(hb)}}}};
+                 {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};
         if (fabricName == "rng")
         {
             // Routers whose tables changed because of this failure, and when the last did.
@@ -652,7 +666,7 @@ Run(int argc, char* argv[])
               << num(stall["median"]) << std::setw(11) << num(stall["max"]) << std::setw(8) << lost
               << std::setw(8) << retx << std::setw(10) << unLost << std::setw(14)
               << (FormatNumber(meanOf(hb), 2) + "/" + FormatNumber(meanOf(hd), 2) + "/"
-                  + FormatNumber(meanOf(hb), 2))
+                  + FormatNumber(meanOf(ha), 2))
               << std::setw(18) << (FormatNumber(gBefore, 4) + ">" + FormatNumber(gDuring, 4))
               << "\n";
         marks.emplace_back(e.fail.at.GetSeconds() * 1e6, "fail " + e.kind, "red");

@@ -15,13 +15,14 @@
 // Workloads (steps):
 // - moe: MoE layers. Layer l's dispatch demand pairs each EG with k others (k random perfect
 //   matchings, seeded), with a random weight per direction; a layer's flows (host i of EG a to
-//   host i of EG b) start once the previous layer's flows completed and the reconfiguration
-//   for the layer is in place. Phase completion: previous layer done -> this layer done
-//   (stall included); total: the iteration time.
+//   host i of EG b) start once the previous layer's flows completed, after a fixed budget:
+//   the announced stall (solve not hidden + switching + restoration) plus a margin (a layer
+//   whose reconfiguration changes no circuit waits it too). Phase completion: previous layer done
+//   -> this layer done (stall included); total: the iteration time.
 // - jobs: multi-job training trace (OcsToeWorkload: jobs of 2..4 EGs, all-to-all plus ring
-//   demand, 25% churn per step). A step every --step-us: the controller reconfigures for the
+//   demand, 50% churn per step). A step every --step-us: the controller reconfigures for the
 //   new job mix while the running jobs' flows are in flight (so drop and drain differ); the
-//   step's flows start when the new topology is in place. Total: makespan.
+//   step's flows start after the same budget (plus the drain timeout with drain). Total: makespan.
 //
 //   ./build/bin/ocs-reconfig                      # cross+exact, uniform+greedy, uniform+bvn
 //   ./build/bin/ocs-reconfig --wiring=cross --algorithm=exact --policy=drain --switching-us=25
@@ -261,7 +262,7 @@ RunOne(const Params& p,
     const OcsWiring wiring(OcsSetup::WiringByName(spec.wiring), p.egs, p.ports);
     OcsClusterHelper helper;
     helper.SetHostsPerEg(p.hostsPerEg);
-    const Time switching = MicroSeconds(spec.switchingUs);
+    const Time switching = Time::FromDouble(spec.switchingUs, Time::US);
     helper.SetSwitchAttribute("SwitchingDelay", TimeValue(switching));
     helper.SetSwitchAttribute("RestorationDelay", TimeValue(p.restoration));
     helper.SetFabricAttribute("Policy", StringValue(spec.policy));
@@ -529,6 +530,18 @@ Run(int argc, char* argv[])
     cli.Add("seed", "workload seed", "1");
     cli.Add("out", "output folder", "results/ocs-reconfig");
     cli.Parse(argc, argv);
+    // Attributes this program sets on every run from its own flags.
+    for (const auto& [attribute, flag] : std::vector<std::pair<std::string, std::string>>{
+             {"ns3::OcsSwitch::SwitchingDelay", "--switching-us"},
+             {"ns3::OcsSwitch::RestorationDelay", "--restoration-us"},
+             {"ns3::OcsFabric::Policy", "--policy"},
+             {"ns3::OcsFabric::DrainTimeout", "--drain-timeout-us"},
+             {"ns3::OcsController::Algorithm", "--algorithm"},
+             {"ns3::OcsController::SolveTime", "--solve-us"},
+             {"ns3::OcsController::Overlap", "--overlap-us"}})
+    {
+        cli.ReserveAttribute(attribute, flag);
+    }
 
     Params p;
     // --full: 16 EGs x 8 ports x 4 hosts, which this packet level runs in minutes (at 32 EGs
@@ -588,7 +601,8 @@ Run(int argc, char* argv[])
     if (wl != "moe")
     {
         const Time budget = (p.solve > p.overlap ? p.solve - p.overlap : Time(0))
-                          + MicroSeconds(switchingUs) + p.restoration + p.drainTimeout;
+                          + Time::FromDouble(switchingUs, Time::US) + p.restoration
+                          + p.drainTimeout;
         if (p.stepPeriod <= budget)
         {
             throw std::invalid_argument(
@@ -599,7 +613,7 @@ Run(int argc, char* argv[])
         }
     }
     // Horizon: each step's stall and traffic, generously.
-    p.stopAt = Seconds(1) + MicroSeconds(switchingUs) * (p.steps + 1) * 2;
+    p.stopAt = Seconds(1) + Time::FromDouble(switchingUs, Time::US) * (p.steps + 1) * 2;
     FabricResults out(cli.GetString("out"));
 
     std::vector<std::string> workloads

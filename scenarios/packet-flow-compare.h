@@ -69,7 +69,7 @@ struct Options
     double lineBps{400e9};
     double delayS{1e-6};
     uint64_t queueBytes{2000000};
-    bool dcqcn{true};
+    std::string rateControl{"dcqcn"}; //!< dcqcn | none | a RoceRateControl TypeId
     uint64_t routingSeed{1};
     double stopS{1};
     double binS{10e-6};
@@ -166,8 +166,8 @@ Compare(const std::string& fabric,
             = links.Install(graph, MakeRoutingByTypeId(routing, o.routingSeed, graph));
         FabricRoceRunOptions opt;
         opt.stopAt = Seconds(o.stopS);
-        opt.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(
-            o.dcqcn ? DcqcnRateControl::GetTypeId() : NoRateControl::GetTypeId());
+        opt.senderAttributes["RateControl"]
+            = std::make_shared<TypeIdValue>(RoceRateControlTypeId(o.rateControl, "--rate-control"));
         pk = RunFabricRoce(net, flows, opt);
         const auto p1 = std::chrono::steady_clock::now();
         res.wallPacket = WallSeconds(p0, p1);

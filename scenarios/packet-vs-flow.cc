@@ -197,7 +197,9 @@ Run(int argc, char* argv[])
     cli.Add("link-rate-gbps", "link rate in Gb/s", "400");
     cli.Add("delay-us", "propagation delay per link in microseconds", "1");
     cli.Add("queue-bytes", "egress queue per port in bytes", "2000000");
-    cli.Add("rate-control", "dcqcn | none (packet level)", "dcqcn");
+    cli.Add("rate-control",
+            "dcqcn | none | a TypeId derived from ns3::RoceRateControl (packet level)",
+            "dcqcn");
     cli.Add("stop-ms", "packet-level safety horizon in ms", "200");
     cli.Add("worst", "worst flows listed per run", "5");
     cli.Add("out", "results folder", "results/packet-vs-flow");
@@ -212,7 +214,8 @@ Run(int argc, char* argv[])
     o.lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
     o.delayS = cli.GetDouble("delay-us", 0, 1e6) * 1e-6;
     o.queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
-    o.dcqcn = cli.GetChoice("rate-control", {"dcqcn", "none"}) == "dcqcn";
+    o.rateControl = cli.GetString("rate-control");
+    RoceRateControlTypeId(o.rateControl, "--rate-control"); // checked before anything runs
     o.routingSeed = size.seed;
     o.stopS = cli.GetDouble("stop-ms", 0.001, 1e6) * 1e-3;
     const auto worst = static_cast<uint32_t>(cli.GetUint("worst", 0, 1000));
@@ -285,7 +288,7 @@ Run(int argc, char* argv[])
                          {"seed", size.seed},
                          {"delay_us", o.delayS * 1e6},
                          {"queue_bytes", o.queueBytes},
-                         {"rate_control", o.dcqcn ? "dcqcn" : "none"},
+                         {"rate_control", o.rateControl},
                          {"flows_file", flowsFile}};
     summary["runs"] = json::array();
     CsvWriter flowCsv(out.Path("flows.csv"),
@@ -310,7 +313,7 @@ Run(int argc, char* argv[])
         {"fabric", "pattern", "link", "bytes_packet", "bytes_flow", "util_packet", "util_flow"});
 
     std::cout << "packet vs flow: " << o.lineBps / 1e9 << " Gb/s links, " << o.delayS * 1e6
-              << " us, RoCE " << (o.dcqcn ? "DCQCN" : "no rate control")
+              << " us, RoCE rate control " << o.rateControl
               << " at packet level; max-min fluid at flow level\n\n";
     std::cout << std::left << std::setw(7) << "fabric" << std::setw(14) << "pattern" << std::right
               << std::setw(7) << "flows" << std::setw(9) << "median" << std::setw(9) << "p99"

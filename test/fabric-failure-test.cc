@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 using namespace ns3;
@@ -527,6 +528,37 @@ TEST_P(FabricFailure, RoceRecoversAfterRepair)
     EXPECT_GT(r.flows[0].FctSeconds(), 200e-6) << "completes only after the repair";
     EXPECT_GT(r.drops[FabricDropReason::LINK_DOWN], 0u);
     EXPECT_EQ(r.droppedPackets, r.drops[FabricDropReason::LINK_DOWN]);
+    EXPECT_EQ(r.Unaccounted(), 0);
+}
+
+// Path changes are recorded per flow: the view learns the failure 5 us after it and the flow
+// through s3 moves to s4 then; after the repair (learnt 5 us later) it goes back to its all-up
+// choice (resilient hashing). The flow through s4 never changes.
+TEST_P(FabricFailure, RocePathChangesAreRecorded)
+{
+    auto g = Diamond();
+    auto routing = MakeRouting<EcmpRouting>(g, "Seed", UintegerValue(3));
+    const uint16_t viaS3 = PortVia(*routing, 3, true);
+    const uint16_t viaS4 = PortVia(*routing, 3, false);
+    auto net = Install(g, routing);
+    FabricFailureHelper failures(net);
+    failures.LearnAfter(routing, MicroSeconds(5));
+    failures.Schedule("link:2@20us,repair:link:2@200us");
+    std::vector<FlowSpec> flows{Flow(0, 0, 1, 2000, viaS3), Flow(1, 0, 1, 2000, viaS4)};
+    auto r = RunFabricRoce(net, flows);
+    ASSERT_TRUE(r.flows[0].complete);
+    const auto& changes = r.flows[0].pathChanges;
+    ASSERT_EQ(changes.size(), 2u);
+    EXPECT_EQ(changes[0].first, MicroSeconds(25));
+    EXPECT_EQ(std::count(changes[0].second.begin(), changes[0].second.end(), 3u), 0);
+    EXPECT_EQ(std::count(changes[0].second.begin(), changes[0].second.end(), 4u), 1);
+    EXPECT_EQ(changes[1].first, MicroSeconds(205));
+    EXPECT_EQ(changes[1].second, r.flows[0].path) << "back to the all-up choice";
+    EXPECT_TRUE(r.flows[1].pathChanges.empty());
+    const nlohmann::json j = RoceFlowsToJson(r.flows);
+    ASSERT_EQ(j[0]["path_changes"].size(), 2u);
+    EXPECT_NEAR(j[0]["path_changes"][0]["t_us"].get<double>(), 25.0, 1e-9);
+    EXPECT_FALSE(j[1].contains("path_changes"));
     EXPECT_EQ(r.Unaccounted(), 0);
 }
 

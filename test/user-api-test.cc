@@ -283,9 +283,13 @@ TEST_F(UserApi, UnreachableFlowsWarnAndAreCountedAsDrops)
     FabricNetworkHelper links;
     ZCubeHelper zcube(16, 4);
     Ptr<FabricNetwork> net = zcube.Install(links);
-    // The routing believes host 0's only link is down: nothing it sends can be routed.
+    // The routing believes both of host 0's links are down (ZCube GPUs have two NIC ports and
+    // fail over to the second): nothing it sends can be routed.
     const FabricGraph& g = net->GetGraph();
-    zcube.GetRouting()->GetView()->FailLink(g.GetPortLink(0, 0));
+    for (uint32_t port = 0; port < g.GetNPorts(0); ++port)
+    {
+        zcube.GetRouting()->GetView()->FailLink(g.GetPortLink(0, port));
+    }
     const uint64_t before = GetFabricWarningCount();
     const FabricUdpRunResult r = RunFabricUdp(net, {Flow(0, 0, 15, 40960)}, {100e9}, 4096);
     EXPECT_EQ(GetFabricWarningCount(), before + 1);

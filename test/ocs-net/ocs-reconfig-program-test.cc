@@ -42,6 +42,8 @@ ExpectRunShape(const json& run)
               run["delivered_packets"].get<int64_t>() + run["lost_packets"].get<int64_t>()
                   + run["in_flight_packets"].get<int64_t>());
     EXPECT_EQ(run["incomplete_flows"], 0);
+    // Every flow completed and the run drained: nothing may hide as "in flight".
+    EXPECT_EQ(run["in_flight_packets"], 0);
 }
 
 } // namespace

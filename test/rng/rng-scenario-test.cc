@@ -237,7 +237,7 @@ TEST(RngScenarioCli, BadInputExitsTwoWithNamedError)
         {"/rng-vs-fattree --h=0", "--h=0 is out of range"},
         {"/rng-vs-fattree --routings=spraypoint,ospf", "'ospf' must be spraypoint|ecmp|ksp"},
         {"/rng-vs-fattree --patterns=incast", "'incast' must be permutation|all-to-all"},
-        {"/rng-vs-fattree --rate-control=hpcc", "dcqcn|none"},
+        {"/rng-vs-fattree --rate-control=hpcc", "--rate-control='hpcc' must be dcqcn, none"},
         {"/rng-vs-fattree --bogus=1", "unknown flag '--bogus'"},
         // bench-rng-tables
         {"/bench-rng-tables --sizes=10:10", "d=10 must be in [2, n-1] = [2, 9]"},

@@ -257,10 +257,10 @@ TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
 
 TEST_F(Pfc, RequiredHeadroomFollowsRateDelayAndMtu)
 {
-    // 400 Gb/s x 2 x 1 us = 100000 bytes, + 2 x (4200 + 2) + 64.
-    EXPECT_EQ(PfcSwitch::RequiredHeadroom(400000000000ULL, MicroSeconds(1), 4200), 108468u);
+    // 400 Gb/s x 2 x 1 us = 100000 bytes, + 3 x (4200 + 2) + 64.
+    EXPECT_EQ(PfcSwitch::RequiredHeadroom(400000000000ULL, MicroSeconds(1), 4200), 112670u);
     EXPECT_EQ(PfcSwitch::RequiredHeadroom(100000000000ULL, MicroSeconds(2), 1500),
-              50000u + 2 * 1502 + 64);
+              50000u + 3 * 1502 + 64);
 }
 
 TEST_F(Pfc, UpstreamStopsWithinLinkDelayPlusOneFrame)

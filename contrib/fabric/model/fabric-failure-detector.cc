@@ -3,8 +3,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/fabric-network.h"
+#include "ns3/fabric-switch-forwarder.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -154,6 +156,18 @@ FabricFailureDetector::Install(Ptr<FabricNetwork> net)
         throw std::invalid_argument("FabricFailureDetector::Install: network must not be null");
     }
     Install(net->GetState(), net->GetRouting());
+    // Views now disagree beyond what the truth shows (after a repair, until every node has
+    // learnt it), so a switch that decrements TTL only while something is down could let a
+    // transient loop run: decrement always.
+    for (uint32_t i = 0; i < net->GetNodes().GetN(); ++i)
+    {
+        Ptr<FabricSwitchForwarder> fw = net->GetNodes().Get(i)->GetObject<FabricSwitchForwarder>();
+        StringValue mode;
+        if (fw && fw->GetAttributeFailSafe("Ttl", mode) && mode.Get() == "while-down")
+        {
+            fw->SetAttribute("Ttl", StringValue("always"));
+        }
+    }
 }
 
 void
@@ -300,8 +314,13 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
         }
         for (uint32_t v : adjacent)
         {
-            Simulator::Schedule(
-                m_localDelay, &FabricFailureDetector::Learn, this, v, change, now, How::LOCAL);
+            Simulator::Schedule(m_localDelay,
+                                &FabricFailureDetector::Learn,
+                                Ptr<FabricFailureDetector>(this),
+                                v,
+                                change,
+                                now,
+                                How::LOCAL);
         }
     }
     else
@@ -310,10 +329,19 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
         const uint32_t head = g.GetDirLinkHead(change.id);
         adjacent = {head, tail};
         // The receiving end loses the signal.
-        Simulator::Schedule(
-            m_localDelay, &FabricFailureDetector::Learn, this, head, change, now, How::LOCAL);
-        Simulator::Schedule(
-            m_localDelay, &FabricFailureDetector::LearnTailOfDirLink, this, tail, change, now);
+        Simulator::Schedule(m_localDelay,
+                            &FabricFailureDetector::Learn,
+                            Ptr<FabricFailureDetector>(this),
+                            head,
+                            change,
+                            now,
+                            How::LOCAL);
+        Simulator::Schedule(m_localDelay,
+                            &FabricFailureDetector::LearnTailOfDirLink,
+                            Ptr<FabricFailureDetector>(this),
+                            tail,
+                            change,
+                            now);
     }
     std::sort(adjacent.begin(), adjacent.end());
     adjacent.erase(std::unique(adjacent.begin(), adjacent.end()), adjacent.end());
@@ -328,13 +356,18 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
                 continue; // a detector itself, or no path for updates
             }
             const Time delay = m_localDelay + m_propagationPerHop * int64_t(hops[v]);
-            Simulator::Schedule(
-                delay, &FabricFailureDetector::Learn, this, v, change, now, How::UPDATE);
+            Simulator::Schedule(delay,
+                                &FabricFailureDetector::Learn,
+                                Ptr<FabricFailureDetector>(this),
+                                v,
+                                change,
+                                now,
+                                How::UPDATE);
         }
     }
     Simulator::Schedule(m_localDelay + m_controllerLatency,
                         &FabricFailureDetector::ControllerLearn,
-                        this,
+                        Ptr<FabricFailureDetector>(this),
                         change,
                         now);
 }
@@ -342,6 +375,10 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
 void
 FabricFailureDetector::LearnTailOfDirLink(uint32_t tail, FabricStateChange change, Time changedAt)
 {
+    if (!m_routing)
+    {
+        return; // disposed: the run is over
+    }
     // A repair, or a failure of both directions: the tail sees its receiver too.
     if (change.up || !m_truth->IsDirLinkUp(change.id ^ 1u))
     {
@@ -353,7 +390,7 @@ FabricFailureDetector::LearnTailOfDirLink(uint32_t tail, FabricStateChange chang
     const Time left = changedAt + bfd - Simulator::Now();
     Simulator::Schedule(left.IsStrictlyPositive() ? left : Time(0),
                         &FabricFailureDetector::Learn,
-                        this,
+                        Ptr<FabricFailureDetector>(this),
                         tail,
                         change,
                         changedAt,
@@ -379,6 +416,10 @@ FabricFailureDetector::Apply(FabricState& view, const FabricStateChange& c)
 void
 FabricFailureDetector::Learn(uint32_t node, FabricStateChange change, Time changedAt, How how)
 {
+    if (!m_routing)
+    {
+        return; // disposed: the run is over
+    }
     auto& seen = m_learnt[node];
     auto it = seen.find(ElementKey(change));
     if (it != seen.end() && it->second >= change.version)
@@ -406,13 +447,20 @@ FabricFailureDetector::Learn(uint32_t node, FabricStateChange change, Time chang
     if (m_routingUpdates)
     {
         // The node's routing protocol recomputes its tables over what it now knows.
-        Simulator::Schedule(m_computeDelay, &FabricFailureDetector::Converge, this, node);
+        Simulator::Schedule(m_computeDelay,
+                            &FabricFailureDetector::Converge,
+                            Ptr<FabricFailureDetector>(this),
+                            node);
     }
 }
 
 void
 FabricFailureDetector::Converge(uint32_t node)
 {
+    if (!m_routing)
+    {
+        return; // disposed: the run is over
+    }
     if (m_routing)
     {
         NS_LOG_INFO(Simulator::Now().As(Time::US) << " node " << node << " recomputes its tables");
@@ -423,6 +471,10 @@ FabricFailureDetector::Converge(uint32_t node)
 void
 FabricFailureDetector::ControllerLearn(FabricStateChange change, Time changedAt)
 {
+    if (!m_routing)
+    {
+        return; // disposed: the run is over
+    }
     auto& seen = m_learnt.back();
     auto it = seen.find(ElementKey(change));
     if (it != seen.end() && it->second >= change.version)

@@ -28,7 +28,14 @@ FabricRouting::GetTypeId()
                               "reacted at that node (rehash, fallback): (node, is a node, "
                               "directed link or node id, up).",
                               MakeTraceSourceAccessor(&FabricRouting::m_nodeViewChangeTrace),
-                              "ns3::FabricRouting::NodeViewChangeTracedCallback");
+                              "ns3::FabricRouting::NodeViewChangeTracedCallback")
+              .AddTraceSource("RoutesChanged",
+                              "The scheme's decisions may have changed: a view it decides from "
+                              "learnt a change, the controller view changed (detours), or a "
+                              "node converged: (node, or UINT32_MAX for every node). Whoever "
+                              "caches paths traces them again.",
+                              MakeTraceSourceAccessor(&FabricRouting::m_routesChangedTrace),
+                              "ns3::FabricRouting::RoutesChangedTracedCallback");
     return tid;
 }
 
@@ -100,6 +107,7 @@ FabricRouting::SetView(std::shared_ptr<FabricState> view)
         // A view that is not all-up: react as to one change (schemes rebuild from the view).
         DoViewChanged(FabricStateChange{
             FabricStateChange::Element::DIR_LINK, UINT32_MAX, false, m_view->GetVersion()});
+        m_routesChangedTrace(UINT32_MAX);
     }
 }
 
@@ -115,6 +123,7 @@ FabricRouting::Listen()
                          << c.id << (c.up ? " up" : " down"));
             DoViewChanged(c);
             m_viewChangeTrace(c.element == FabricStateChange::Element::NODE, c.id, c.up);
+            m_routesChangedTrace(UINT32_MAX);
         });
 }
 
@@ -189,6 +198,7 @@ FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
                 DoNodeViewChanged(node, c);
                 m_nodeViewChangeTrace(
                     node, c.element == FabricStateChange::Element::NODE, c.id, c.up);
+                m_routesChangedTrace(node);
             });
     }
     // React to the view's current state as to one change (schemes rebuild from the view).
@@ -196,6 +206,7 @@ FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
         node,
         FabricStateChange{
             FabricStateChange::Element::DIR_LINK, UINT32_MAX, false, now.GetVersion()});
+    m_routesChangedTrace(node);
 }
 
 std::shared_ptr<FabricState>
@@ -221,14 +232,19 @@ FabricRouting::SetControllerView(std::shared_ptr<FabricState> view)
     m_controllerView = std::move(view);
     if (m_controllerView)
     {
-        m_controllerListener = m_controllerView->AddListener([this](const FabricStateChange& c)
-                                                             { DoControllerViewChanged(c); });
+        m_controllerListener = m_controllerView->AddListener(
+            [this](const FabricStateChange& c)
+            {
+                DoControllerViewChanged(c);
+                m_routesChangedTrace(UINT32_MAX);
+            });
     }
     DoControllerViewChanged(
         FabricStateChange{FabricStateChange::Element::DIR_LINK,
                           UINT32_MAX,
                           false,
                           m_controllerView ? m_controllerView->GetVersion() : 0});
+    m_routesChangedTrace(UINT32_MAX);
 }
 
 void
@@ -241,6 +257,7 @@ FabricRouting::NotifyNodeConverged(uint32_t node)
                                     + std::to_string(node) + " outside the graph");
     }
     DoNodeConverged(node);
+    m_routesChangedTrace(node);
 }
 
 void

@@ -121,6 +121,9 @@ class FabricRouting : public Object
     typedef void (*ViewChangeTracedCallback)(bool isNode, uint32_t id, bool up);
     /// Signature of the NodeViewChange trace (a reaction at one node).
     typedef void (*NodeViewChangeTracedCallback)(uint32_t node, bool isNode, uint32_t id, bool up);
+    /// Signature of the RoutesChanged trace: the node whose decisions may have changed, or
+    /// UINT32_MAX for every node.
+    typedef void (*RoutesChangedTracedCallback)(uint32_t node);
 
   protected:
     /// Build the tables for m_graph (called once by SetGraph).
@@ -213,6 +216,7 @@ class FabricRouting : public Object
     uint32_t m_controllerListener{UINT32_MAX};
     TracedCallback<bool, uint32_t, bool> m_viewChangeTrace;
     TracedCallback<uint32_t, bool, uint32_t, bool> m_nodeViewChangeTrace;
+    TracedCallback<uint32_t> m_routesChangedTrace;
 };
 
 /**

@@ -73,6 +73,7 @@ OcsController::OcsController()
 void
 OcsController::DoDispose()
 {
+    m_applyEvent.Cancel();
     m_done = MakeNullCallback<void, const OcsControllerStep&>();
     m_fabric = nullptr;
     Object::DoDispose();
@@ -131,7 +132,7 @@ OcsController::Apply(const std::vector<double>& demand,
     const OcsConfigResult r = Plan(demand, &m_current.mlu, &m_current.logical);
     m_current.requested = Simulator::Now();
     m_current.measuredSolveUs = r.solveUs;
-    m_current.solveTime = m_measureSolveTime ? MicroSeconds(r.solveUs) : m_solveTime;
+    m_current.solveTime = m_measureSolveTime ? Time::FromDouble(r.solveUs, Time::US) : m_solveTime;
     m_current.unhiddenSolve
         = m_current.solveTime > m_overlap ? m_current.solveTime - m_overlap : Time(0);
     m_current.ltcr = r.ltcr;
@@ -140,7 +141,8 @@ OcsController::Apply(const std::vector<double>& demand,
     m_done = done;
     m_busy = true;
     m_fabric->SetReconfigurationDoneCallback(MakeCallback(&OcsController::Reconfigured, this));
-    Simulator::Schedule(m_current.unhiddenSolve, [this]() { m_fabric->Reconfigure(m_pending); });
+    m_applyEvent = Simulator::Schedule(m_current.unhiddenSolve,
+                                       [this]() { m_fabric->Reconfigure(m_pending); });
 }
 
 void

@@ -3,6 +3,7 @@
 #define OCS_CONTROLLER_H
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ocs-configurator.h"
@@ -89,6 +90,7 @@ class OcsController : public Object
     bool m_measureSolveTime{false};
     Time m_overlap;
     bool m_busy{false};
+    EventId m_applyEvent; //!< the circuits' installation after the unhidden solve time
     OcsControllerStep m_current;
     std::vector<OcsCircuit> m_pending;
     Callback<void, const OcsControllerStep&> m_done;

@@ -36,6 +36,7 @@ struct RoceTrafficHelper::State
     std::vector<std::vector<uint32_t>> phaseFlows; //!< phase -> flows
     std::vector<uint32_t> phaseLeft;               //!< phase -> flows not complete
     double binSeconds{0};
+    bool retracePending{false}; //!< a re-trace of the running flows' paths is scheduled
     std::function<void(uint32_t)> start;
     RoceTrafficHelper::SenderCreatedCallback senderCreated;
 };
@@ -349,6 +350,46 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                 = r.lineBps > 0 ? (wire - dataWire) * 8 / r.lineBps + r.baseRttSeconds : 0;
         }
     }
+    if (routing)
+    {
+        // Record path changes: whenever the routing's decisions may have changed, trace every
+        // running flow again (once per instant, after all changes of that instant).
+        Ptr<FabricRouting> rp = routing;
+        FabricRouting* raw = PeekPointer(rp); // the network owns the routing; no cycle
+        auto retrace = [weak, raw]()
+        {
+            auto s = weak.lock();
+            if (!s)
+            {
+                return;
+            }
+            s->retracePending = false;
+            for (RoceFlowRecord& r : s->records)
+            {
+                if (!r.started || r.complete)
+                {
+                    continue;
+                }
+                auto nodes = TracePath(*raw, r.spec.src, r.spec.dst, r.spec.Key()).nodes;
+                const auto& last = r.pathChanges.empty() ? r.path : r.pathChanges.back().second;
+                if (nodes != last)
+                {
+                    r.pathChanges.emplace_back(Simulator::Now(), std::move(nodes));
+                }
+            }
+        };
+        routing->TraceConnectWithoutContext("RoutesChanged",
+                                            Callback<void, uint32_t>(
+                                                [weak, retrace](uint32_t)
+                                                {
+                                                    auto s = weak.lock();
+                                                    if (s && !s->retracePending)
+                                                    {
+                                                        s->retracePending = true;
+                                                        Simulator::ScheduleNow(retrace);
+                                                    }
+                                                }));
+    }
     for (size_t f = 0; f < n; ++f)
     {
         if (st->waiting[f] == 0)
@@ -542,6 +583,15 @@ RoceFlowsToJson(const std::vector<RoceFlowRecord>& flows)
                        {"duplicates_received", r.duplicatesReceived},
                        {"stalls", r.stalls},
                        {"path", r.path}});
+        if (!r.pathChanges.empty())
+        {
+            nlohmann::json changes = nlohmann::json::array();
+            for (const auto& [at, nodes] : r.pathChanges)
+            {
+                changes.push_back({{"t_us", at.GetSeconds() * 1e6}, {"path", nodes}});
+            }
+            out.back()["path_changes"] = changes;
+        }
     }
     return out;
 }

@@ -44,7 +44,11 @@ struct RoceFlowRecord
     uint32_t timeouts{0};
     uint64_t duplicatesReceived{0}; //!< data packets that arrived twice (resent for nothing)
     uint32_t stalls{0};             //!< watchdog reports
-    std::vector<uint32_t> path;     //!< node ids from the routing function
+    std::vector<uint32_t> path;     //!< node ids from the routing function, at install
+    /// Path changes after the flow started, in time order: when, and the new path (node ids)
+    /// as TracePath over the routing's views gives it. The routing's RoutesChanged trace
+    /// makes the helper trace every running flow again; empty while routes never change.
+    std::vector<std::pair<Time, std::vector<uint32_t>>> pathChanges;
     /// Ideal FCT: wire bytes / line rate + base RTT of the path, counting the first packet's
     /// serialization once (it is in both terms): what an otherwise empty network achieves.
     double idealSeconds{0};

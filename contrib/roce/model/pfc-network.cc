@@ -153,9 +153,15 @@ PfcNetwork::PfcNetwork()
     NS_LOG_FUNCTION(this);
 }
 
+PfcNetwork::~PfcNetwork()
+{
+    *m_alive = false;
+}
+
 void
 PfcNetwork::DoDispose()
 {
+    *m_alive = false;
     m_check.Cancel();
     m_net = nullptr;
     Object::DoDispose();
@@ -189,10 +195,15 @@ PfcNetwork::Install(Ptr<FabricNetwork> net, const ObjectFactory& switchFactory)
             }
             const uint32_t d = g.GetEgressDirLink(v, p);
             m_queues[d] = q;
-            q->TraceConnectWithoutContext(
-                "PauseState",
-                Callback<void, uint8_t, bool>([this, d](uint8_t cls, bool paused)
-                                              { PauseChanged(d, cls, paused); }));
+            q->TraceConnectWithoutContext("PauseState",
+                                          Callback<void, uint8_t, bool>(
+                                              [this, d, alive = m_alive](uint8_t cls, bool paused)
+                                              {
+                                                  if (*alive)
+                                                  {
+                                                      PauseChanged(d, cls, paused);
+                                                  }
+                                              }));
         }
     }
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)

@@ -11,6 +11,7 @@
 #include "ns3/pfc-switch.h"
 #include "ns3/traced-callback.h"
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -48,6 +49,7 @@ class PfcNetwork : public Object
   public:
     static TypeId GetTypeId();
     PfcNetwork();
+    ~PfcNetwork() override;
 
     enum WatchdogPolicy
     {
@@ -131,6 +133,9 @@ class PfcNetwork : public Object
     uint32_t m_nPaused{0};
     uint64_t m_watchdogDrops{0};
     EventId m_check;
+    /// False once this object is disposed or destroyed: the queues' PauseState callbacks hold
+    /// it, so a pause after the PfcNetwork is gone is ignored instead of reaching freed memory.
+    std::shared_ptr<bool> m_alive{std::make_shared<bool>(true)};
     Time m_checkInterval;
     Time m_deadlockTime;
     Time m_stormTime;

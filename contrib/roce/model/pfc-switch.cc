@@ -114,7 +114,9 @@ PfcSwitch::RequiredHeadroom(uint64_t rateBps, Time delay, uint32_t mtu)
 {
     // Rounded up: 2 x 1 us x 400 Gb/s is 100000 bytes, not 99999.99...
     const double inFlight = std::ceil(2.0 * delay.GetSeconds() * double(rateBps) / 8.0 - 1e-6);
-    return static_cast<uint64_t>(inFlight) + 2 * (uint64_t(mtu) + PPP_HEADER) + 64;
+    // Three frames: the one that crossed the threshold (charged to the headroom), the one the
+    // upstream is sending when the pause arrives, and the one a host NIC has already queued.
+    return static_cast<uint64_t>(inFlight) + 3 * (uint64_t(mtu) + PPP_HEADER) + 64;
 }
 
 void
