@@ -6,6 +6,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/ocs-logical-solver.h"
+#include "ns3/ocs-setup.h"
 #include "ns3/simulator.h"
 
 #include <chrono>
@@ -29,16 +30,7 @@ OcsController::GetTypeId()
                             "OCS configuration algorithm (exact is refused on Uniform)",
                             EnumValue(static_cast<int>(OcsAlgorithm::EXACT)),
                             MakeEnumAccessor(&OcsController::m_algorithm),
-                            MakeEnumChecker(static_cast<int>(OcsAlgorithm::EXACT),
-                                            "exact",
-                                            static_cast<int>(OcsAlgorithm::GREEDY),
-                                            "greedy",
-                                            static_cast<int>(OcsAlgorithm::BVN),
-                                            "bvn",
-                                            static_cast<int>(OcsAlgorithm::DFS),
-                                            "dfs",
-                                            static_cast<int>(OcsAlgorithm::ILP),
-                                            "ilp"))
+                            MakeOcsAlgorithmChecker())
               .AddAttribute("TimeLimitMs",
                             "Time bound of the DFS and ILP algorithms (ms, > 0)",
                             DoubleValue(1000),

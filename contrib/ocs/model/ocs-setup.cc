@@ -15,6 +15,21 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("OcsSetup");
 NS_OBJECT_ENSURE_REGISTERED(OcsSetup);
 
+Ptr<const AttributeChecker>
+MakeOcsAlgorithmChecker()
+{
+    return MakeEnumChecker(static_cast<int>(OcsAlgorithm::EXACT),
+                           "exact",
+                           static_cast<int>(OcsAlgorithm::GREEDY),
+                           "greedy",
+                           static_cast<int>(OcsAlgorithm::BVN),
+                           "bvn",
+                           static_cast<int>(OcsAlgorithm::DFS),
+                           "dfs",
+                           static_cast<int>(OcsAlgorithm::ILP),
+                           "ilp");
+}
+
 TypeId
 OcsSetup::GetTypeId()
 {
@@ -50,16 +65,7 @@ OcsSetup::GetTypeId()
                             "Configuration algorithm: exact | greedy | bvn | dfs | ilp.",
                             EnumValue(static_cast<int>(OcsAlgorithm::EXACT)),
                             MakeEnumAccessor(&OcsSetup::m_algorithm),
-                            MakeEnumChecker(static_cast<int>(OcsAlgorithm::EXACT),
-                                            "exact",
-                                            static_cast<int>(OcsAlgorithm::GREEDY),
-                                            "greedy",
-                                            static_cast<int>(OcsAlgorithm::BVN),
-                                            "bvn",
-                                            static_cast<int>(OcsAlgorithm::DFS),
-                                            "dfs",
-                                            static_cast<int>(OcsAlgorithm::ILP),
-                                            "ilp"))
+                            MakeOcsAlgorithmChecker())
               .AddAttribute("TimeLimitMs",
                             "Time bound of the DFS and ILP algorithms in milliseconds, > 0.",
                             DoubleValue(1000),

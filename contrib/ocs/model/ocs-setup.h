@@ -2,6 +2,7 @@
 #ifndef OCS_SETUP_H
 #define OCS_SETUP_H
 
+#include "ns3/attribute.h"
 #include "ns3/object.h"
 #include "ns3/ocs-configurator.h"
 #include "ns3/ocs-wiring.h"
@@ -10,6 +11,12 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup ocs
+ * The attribute checker of an OcsAlgorithm enum attribute: exact | greedy | bvn | dfs | ilp.
+ */
+Ptr<const AttributeChecker> MakeOcsAlgorithmChecker();
 
 /**
  * \ingroup ocs
