@@ -285,6 +285,11 @@ Run(int argc, char* argv[])
             ReadFlows(flowsFile, kinds.at(fab).build(size)->GetNHosts());
         }
     }
+    // A routing TypeId that does not exist or is not a FabricRouting would abort mid-run.
+    if (cli.GetString("routing") != "default")
+    {
+        cli.GetTypeId("routing", "ns3::FabricRouting");
+    }
     // Hopeless sizes are refused before anything is built. Measured on the loaded 2-core
     // machine: ZCube(8, 4) allreduce of 56 flows x 100 MB 36 s, a permutation of 8 x 1 GB 49 s
     // (packet level, about 6.4e-9 s per byte); a flow costs about 1 kB of memory at both

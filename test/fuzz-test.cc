@@ -418,7 +418,7 @@ AttributePool()
 
 /// Run \p count cases from \p seed; each must exit 0, or 2 with "error:", in time.
 void
-FuzzCommandLine(uint32_t seed, int count)
+FuzzCommandLine(uint32_t seed, int count, bool plausibleOnly = false)
 {
     const std::string dir = TempDir("fuzz-" + std::to_string(seed), true);
     const std::string logical = dir + "/l.txt";
@@ -455,12 +455,15 @@ FuzzCommandLine(uint32_t seed, int count)
         const Program& p = programs[pick(programs.size())];
         std::vector<std::string> args{p.name};
         args.insert(args.end(), p.base.begin(), p.base.end());
-        const int changes = 1 + static_cast<int>(pick(3));
+        const int changes = 1 + static_cast<int>(pick(plausibleOnly ? 2 : 3));
         for (int i = 0; i < changes; ++i)
         {
-            const size_t kind = pick(10);
-            const std::string& v = pick(2) ? ValuePool()[pick(ValuePool().size())]
-                                           : PlausiblePool()[pick(PlausiblePool().size())];
+            // Plausible-only cases change flags only, to values a user might give, so that
+            // most of them get past the parser and run.
+            const size_t kind = plausibleOnly ? 0 : pick(10);
+            const std::string& v = !plausibleOnly && pick(2)
+                                     ? ValuePool()[pick(ValuePool().size())]
+                                     : PlausiblePool()[pick(PlausiblePool().size())];
             if (kind < 6)
             {
                 const std::string& f = p.flags[pick(p.flags.size())];
@@ -473,7 +476,7 @@ FuzzCommandLine(uint32_t seed, int count)
                         break;
                     }
                 }
-                args.push_back(pick(8) == 0 ? "--" + f : "--" + f + "=" + v);
+                args.push_back(!plausibleOnly && pick(8) == 0 ? "--" + f : "--" + f + "=" + v);
             }
             else if (kind < 8)
             {
@@ -525,7 +528,8 @@ FuzzCommandLine(uint32_t seed, int count)
     {
         summary += " exit " + std::to_string(code) + ": " + std::to_string(n);
     }
-    std::cout << "fuzz seed " << seed << ", " << count << " cases:" << summary << "\n";
+    std::cout << "fuzz seed " << seed << (plausibleOnly ? " (plausible values)" : "") << ", "
+              << count << " cases:" << summary << "\n";
     std::filesystem::remove_all(dir);
 }
 
@@ -547,6 +551,13 @@ TEST(CommandLineFuzzer, Seed3)
     FuzzCommandLine(3, 100);
 }
 
+// Valid-looking values only: most cases run (sizes, horizons, rates changed), so that a
+// hopeless run that is not refused shows up as a timeout.
+TEST(CommandLineFuzzer, PlausibleSeed4)
+{
+    FuzzCommandLine(4, 120, true);
+}
+
 // More cases on demand: AIFABRIC_FUZZ_SEED=<seed> [AIFABRIC_FUZZ_CASES=<count>, default 100].
 TEST(CommandLineFuzzer, SeedFromEnvironment)
 {
@@ -556,7 +567,9 @@ TEST(CommandLineFuzzer, SeedFromEnvironment)
         GTEST_SKIP() << "AIFABRIC_FUZZ_SEED not set";
     }
     const char* cases = std::getenv("AIFABRIC_FUZZ_CASES");
-    FuzzCommandLine(static_cast<uint32_t>(std::stoul(seed)), cases ? std::stoi(cases) : 100);
+    FuzzCommandLine(static_cast<uint32_t>(std::stoul(seed)),
+                    cases ? std::stoi(cases) : 100,
+                    std::getenv("AIFABRIC_FUZZ_PLAUSIBLE") != nullptr);
 }
 
 // ocs-configure's input file, mutated: exit 0 or 2, an error line of bounded length, fast.
