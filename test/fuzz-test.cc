@@ -468,15 +468,38 @@ FuzzCommandLine(uint32_t seed, int count, bool plausibleOnly = false)
             {
                 const std::string& f = p.flags[pick(p.flags.size())];
                 // Replace the base value of this flag, if any (flags may not repeat).
+                bool numericBase = false;
                 for (size_t a = 1; a < args.size(); ++a)
                 {
                     if (args[a].rfind("--" + f + "=", 0) == 0)
                     {
+                        const std::string old = args[a].substr(f.size() + 3);
+                        numericBase = !old.empty()
+                                   && old.find_first_not_of("0123456789.") == std::string::npos;
                         args.erase(args.begin() + a);
                         break;
                     }
                 }
-                args.push_back(!plausibleOnly && pick(8) == 0 ? "--" + f : "--" + f + "=" + v);
+                std::string value = v;
+                if (plausibleOnly && numericBase)
+                {
+                    // A number for a flag whose base value is one, mostly of a larger size.
+                    const std::vector<std::string> numbers = {"0",
+                                                              "1",
+                                                              "2",
+                                                              "3",
+                                                              "4",
+                                                              "8",
+                                                              "16",
+                                                              "32",
+                                                              "64",
+                                                              "128",
+                                                              "256",
+                                                              "1000",
+                                                              "0.5"};
+                    value = numbers[pick(numbers.size())];
+                }
+                args.push_back(!plausibleOnly && pick(8) == 0 ? "--" + f : "--" + f + "=" + value);
             }
             else if (kind < 8)
             {
