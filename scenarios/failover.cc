@@ -372,6 +372,19 @@ Run(int argc, char* argv[])
     cli.Parse(argc, argv);
 
     const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft", "rng"});
+    if (fabricName != "rng")
+    {
+        // Not silently ignored: a set flag that this fabric would not read is a mistake.
+        for (const std::string flag : {"degree", "graph-seed"})
+        {
+            if (cli.IsSet(flag))
+            {
+                throw std::invalid_argument("--" + flag
+                                            + " applies to --fabric=rng only (got --fabric="
+                                            + fabricName + ")");
+            }
+        }
+    }
     const uint32_t n = static_cast<uint32_t>(cli.GetUint("n", 4, 256));
     // RNG: one server per router unless --k says otherwise (n routers of degree --degree).
     const uint32_t k = (fabricName == "rng" && !cli.IsSet("k"))
