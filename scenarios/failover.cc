@@ -372,6 +372,19 @@ Run(int argc, char* argv[])
     cli.Parse(argc, argv);
 
     const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft", "rng"});
+    if (fabricName != "rng")
+    {
+        // Not silently ignored: a set flag that this fabric would not read is a mistake.
+        for (const std::string flag : {"degree", "graph-seed"})
+        {
+            if (cli.IsSet(flag))
+            {
+                throw std::invalid_argument("--" + flag
+                                            + " applies to --fabric=rng only (got --fabric="
+                                            + fabricName + ")");
+            }
+        }
+    }
     const uint32_t n = static_cast<uint32_t>(cli.GetUint("n", 4, 256));
     // RNG: one server per router unless --k says otherwise (n routers of degree --degree).
     const uint32_t k = (fabricName == "rng" && !cli.IsSet("k"))
@@ -425,7 +438,6 @@ Run(int argc, char* argv[])
         }
     }
     const uint64_t sweepBytes = cli.GetUint("sweep-bytes", 4096, 1ull << 32);
-    FabricResults out(cli.GetString("out"));
 
     FabricChoiceParams fp;
     fp.n = n;
@@ -450,6 +462,22 @@ Run(int argc, char* argv[])
     const Time start = MicroSeconds(100);
     const std::vector<PlannedEvent> events = DefaultEvents(fabric, n, k, start, hold, gap);
     const Time horizon = events.back().repair.at + gap;
+    {
+        // Every host sends at about the line rate until the horizon; each sweep run (ZCube and
+        // ROFT per latency) carries --sweep-bytes for each affected pair (a few per GPU).
+        // Measured on the loaded 2-core machine: 12 GPUs at 25 Gb/s over a 2.5 ms horizon
+        // (about 94 MB) 1 s, at 1000 Gb/s 18 s; one sweep latency at 100 MB per pair 11 s:
+        // about 5e-9 s per byte at 12 GPUs, and the cost per byte grows with n (32 GPUs 4.9 s,
+        // 64 GPUs 15 s at 25 Gb/s): more hops, flows and per-event analysis.
+        const double mainBytes = n * s.lineBps / 8 * horizon.GetSeconds();
+        const double sweepTotal = 2.0 * sweep.size() * n * double(sweepBytes);
+        CheckFabricRunTime(5e-9 * (mainBytes * (1 + n / 16.0) + sweepTotal),
+                           "--n=" + std::to_string(n) + " --rate-gbps=" + cli.GetString("rate-gbps")
+                               + " with a horizon of " + FormatNumber(horizon.GetSeconds() * 1e3)
+                               + " ms (--hold-us, "
+                               + "--gap-us) and --sweep-bytes=" + std::to_string(sweepBytes));
+    }
+    FabricResults out(cli.GetString("out"));
 
     // Steady traffic: every flow sized to outlast the horizon at its fair share.
     TrafficPatternParams tp;

@@ -116,6 +116,29 @@ Run(int argc, char* argv[])
     const uint64_t ringXoff = cli.GetUint("ring-xoff-bytes", 1000, UINT32_MAX);
     const Time stopAt = cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(100));
     CheckSerializationResolution(lineBps, RoceDataWireBytes(), "--link-rate-gbps");
+    {
+        // Bytes offered over all runs, a flow carrying at most the line rate until the
+        // horizon. Measured: the default runs (about 464 MB offered) take 4.5 s and an
+        // 8-sender incast of 4 GB flows cut at 20 ms (16 GB offered) 58 s on the loaded 2-core
+        // machine, i.e. up to 1e-8 s per offered byte.
+        const double cap = lineBps / 8 * stopAt.GetSeconds();
+        auto offered = [cap](double flows, double perFlow)
+        {
+            return flows * std::min(perFlow, cap);
+        };
+        const double total = offered(2.0 * senders, double(bytes))
+                           + offered((dcqcnLossy ? 2.0 : 1.0) * senders, double(dcqcnBytes))
+                           + offered((dcqcnLossy ? 4.0 : 3.0) * victims, double(victimBytes))
+                           + offered(ringSwitches, double(ringBytes));
+        CheckFabricRunTime(
+            1e-8 * total,
+            "--senders=" + std::to_string(senders) + " --bytes=" + std::to_string(bytes)
+                + " --dcqcn-bytes=" + std::to_string(dcqcnBytes) + " --ring-bytes="
+                + std::to_string(ringBytes) + " --stop-ms=" + cli.GetString("stop-ms")
+                + " --link-rate-gbps=" + cli.GetString("link-rate-gbps"));
+        // Memory: ns-3 nodes, devices and queues (about 45 kB per node, as zcube-vs-roft).
+        CheckFabricMemory(30e6 + 45e3 * (n + leaves + spines), "--n=" + std::to_string(n));
+    }
     FabricResults out(cli.GetString("out"));
 
     auto flowOf = [](uint32_t id, uint32_t src, uint32_t dst, uint64_t b)

@@ -15,8 +15,10 @@
 //   ./build/bin/packet-vs-flow --fabric=zcube --flows=my-flows.csv   (src,dst,bytes,start_us)
 #include "packet-flow-compare.h"
 
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -154,9 +156,9 @@ ReadFlows(const std::string& file, uint32_t hosts)
     return flows;
 }
 
-/// "prefill:0.5" -> prefill with fraction 0.5.
-std::vector<FlowSpec>
-PatternFlows(const std::string& item, TrafficPatternParams tp)
+/// "prefill:0.5" -> prefill with fraction 0.5 (set in \p tp).
+TrafficPattern
+ParsePatternItem(const std::string& item, TrafficPatternParams& tp)
 {
     const size_t colon = item.find(':');
     const TrafficPattern p = ParseTrafficPattern(item.substr(0, colon));
@@ -172,6 +174,14 @@ PatternFlows(const std::string& item, TrafficPatternParams tp)
                                         + "': only prefill takes a fraction in (0, 1)");
         }
     }
+    return p;
+}
+
+/// The flows of a pattern item such as "prefill:0.5".
+std::vector<FlowSpec>
+PatternFlows(const std::string& item, TrafficPatternParams tp)
+{
+    const TrafficPattern p = ParsePatternItem(item, tp);
     return MakeTraffic(p, tp);
 }
 
@@ -277,6 +287,38 @@ Run(int argc, char* argv[])
         {
             ReadFlows(flowsFile, kinds.at(fab).build(size)->GetNHosts());
         }
+    }
+    // A routing TypeId that does not exist or is not a FabricRouting would abort mid-run.
+    if (cli.GetString("routing") != "default")
+    {
+        cli.GetTypeId("routing", "ns3::FabricRouting");
+    }
+    // Hopeless sizes are refused before anything is built. Measured on the loaded 2-core
+    // machine: ZCube(8, 4) allreduce of 56 flows x 100 MB 36 s, a permutation of 8 x 1 GB 49 s
+    // (packet level, about 6.4e-9 s per byte); a flow costs about 1 kB of memory at both
+    // levels. A flow carries at most the line rate until --stop-ms.
+    if (flowsFile.empty())
+    {
+        double seconds = 0;
+        double maxFlows = 0;
+        for (const auto& [fab, pat] : runs)
+        {
+            TrafficPatternParams tp;
+            tp.hosts = fab == "rng" ? size.n * size.s : size.n;
+            tp.seed = size.seed;
+            tp.bytes = cli.GetString("bytes") == "default"
+                         ? (pat == "allreduce" ? 65536 : 1000000)
+                         : cli.GetUint("bytes", 1, uint64_t(1) << 36);
+            const TrafficPattern p = ParsePatternItem(pat, tp);
+            const double flows = double(TrafficFlowCount(p, tp));
+            maxFlows = std::max(maxFlows, flows);
+            seconds += flows * (1e-5 + 8e-9 * std::min(double(tp.bytes), o.lineBps / 8 * o.stopS));
+        }
+        const std::string params
+            = "--n=" + std::to_string(size.n) + " --k=" + std::to_string(size.k)
+            + " --pattern=" + cli.GetString("pattern") + " --bytes=" + cli.GetString("bytes");
+        CheckFabricMemory(30e6 + 45e3 * double(size.n) * (size.s + 1) + 1000 * maxFlows, params);
+        CheckFabricRunTime(seconds, params + " --stop-ms=" + cli.GetString("stop-ms"));
     }
     FabricResults out(cli.GetString("out"));
 

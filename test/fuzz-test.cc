@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -104,7 +106,11 @@ Programs(const std::string& logical, const std::string& dir)
           "routings",
           "patterns",
           "blast",
-          "full"},
+          "full",
+          "level",
+          "graph",
+          "rooms",
+          "fluid"},
          true},
         {"bench-rng-tables", {"--sizes=60:8"}, {"sizes", "p", "h", "seed"}, true},
         {"ocs-toe",
@@ -148,6 +154,165 @@ Programs(const std::string& logical, const std::string& dir)
         {"bench-ocs-config",
          {"--gpus=256", "--steps=2", "--repeats=1"},
          {"gpus", "steps", "repeats", "ports", "gpus-per-eg", "baselines", "seed"},
+         true},
+        {"lossless",
+         {"--n=48",
+          "--k=8",
+          "--spines=4",
+          "--senders=8",
+          "--victims=1",
+          "--bytes=65536",
+          "--victim-bytes=65536",
+          "--dcqcn-bytes=65536",
+          "--ring-bytes=200000",
+          "--buffer-bytes=4000000",
+          "--stop-ms=20"},
+         {"n",
+          "k",
+          "spines",
+          "senders",
+          "victims",
+          "bytes",
+          "victim-bytes",
+          "dcqcn-bytes",
+          "dcqcn-lossy",
+          "link-rate-gbps",
+          "queue-bytes",
+          "buffer-bytes",
+          "alpha",
+          "pause-mode",
+          "ring-switches",
+          "ring-bytes",
+          "ring-xoff-bytes",
+          "stop-ms"},
+         true},
+        {"ocs-reconfig",
+         {"--wiring=cross",
+          "--algorithm=exact",
+          "--workload=moe",
+          "--egs=4",
+          "--ports=2",
+          "--hosts-per-eg=1",
+          "--steps=2",
+          "--unit-kb=16",
+          "--job-unit-kb=16",
+          "--sweep=false"},
+         {"wiring",
+          "algorithm",
+          "policy",
+          "switching-us",
+          "restoration-us",
+          "solve-us",
+          "overlap-us",
+          "drain-timeout-us",
+          "workload",
+          "egs",
+          "ports",
+          "hosts-per-eg",
+          "steps",
+          "moe-k",
+          "unit-kb",
+          "job-unit-kb",
+          "step-us",
+          "bin-us",
+          "sweep",
+          "full",
+          "seed"},
+         true},
+        {"failover",
+         {"--fabric=zcube",
+          "--n=12",
+          "--k=4",
+          "--controller-latency-us=100",
+          "--rate-gbps=25",
+          "--sweep-latency-us=none",
+          "--sweep-bytes=100000"},
+         {"fabric",
+          "degree",
+          "graph-seed",
+          "n",
+          "k",
+          "pattern",
+          "prefill-fraction",
+          "detect-us",
+          "controller-latency-us",
+          "propagation-us",
+          "compute-us",
+          "bfd-interval-us",
+          "bfd-multiplier",
+          "rate-gbps",
+          "hold-us",
+          "gap-us",
+          "bin-us",
+          "sweep-latency-us",
+          "sweep-bytes"},
+         true},
+        {"dcqcn-profiles",
+         {"--rates-gbps=100", "--cuts=1", "--horizon-ms=2"},
+         {"rates-gbps", "cuts", "cnp-interval-us", "horizon-ms", "sample-us"},
+         true},
+        {"packet-vs-flow",
+         {"--fabric=zcube", "--n=8", "--k=4", "--pattern=allreduce", "--bytes=16384"},
+         {"fabric",
+          "n",
+          "k",
+          "s",
+          "pattern",
+          "flows",
+          "bytes",
+          "routing",
+          "seed",
+          "link-rate-gbps",
+          "delay-us",
+          "queue-bytes",
+          "rate-control",
+          "stop-ms",
+          "worst"},
+         true},
+        {"flow-scale",
+         {"--rng-n=16",
+          "--rng-d=4",
+          "--rng-s=2",
+          "--perm-mb=1",
+          "--gpus=32",
+          "--k=8",
+          "--allreduce-mb=1",
+          "--kv-mb=1",
+          "--seeds=1",
+          "--fig2-mb=1"},
+         {"full",
+          "parts",
+          "rng-n",
+          "rng-d",
+          "rng-s",
+          "p",
+          "h",
+          "rooms",
+          "perm-mb",
+          "gpus",
+          "k",
+          "allreduce-mb",
+          "kv-mb",
+          "seeds",
+          "recompute-us",
+          "fig2-mb",
+          "seed",
+          "link-rate-gbps"},
+         true},
+        {"bench-flow",
+         {"--random-flows=200",
+          "--big-n=64",
+          "--big-k=8",
+          "--allreduce-mb=1",
+          "--skip-packet=true"},
+         {"random-flows",
+          "load",
+          "recompute-us",
+          "big-n",
+          "big-k",
+          "allreduce-mb",
+          "skip-16k",
+          "skip-packet"},
          true},
     };
 }
@@ -253,12 +418,27 @@ AttributePool()
 
 /// Run \p count cases from \p seed; each must exit 0, or 2 with "error:", in time.
 void
-FuzzCommandLine(uint32_t seed, int count)
+FuzzCommandLine(uint32_t seed, int count, bool plausibleOnly = false)
 {
     const std::string dir = TempDir("fuzz-" + std::to_string(seed), true);
     const std::string logical = dir + "/l.txt";
     std::ofstream(logical) << "3\n0 1 1\n1 0 1\n1 1 0\n";
-    const auto programs = Programs(logical, dir);
+    auto programs = Programs(logical, dir);
+    // AIFABRIC_FUZZ_PROGRAMS=a,b restricts a run to some programs (to chase one failure).
+    if (const char* only = std::getenv("AIFABRIC_FUZZ_PROGRAMS"))
+    {
+        const std::string list = std::string(",") + only + ",";
+        programs.erase(std::remove_if(programs.begin(),
+                                      programs.end(),
+                                      [&list](const Program& p) {
+                                          return list.find("," + p.name + ",") == std::string::npos;
+                                      }),
+                       programs.end());
+        if (programs.empty())
+        {
+            GTEST_SKIP() << "AIFABRIC_FUZZ_PROGRAMS names no program";
+        }
+    }
     std::mt19937_64 rng(seed);
     auto pick = [&rng](size_t n)
     {
@@ -275,25 +455,51 @@ FuzzCommandLine(uint32_t seed, int count)
         const Program& p = programs[pick(programs.size())];
         std::vector<std::string> args{p.name};
         args.insert(args.end(), p.base.begin(), p.base.end());
-        const int changes = 1 + static_cast<int>(pick(3));
+        const int changes = 1 + static_cast<int>(pick(plausibleOnly ? 2 : 3));
         for (int i = 0; i < changes; ++i)
         {
-            const size_t kind = pick(10);
-            const std::string& v = pick(2) ? ValuePool()[pick(ValuePool().size())]
-                                           : PlausiblePool()[pick(PlausiblePool().size())];
+            // Plausible-only cases change flags only, to values a user might give, so that
+            // most of them get past the parser and run.
+            const size_t kind = plausibleOnly ? 0 : pick(10);
+            const std::string& v = !plausibleOnly && pick(2)
+                                     ? ValuePool()[pick(ValuePool().size())]
+                                     : PlausiblePool()[pick(PlausiblePool().size())];
             if (kind < 6)
             {
                 const std::string& f = p.flags[pick(p.flags.size())];
                 // Replace the base value of this flag, if any (flags may not repeat).
+                bool numericBase = false;
                 for (size_t a = 1; a < args.size(); ++a)
                 {
                     if (args[a].rfind("--" + f + "=", 0) == 0)
                     {
+                        const std::string old = args[a].substr(f.size() + 3);
+                        numericBase = !old.empty()
+                                   && old.find_first_not_of("0123456789.") == std::string::npos;
                         args.erase(args.begin() + a);
                         break;
                     }
                 }
-                args.push_back(pick(8) == 0 ? "--" + f : "--" + f + "=" + v);
+                std::string value = v;
+                if (plausibleOnly && numericBase)
+                {
+                    // A number for a flag whose base value is one, mostly of a larger size.
+                    const std::vector<std::string> numbers = {"0",
+                                                              "1",
+                                                              "2",
+                                                              "3",
+                                                              "4",
+                                                              "8",
+                                                              "16",
+                                                              "32",
+                                                              "64",
+                                                              "128",
+                                                              "256",
+                                                              "1000",
+                                                              "0.5"};
+                    value = numbers[pick(numbers.size())];
+                }
+                args.push_back(!plausibleOnly && pick(8) == 0 ? "--" + f : "--" + f + "=" + value);
             }
             else if (kind < 8)
             {
@@ -321,6 +527,12 @@ FuzzCommandLine(uint32_t seed, int count)
         }
         const RunResult r = RunArgs(args, opt);
         codes[r.exitCode]++;
+        if (std::getenv("AIFABRIC_FUZZ_VERBOSE"))
+        {
+            std::cout << "case " << c << " exit " << r.exitCode << " " << r.seconds
+                      << " s: " << line << "\n  "
+                      << r.stderrText.substr(0, r.stderrText.find('\n')).substr(0, 300) << "\n";
+        }
         EXPECT_FALSE(r.timedOut) << "case " << c << ": " << line;
         EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 2)
             << "case " << c << " exit " << r.exitCode << ": " << line << "\n"
@@ -339,7 +551,8 @@ FuzzCommandLine(uint32_t seed, int count)
     {
         summary += " exit " + std::to_string(code) + ": " + std::to_string(n);
     }
-    std::cout << "fuzz seed " << seed << ", " << count << " cases:" << summary << "\n";
+    std::cout << "fuzz seed " << seed << (plausibleOnly ? " (plausible values)" : "") << ", "
+              << count << " cases:" << summary << "\n";
     std::filesystem::remove_all(dir);
 }
 
@@ -359,6 +572,27 @@ TEST(CommandLineFuzzer, Seed2)
 TEST(CommandLineFuzzer, Seed3)
 {
     FuzzCommandLine(3, 100);
+}
+
+// Valid-looking values only: most cases run (sizes, horizons, rates changed), so that a
+// hopeless run that is not refused shows up as a timeout.
+TEST(CommandLineFuzzer, PlausibleSeed4)
+{
+    FuzzCommandLine(4, 120, true);
+}
+
+// More cases on demand: AIFABRIC_FUZZ_SEED=<seed> [AIFABRIC_FUZZ_CASES=<count>, default 100].
+TEST(CommandLineFuzzer, SeedFromEnvironment)
+{
+    const char* seed = std::getenv("AIFABRIC_FUZZ_SEED");
+    if (seed == nullptr)
+    {
+        GTEST_SKIP() << "AIFABRIC_FUZZ_SEED not set";
+    }
+    const char* cases = std::getenv("AIFABRIC_FUZZ_CASES");
+    FuzzCommandLine(static_cast<uint32_t>(std::stoul(seed)),
+                    cases ? std::stoi(cases) : 100,
+                    std::getenv("AIFABRIC_FUZZ_PLAUSIBLE") != nullptr);
 }
 
 // ocs-configure's input file, mutated: exit 0 or 2, an error line of bounded length, fast.

@@ -400,6 +400,40 @@ TEST(Hardening, HugeSizesAreRefused)
     EXPECT_FALSE(std::filesystem::exists(out.substr(6)));
 }
 
+// Point 6 for the programs added since: a hopeless size is refused before anything runs or
+// is written, with an error naming the flags (default limits: AIFABRIC_TIME_LIMIT_S unset,
+// memory pinned so that the outcome does not depend on the machine).
+TEST(Hardening, HugeSizesAreRefusedInNewPrograms)
+{
+    const std::string dir = TempDir("huge-new");
+    const std::string out = "--out=" + dir;
+    const RunOptions opt{60, {{"AIFABRIC_MEMORY_LIMIT_MB", "4000"}}};
+    auto expectRefused = [&](const std::vector<std::string>& args, const std::string& needle)
+    {
+        const RunResult r = RunArgs(args, opt);
+        EXPECT_TRUE(IsCleanError(r)) << args[0] << ": " << r.exitCode << " " << r.stderrText;
+        EXPECT_NE(r.stderrText.find(needle), std::string::npos) << args[0] << ": " << r.stderrText;
+        EXPECT_LT(r.seconds, 20.0) << args[0];
+        EXPECT_FALSE(std::filesystem::exists(dir)) << args[0] << " wrote its output folder";
+    };
+    expectRefused({"lossless", "--bytes=4294967296", "--stop-ms=100000", out},
+                  "--bytes=4294967296");
+    expectRefused({"ocs-reconfig", "--egs=64", "--ports=16", "--hosts-per-eg=16", out},
+                  "--egs=64 --ports=16 --hosts-per-eg=16");
+    expectRefused({"failover", "--n=256", "--k=16", "--hold-us=1000000", "--gap-us=1000000", out},
+                  "--n=256");
+    expectRefused({"dcqcn-profiles",
+                   "--rates-gbps=400,400,400,400,400,400,400,400,400,400,400,400",
+                   "--horizon-ms=10000",
+                   "--sample-us=0.1",
+                   out},
+                  "would run for about");
+    expectRefused({"packet-vs-flow", "--fabric=zcube", "--n=65536", "--k=4", out},
+                  "--n=65536 --k=4");
+    expectRefused({"flow-scale", "--parts=C", "--seeds=100000", out}, "--seeds=100000");
+    expectRefused({"bench-flow", "--random-flows=10000000", out}, "--random-flows=10000000");
+}
+
 // Point 7: write errors are errors; nothing partial is left behind.
 TEST(Hardening, WritesAreCheckedAndAtomic)
 {
