@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/link-load.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -583,40 +584,14 @@ FlowSimulator::Run(double stopS)
             }
             return true;
         }
-        // Fluid split: equal shares over the candidates, hop by hop, over (node, in port).
-        std::map<std::pair<uint32_t, uint32_t>, double> layer{
-            {{fs.src, FabricRouting::NO_PORT}, 1.0}};
-        std::map<uint32_t, double> mass;
-        double delivered = 0;
-        for (uint32_t hop = 0; hop <= m_maxHops && !layer.empty(); ++hop)
-        {
-            std::map<std::pair<uint32_t, uint32_t>, double> next;
-            for (const auto& [at, m] : layer)
-            {
-                if (at.first == fs.dst)
-                {
-                    delivered += m;
-                    continue;
-                }
-                if (hop == m_maxHops)
-                {
-                    continue;
-                }
-                const auto cands = m_routing->Candidates(at.first, at.second, fs.dst);
-                for (uint32_t p : cands)
-                {
-                    const double share = m / cands.size();
-                    mass[g.GetEgressDirLink(at.first, p)] += share;
-                    next[{g.GetPeer(at.first, p), g.GetPeerPort(at.first, p)}] += share;
-                }
-            }
-            layer.swap(next);
-        }
-        if (delivered < 1 - 1e-9)
+        // Fluid split: equal shares over the candidates, hop by hop (fabric's FluidSplit, the
+        // rule the analyses share).
+        std::vector<std::pair<uint32_t, double>> shares;
+        if (FluidSplit(*m_routing, fs.src, fs.dst, shares, m_maxHops) < 1 - 1e-9)
         {
             return false; // some share has no route: the flow stalls as a whole
         }
-        for (const auto& [d, m] : mass)
+        for (const auto& [d, m] : shares)
         {
             out.emplace_back(d, std::min(1.0, m));
         }
