@@ -7,8 +7,11 @@
 //   ipv4    - our routing as an Ipv4RoutingProtocol on switches with the full IPv4 stack
 //   global  - stock ns-3: IPv4 everywhere and Ipv4GlobalRouting
 // and reports hop-level packets (transmissions onto a link) per wall-second, events per
-// second and the ratio to global routing. It also times building a large ZCube (graph, ns-3
-// nodes, devices and stacks) and reports the process's peak memory after it.
+// second and the ratio to global routing. The fast variant is also run under each of ns-3's
+// event schedulers (--schedulers, alternating rounds): event order is (time, uid) in all of
+// them, so the simulated results are identical and only the wall time differs. It also times
+// building a large ZCube (graph, ns-3 nodes, devices and stacks) and reports the process's peak
+// memory after it.
 //
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
@@ -115,6 +118,73 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
     }
 }
 
+/// The fast variant under each scheduler, rounds alternating the schedulers; median wall time.
+/// The hop-packet counts must agree (same event order): a difference is reported as an error.
+void
+CompareSchedulers(const ZCubeHelper& zcube,
+                  const std::vector<FlowSpec>& flows,
+                  const std::vector<double>& rates,
+                  Time simTime,
+                  const std::vector<std::string>& schedulers,
+                  uint32_t repeat,
+                  json& summary)
+{
+    std::map<std::string, std::vector<double>> walls;
+    std::map<std::string, FabricUdpRunResult> last;
+    for (uint32_t round = 0; round < repeat; ++round)
+    {
+        for (const auto& s : schedulers)
+        {
+            ObjectFactory sched;
+            sched.SetTypeId(s);
+            Simulator::SetScheduler(sched);
+            FabricNetworkHelper links;
+            last[s] = RunFabricUdp(zcube.Install(links), flows, rates, 4096, simTime);
+            walls[s].push_back(last[s].wallSeconds);
+        }
+    }
+    std::cout << "\nEvent schedulers, fast variant (median of " << repeat
+              << " alternating rounds)\n"
+              << std::left << std::setw(26) << "scheduler" << std::right << std::setw(12)
+              << "hop-pkts" << std::setw(9) << "wall-s" << std::setw(14) << "hop-pkts/s"
+              << std::setw(12) << "vs first\n";
+    double first = 0;
+    std::string fastest;
+    double best = 0;
+    for (const auto& s : schedulers)
+    {
+        auto w = walls[s];
+        std::sort(w.begin(), w.end());
+        const double wall = w[w.size() / 2];
+        const FabricUdpRunResult& r = last[s];
+        const double rate = r.hopPackets / wall;
+        first = first > 0 ? first : rate;
+        if (rate > best)
+        {
+            best = rate;
+            fastest = s;
+        }
+        if (r.hopPackets != last[schedulers.front()].hopPackets)
+        {
+            throw std::runtime_error("scheduler " + s + " simulated a different run ("
+                                     + std::to_string(r.hopPackets) + " hop packets, "
+                                     + schedulers.front() + " "
+                                     + std::to_string(last[schedulers.front()].hopPackets) + ")");
+        }
+        summary["schedulers"][s] = {{"hop_packets", r.hopPackets},
+                                    {"wall_s_median", wall},
+                                    {"wall_s_all", walls[s]},
+                                    {"hop_packets_per_s", rate},
+                                    {"ratio_vs_first", rate / first}};
+        std::cout << std::left << std::setw(26) << s << std::right << std::setw(12) << r.hopPackets
+                  << std::setw(9) << std::fixed << std::setprecision(2) << wall << std::setw(14)
+                  << std::setprecision(0) << rate << std::setw(11) << std::setprecision(2)
+                  << rate / first << "x\n";
+    }
+    summary["fastest_scheduler"] = fastest;
+    std::cout << "fastest: " << fastest << "\n";
+}
+
 int
 Run(int argc, char* argv[])
 {
@@ -125,7 +195,10 @@ Run(int argc, char* argv[])
     cli.Add("variants", "comma list of fast|ipv4|global", "fast,ipv4,global");
     cli.Add("build-n", "GPUs of the large ZCube whose build is timed (0: skip)", "1024");
     cli.Add("build-k", "GPUs per switch of that ZCube", "32");
-    cli.Add("scheduler", "ns-3 scheduler TypeId", "ns3::MapScheduler");
+    cli.Add("scheduler", "ns-3 scheduler TypeId of the variants", "ns3::MapScheduler");
+    cli.Add("schedulers",
+            "comma list of scheduler TypeIds the fast variant is compared under, or none",
+            "ns3::MapScheduler,ns3::HeapScheduler,ns3::CalendarScheduler");
     cli.Add("repeat", "alternating rounds of the UDP variants (median wall time)", "3");
     cli.Add("roce",
             "also run the RoCE variant (DCQCN) on ZCube and ROFT, permutation and AllReduce",
@@ -134,7 +207,8 @@ Run(int argc, char* argv[])
     cli.Parse(argc, argv);
     for (const char* seedAttribute : {"ns3::EcmpRouting::Seed", "ns3::ZCubeRouting::Seed"})
     {
-        cli.ReserveAttribute(seedAttribute, "the default (this benchmark always hashes with seed 1)");
+        cli.ReserveAttribute(seedAttribute,
+                             "the default (this benchmark always hashes with seed 1)");
     }
     const auto n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
     const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, n));
@@ -153,6 +227,14 @@ Run(int argc, char* argv[])
     const bool roce = cli.GetBool("roce");
     const auto repeat = static_cast<uint32_t>(cli.GetUint("repeat", 1, 100));
     const std::string scheduler = cli.GetTypeId("scheduler", "ns3::Scheduler").GetName();
+    std::vector<std::string> schedulers;
+    if (cli.GetString("schedulers") != "none")
+    {
+        for (const auto& name : cli.GetList("schedulers"))
+        {
+            schedulers.push_back(CheckTypeIdName(name, "ns3::Scheduler", "--schedulers").GetName());
+        }
+    }
     {
         // Measured (Release): an ns-3 network takes about 45 kB per GPU and an AllReduce UDP
         // flow about 3.6 kB (n=256: 0.25 GB, n=512: 0.94 GB); setting up and running a flow
@@ -162,8 +244,9 @@ Run(int argc, char* argv[])
                                 + " (AllReduce: " + FormatNumber(flows, 3)
                                 + " flows) / --build-n=" + std::to_string(buildN);
         CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
-        CheckFabricRunTime(9e-5 * flows * (variants.size() * repeat + (roce ? 12 : 0)),
-                           sizes + " with --variants, --repeat, --roce");
+        CheckFabricRunTime(9e-5 * flows
+                               * ((variants.size() + schedulers.size()) * repeat + (roce ? 12 : 0)),
+                           sizes + " with --variants, --schedulers, --repeat, --roce");
     }
     FabricResults out(cli.GetString("out"));
     json summary;
@@ -269,6 +352,10 @@ Run(int argc, char* argv[])
                           << "x (median of " << repeat << " alternating rounds)\n";
             }
         }
+    }
+    if (!schedulers.empty())
+    {
+        CompareSchedulers(zcube, flows, rates, simTime, schedulers, repeat, summary);
     }
     if (roce)
     {
