@@ -114,6 +114,8 @@ TEST(Hardening, NoAborts)
     ExpectError({"zcube-vs-roft", "--SimulatorImplementationType=ns3::Object", out},
                 "ns3::SimulatorImpl");
     ExpectError({"bench-packet-rate", "--scheduler=ns3::Object", out}, "not a ns3::Scheduler");
+    ExpectError({"bench-packet-rate", "--schedulers=ns3::MapScheduler,ns3::Object", out},
+                "not a ns3::Scheduler");
     ExpectError({"bench-packet-rate", "--scheduler=ns3::DropTailQueue<Packet>", out},
                 "--scheduler");
     ExpectError({"bench-packet-rate", "--scheduler=ns3::Scheduler", out}, "no constructor");
