@@ -3,9 +3,11 @@
 // overflow when the headroom is too small, pause timing on the upstream queue, and the
 // deadlock detector's cycle search.
 #include "ns3/core-module.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-warning.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/pfc-ring.h"
 #include "ns3/point-to-point-channel.h"
@@ -90,6 +92,15 @@ class Pfc : public ::testing::Test
     {
         h.SetSwitchAttribute("Alpha", DoubleValue(0));
         h.SetSwitchAttribute("XoffBytes", UintegerValue(32 * 1024));
+        QuickDeadlockCheck(h);
+    }
+
+    /// A deadlock check after 10 us of pause (default 500 us) every 5 us: the acyclic cases
+    /// pause links for longer than that, so "no deadlock reported" says something.
+    static void QuickDeadlockCheck(PfcHelper& h)
+    {
+        h.SetNetworkAttribute("DeadlockTime", TimeValue(MicroSeconds(10)));
+        h.SetNetworkAttribute("CheckInterval", TimeValue(MicroSeconds(5)));
     }
 
     /// All-to-all as 15 shifted permutations, each flow at line rate (MakeShiftedAllToAll),
@@ -178,6 +189,7 @@ TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
     RoftHelper roft(RoftLayout(32, 8, 4), 3);
     FabricNetworkHelper links;
     PfcHelper pfcHelper;
+    QuickDeadlockCheck(pfcHelper);
     pfcHelper.ConfigureLinks(links);
     auto net = roft.Install(links);
     Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
@@ -615,4 +627,157 @@ TEST(PfcCycle, TwoWayPauseAndSelfLoopAreCycles)
     EXPECT_EQ(FindDirectedCycle(2, {{0, 1}, {1, 0}}).size(), 2u);
     EXPECT_EQ(FindDirectedCycle(1, {{0, 0}}).size(), 1u);
     EXPECT_THROW(FindDirectedCycle(2, {{0, 2}}), std::invalid_argument);
+}
+
+TEST_F(Pfc, TwoWayPauseWithoutDependencyIsNoDeadlock)
+{
+    // Switches A and B, each with a fast and a slow (1 Gb/s) host. gpu0 (on A) sends to the
+    // slow gpu3 (on B), gpu2 (on B) to the slow gpu1 (on A): B pauses A->B and A pauses
+    // B->A, for long stretches at once, with packets waiting on both. A cycle of paused links
+    // at node level (A->B->A), but not a buffer dependency: what A->B carries waits at B for
+    // B->gpu3, which is never paused. Nothing must be reported.
+    auto g = std::make_shared<FabricGraph>();
+    for (uint32_t h = 0; h < 4; ++h)
+    {
+        g->AddNode(FabricRole::HOST, "gpu" + std::to_string(h), 0);
+    }
+    const uint32_t a = g->AddNode(FabricRole::SWITCH, "A", 1);
+    const uint32_t b = g->AddNode(FabricRole::SWITCH, "B", 1);
+    g->Connect(0, a);
+    g->Connect(1, a, 1e9);
+    g->Connect(2, b);
+    g->Connect(3, b, 1e9);
+    const uint32_t ab = g->Connect(a, b);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0));
+    pfcHelper.SetSwitchAttribute("XoffBytes", UintegerValue(64000));
+    pfcHelper.SetSwitchAttribute("XonOffsetBytes", UintegerValue(32000));
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    QuickDeadlockCheck(pfcHelper);
+    pfcHelper.ConfigureLinks(links);
+    auto routing = CreateObject<EcmpRouting>();
+    routing->SetGraph(g);
+    auto net = links.Install(g, routing);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows{Flow(0, 0, 3, 300000), Flow(1, 2, 1, 300000)};
+    std::vector<PfcNetwork::PauseEvent> events;
+    size_t deadlocks = 0;
+    FabricRoceRunOptions o = LineRate({});
+    o.stopAt = Seconds(0.1);
+    o.afterRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        events = pfc->GetPauseEvents();
+        deadlocks = pfc->GetDeadlocks().size();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    ExpectLossless(r);
+    EXPECT_EQ(deadlocks, 0u) << "a two-way pause without buffer dependency is no deadlock";
+    // Both directions of A-B paused at once for longer than DeadlockTime: what the old,
+    // node-level rule (a cycle of long-paused links) reported as a deadlock.
+    const uint32_t fwd = 2 * ab;
+    const uint32_t rev = 2 * ab + 1;
+    bool paused[2] = {false, false};
+    double since[2] = {0, 0};
+    double longestBoth = 0;
+    double bothSince = -1;
+    for (const auto& e : events)
+    {
+        if (e.dirLink != fwd && e.dirLink != rev)
+        {
+            continue;
+        }
+        const int i = e.dirLink == fwd ? 0 : 1;
+        paused[i] = e.paused;
+        since[i] = e.t;
+        if (paused[0] && paused[1])
+        {
+            bothSince = std::max(since[0], since[1]);
+        }
+        else if (bothSince >= 0)
+        {
+            longestBoth = std::max(longestBoth, e.t - bothSince);
+            bothSince = -1;
+        }
+    }
+    EXPECT_GT(longestBoth, 10e-6) << "both directions paused together past DeadlockTime";
+    std::cout << "  both directions of A-B paused together for up to " << longestBoth * 1e6
+              << " us; last completion " << r.lastCompletionSeconds * 1e6 << " us\n";
+}
+
+namespace
+{
+
+/// A switch buffer with static 64000-byte thresholds and 8404 bytes of resume offset.
+PfcSwitchBuffer
+StaticBuffer(std::vector<PfcPortBuffer> ports)
+{
+    PfcSwitchBuffer b;
+    b.ports = std::move(ports);
+    b.pool = 10000000;
+    b.xoffBytes = 64000;
+    b.xonOffset = 8404;
+    return b;
+}
+
+} // namespace
+
+TEST(PfcDependency, PortHeldOnlyByPausedBytes)
+{
+    // Port 0 in XOFF with 70000 bytes: held in XOFF while 60000 of them wait in paused
+    // queues (60000 + 8404 > 64000), not when only 50000 do (the rest may leave: resume).
+    PfcSwitchBuffer b = StaticBuffer({{true, 64000, 6000, 7}, {false, 1000, 0, 9}});
+    EXPECT_EQ(PfcPortsHeldInXoff(b, {60000, 0}), (std::vector<bool>{true, false}));
+    EXPECT_EQ(PfcPortsHeldInXoff(b, {50000, 1000}), (std::vector<bool>{false, false}));
+    // The headroom drains first: 6000 held bytes in the headroom keep the port in XOFF.
+    b.ports[0].shared = 0;
+    EXPECT_EQ(PfcPortsHeldInXoff(b, {6000, 0}), (std::vector<bool>{true, false}));
+    EXPECT_THROW(PfcPortsHeldInXoff(b, {1}), std::invalid_argument);
+    // Dynamic threshold: alpha x the pool left once the released bytes are gone.
+    PfcSwitchBuffer d = b;
+    d.alpha = 0.5;
+    d.pool = 100000;
+    d.ports[0] = {true, 40000, 0, 7};
+    // Held 40000: threshold 0.5 x (100000 - 40000) = 30000 < 40000 + 8404: held.
+    EXPECT_EQ(PfcPortsHeldInXoff(d, {40000, 0}), (std::vector<bool>{true, false}));
+    // Held 10000: threshold 45000 >= 18404: may resume.
+    EXPECT_EQ(PfcPortsHeldInXoff(d, {10000, 0}), (std::vector<bool>{false, false}));
+}
+
+TEST(PfcDependency, RingIsACycleTwoWayPauseIsNot)
+{
+    // Ring of three switches (port 0: a host, port 1: from the previous switch). The paused
+    // queue out of switch i is directed link 10 + i; the link into switch i is the previous
+    // switch's, 10 + (i + 2) % 3.
+    std::vector<PfcSwitchBuffer> ring;
+    std::vector<PfcHeldQueue> held;
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        ring.push_back(
+            StaticBuffer({{false, 0, 0, 100 + i}, {true, 64000, 5000, 10 + (i + 2) % 3}}));
+        held.push_back({10 + i, i, {0, 69000}}); // every byte of the ring port waits
+    }
+    auto edges = PfcBufferDependencies(ring, held);
+    EXPECT_EQ(edges.size(), 3u);
+    auto cycle = FindDirectedCycle(20, edges);
+    ASSERT_EQ(cycle.size(), 3u);
+    // Half of the ring port's bytes are for the (unpaused) host port: no dependency.
+    for (auto& q : held)
+    {
+        q.bytesByIngress[1] = 30000;
+    }
+    EXPECT_TRUE(PfcBufferDependencies(ring, held).empty());
+
+    // Two switches paused both ways on their shared link (dir 0: A->B, dir 1: B->A), but
+    // what each paused queue holds came from its own host (port 0), not from the other.
+    std::vector<PfcSwitchBuffer> two{
+        StaticBuffer({{true, 64000, 3000, 4}, {true, 64000, 3000, 1}}),
+        StaticBuffer({{true, 64000, 3000, 6}, {true, 64000, 3000, 0}})};
+    std::vector<PfcHeldQueue> both{{0, 0, {67000, 0}}, {1, 1, {67000, 0}}};
+    edges = PfcBufferDependencies(two, both);
+    EXPECT_TRUE(FindDirectedCycle(8, edges).empty()) << "a two-way pause without buffer dependency";
+    // Were the bytes from the other switch (port 1), it would be a true two-switch deadlock.
+    both = {{0, 0, {0, 67000}}, {1, 1, {0, 67000}}};
+    EXPECT_EQ(FindDirectedCycle(8, PfcBufferDependencies(two, both)).size(), 2u);
+    EXPECT_THROW(PfcBufferDependencies(two, {{0, 5, {1}}}), std::invalid_argument);
 }

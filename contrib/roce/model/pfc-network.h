@@ -7,6 +7,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/pfc-queue.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/traced-callback.h"

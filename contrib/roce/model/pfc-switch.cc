@@ -7,6 +7,7 @@
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/log.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -151,6 +152,7 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
                 "PfcSwitch: port " + std::to_string(p) + " of " + g.GetName(fabricNode)
                 + " or its peer has no ns3::PfcQueue (FabricNetworkHelper::SetQueueType)");
         }
+        port.inDirLink = g.GetEgressDirLink(g.GetPeer(fabricNode, p), g.GetPeerPort(fabricNode, p));
         port.queue->SetDevice(port.device);
         port.queue->SetLeaveCallback(MakeCallback(&PfcSwitch::Leave, this));
         TimeValue delay;
@@ -194,14 +196,25 @@ PfcSwitch::GetIngressBytes(uint32_t port) const
     return m_ports[port].shared + m_ports[port].headroom;
 }
 
+PfcSwitchBuffer
+PfcSwitch::GetBufferState() const
+{
+    PfcSwitchBuffer b;
+    b.pool = m_pool;
+    b.alpha = m_alpha;
+    b.xoffBytes = m_xoffStatic;
+    b.xonOffset = m_xonOffset;
+    for (const Port& p : m_ports)
+    {
+        b.ports.push_back({p.xoff, p.shared, p.headroom, p.inDirLink});
+    }
+    return b;
+}
+
 uint64_t
 PfcSwitch::Threshold() const
 {
-    if (m_alpha <= 0)
-    {
-        return m_xoffStatic;
-    }
-    return static_cast<uint64_t>(m_alpha * double(m_pool - std::min(m_pool, m_sharedUsed)));
+    return PfcXoffThreshold(m_alpha, m_xoffStatic, m_pool, m_sharedUsed);
 }
 
 bool
@@ -280,7 +293,7 @@ PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
     const uint64_t fromShared = std::min(in.shared, bytes - fromHeadroom);
     in.shared -= fromShared;
     m_sharedUsed -= std::min(m_sharedUsed, fromShared);
-    if (in.xoff && in.headroom == 0 && (in.shared == 0 || in.shared + m_xonOffset <= Threshold()))
+    if (in.xoff && PfcMayResume(in.headroom, in.shared, m_xonOffset, Threshold()))
     {
         SendPause(inPort, false);
     }

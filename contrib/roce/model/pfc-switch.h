@@ -7,6 +7,7 @@
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/pfc-queue.h"
 #include "ns3/traced-callback.h"
 
@@ -77,6 +78,8 @@ class PfcSwitch : public Object
     uint64_t GetHeadroomDrops() const { return m_headroomDrops; }
     uint64_t GetSharedBytes() const { return m_sharedUsed; }
     uint32_t GetFabricNode() const { return m_fabricNode; }
+    /// The data-class accounting of every port now (for the deadlock analysis).
+    PfcSwitchBuffer GetBufferState() const;
 
     /// A pause frame left: fabric node, port, class, XOFF (true) or XON (false).
     typedef void (*PauseTracedCallback)(uint32_t node, uint32_t port, uint8_t cls, bool xoff);
@@ -90,6 +93,7 @@ class PfcSwitch : public Object
         Ptr<PointToPointNetDevice> device;
         Ptr<PfcQueue> queue;    //!< this port's egress queue
         Ptr<PfcQueue> upstream; //!< the peer's egress queue that this port pauses
+        uint32_t inDirLink{0};  //!< the directed link into this port
         Time delay;
         uint64_t rateBps{0};
         uint64_t headroomSize{0};
