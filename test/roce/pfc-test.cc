@@ -781,3 +781,98 @@ TEST(PfcDependency, RingIsACycleTwoWayPauseIsNot)
     EXPECT_EQ(FindDirectedCycle(8, PfcBufferDependencies(two, both)).size(), 2u);
     EXPECT_THROW(PfcBufferDependencies(two, {{0, 5, {1}}}), std::invalid_argument);
 }
+
+TEST_F(Pfc, PauseFramesAreNotDeliveredOverAFailedLink)
+{
+    // On-off pauses (a lost resume would leave the upstream paused for ever). At the first
+    // XOFF a switch sends to another switch, wait until it took effect, then fail that link
+    // for 200 us: the upstream's pause is cleared with the link (as a MAC reset does), the
+    // pause frames sent meanwhile (the resume) are lost and counted, and after the repair
+    // every flow completes (go-back-N over the link-down drops); nothing unaccounted.
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+    struct Seen
+    {
+        bool armed{false};
+        uint32_t dirLink{0}; //!< the paused upstream's egress
+        bool pausedBefore{false};
+        bool pausedAfter{true};
+        uint64_t lostAtRepair{0};
+    };
+
+    auto seen = std::make_shared<Seen>();
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        Ptr<PfcSwitch> sw = pfc->GetSwitch(v);
+        if (!sw)
+        {
+            continue;
+        }
+        sw->TraceConnectWithoutContext(
+            "Pause",
+            Callback<void, uint32_t, uint32_t, uint8_t, bool>(
+                [seen, pfc, net, &g](uint32_t node, uint32_t port, uint8_t, bool xoff)
+                {
+                    if (!xoff || seen->armed || g.IsHost(g.GetPeer(node, port)))
+                    {
+                        return;
+                    }
+                    seen->armed = true;
+                    seen->dirLink
+                        = g.GetEgressDirLink(g.GetPeer(node, port), g.GetPeerPort(node, port));
+                    const uint32_t link = g.GetPortLink(node, port);
+                    Simulator::Schedule(
+                        MicroSeconds(3),
+                        [seen, pfc, net, link]()
+                        {
+                            seen->pausedBefore
+                                = pfc->GetQueue(seen->dirLink)->IsPaused(PfcQueue::DATA);
+                            net->GetState()->FailLink(link);
+                            seen->pausedAfter
+                                = pfc->GetQueue(seen->dirLink)->IsPaused(PfcQueue::DATA);
+                        });
+                    Simulator::Schedule(MicroSeconds(203),
+                                        [seen, pfc, net, link]()
+                                        {
+                                            seen->lostAtRepair = pfc->GetLostPauseFrames();
+                                            net->GetState()->RepairLink(link);
+                                        });
+                }));
+    }
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    FabricRoceRunOptions o;
+    o.stopAt = Seconds(0.2);
+    uint64_t lost = 0;
+    size_t deadlocks = 0;
+    o.afterRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        lost = pfc->GetLostPauseFrames();
+        deadlocks = pfc->GetDeadlocks().size();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    ASSERT_TRUE(seen->armed);
+    EXPECT_TRUE(seen->pausedBefore) << "the XOFF had taken effect";
+    EXPECT_FALSE(seen->pausedAfter) << "link down cleared the upstream's pause";
+    EXPECT_GT(seen->lostAtRepair, 0u) << "the resume sent while the link was down was lost";
+    EXPECT_GE(lost, seen->lostAtRepair);
+    EXPECT_EQ(r.incompleteFlows, 0u) << "nothing stays paused for ever";
+    EXPECT_EQ(deadlocks, 0u);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    for (const auto& [reason, n] : r.drops)
+    {
+        EXPECT_EQ(reason, FabricDropReason::LINK_DOWN) << n;
+    }
+    std::cout << "  failed " << g.GetDirLinkLabel(seen->dirLink) << ": " << lost
+              << " pause frames lost, drops " << r.droppedPackets << ", last completion "
+              << r.lastCompletionSeconds * 1e6 << " us\n";
+}

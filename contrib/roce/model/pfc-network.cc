@@ -276,6 +276,17 @@ PfcNetwork::GetHeadroomDrops() const
     return n;
 }
 
+uint64_t
+PfcNetwork::GetLostPauseFrames() const
+{
+    uint64_t n = 0;
+    for (const auto& sw : m_switches)
+    {
+        n += sw ? sw->GetLostPauseFrames() : 0;
+    }
+    return n;
+}
+
 double
 PfcNetwork::GetPausedSeconds(uint32_t dirLink) const
 {

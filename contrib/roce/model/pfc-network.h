@@ -106,6 +106,8 @@ class PfcNetwork : public Object
     /// XOFF events (pause episodes started) seen by all queues.
     uint64_t GetPauseEpisodes() const;
     uint64_t GetHeadroomDrops() const;
+    /// Pause frames of all switches lost on links that were down (PfcSwitch::GetLostPauseFrames).
+    uint64_t GetLostPauseFrames() const;
     uint64_t GetWatchdogDrops() const { return m_watchdogDrops; }
     /// How long \p dirLink's data class has been paused in all, up to now (seconds).
     double GetPausedSeconds(uint32_t dirLink) const;

@@ -102,6 +102,11 @@ PfcSwitch::DoDispose()
         p.refresh.Cancel();
     }
     m_ports.clear();
+    if (m_truth && m_listener != UINT32_MAX)
+    {
+        m_truth->RemoveListener(m_listener);
+    }
+    m_truth = nullptr;
     if (m_forwarder)
     {
         m_forwarder->SetEgressCallback(FabricSwitchForwarder::EgressCallback());
@@ -153,6 +158,7 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
                 + " or its peer has no ns3::PfcQueue (FabricNetworkHelper::SetQueueType)");
         }
         port.inDirLink = g.GetEgressDirLink(g.GetPeer(fabricNode, p), g.GetPeerPort(fabricNode, p));
+        port.outDirLink = g.GetEgressDirLink(fabricNode, p);
         port.queue->SetDevice(port.device);
         port.queue->SetLeaveCallback(MakeCallback(&PfcSwitch::Leave, this));
         TimeValue delay;
@@ -188,6 +194,25 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
     }
     m_pool = m_bufferSize - reserved;
     m_forwarder->SetEgressCallback(MakeCallback(&PfcSwitch::Egress, this));
+    m_truth = net->GetState();
+    if (m_truth)
+    {
+        for (Port& port : m_ports)
+        {
+            port.linkUp = PortUsable(port);
+        }
+        m_listener = m_truth->AddListener(
+            [this](const FabricStateChange& c)
+            {
+                const FabricGraph& graph = m_truth->GetGraph();
+                if (c.element == FabricStateChange::Element::NODE
+                    || graph.GetDirLinkTail(c.id) == m_fabricNode
+                    || graph.GetDirLinkHead(c.id) == m_fabricNode)
+                {
+                    LinkStateChanged();
+                }
+            });
+    }
 }
 
 uint64_t
@@ -317,17 +342,70 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
     port.xoff = xoff;
     ++port.frames;
     m_pauseTrace(m_fabricNode, portIndex, PfcQueue::DATA, xoff);
-    const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
-    Simulator::Schedule(flight,
-                        &PfcQueue::ReceivePause,
-                        port.upstream,
-                        PfcQueue::DATA,
-                        xoff ? PauseDuration(port) : Time(0));
     port.refresh.Cancel();
+    if (!PortUsable(port))
+    {
+        // The port is down: the frame goes nowhere, and no refresh while it stays down (the
+        // upstream's pause state was cleared when the link went down; see LinkStateChanged).
+        ++m_lostPauseFrames;
+        return;
+    }
+    const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
+    Simulator::Schedule(
+        flight, &PfcSwitch::DeliverPause, this, portIndex, xoff ? PauseDuration(port) : Time(0));
     if (xoff && m_mode == QUANTA)
     {
         port.refresh
             = Simulator::Schedule(PauseDuration(port) / 2, &PfcSwitch::Refresh, this, portIndex);
+    }
+}
+
+bool
+PfcSwitch::PortUsable(const Port& port) const
+{
+    return !m_truth || m_truth->IsDirLinkUsable(port.outDirLink);
+}
+
+void
+PfcSwitch::DeliverPause(uint32_t portIndex, Time duration)
+{
+    if (portIndex >= m_ports.size())
+    {
+        return; // disposed
+    }
+    const Port& port = m_ports[portIndex];
+    if (!PortUsable(port))
+    {
+        ++m_lostPauseFrames; // the link went down while the frame was on it
+        return;
+    }
+    port.upstream->ReceivePause(PfcQueue::DATA, duration);
+}
+
+void
+PfcSwitch::LinkStateChanged()
+{
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        Port& port = m_ports[p];
+        const bool up
+            = m_truth->IsDirLinkUsable(port.outDirLink) && m_truth->IsDirLinkUsable(port.inDirLink);
+        if (up == port.linkUp)
+        {
+            continue;
+        }
+        port.linkUp = up;
+        if (!up)
+        {
+            // Link down resets the MACs: the upstream forgets the pause this port sent (with
+            // on-off pauses it would otherwise wait for a resume that can never arrive).
+            port.upstream->ReceivePause(PfcQueue::DATA, Time(0));
+            port.refresh.Cancel();
+        }
+        else if (port.xoff)
+        {
+            SendPause(p, true); // still over the threshold: pause the upstream again
+        }
     }
 }
 
