@@ -10,6 +10,7 @@
 #include "ns3/pfc-dependency.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/pfc-ring.h"
+#include "ns3/pfc-study.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-rate-control.h"
@@ -875,4 +876,84 @@ TEST_F(Pfc, PauseFramesAreNotDeliveredOverAFailedLink)
     std::cout << "  failed " << g.GetDirLinkLabel(seen->dirLink) << ": " << lost
               << " pause frames lost, drops " << r.droppedPackets << ", last completion "
               << r.lastCompletionSeconds * 1e6 << " us\n";
+}
+
+TEST(PfcStudy, IncastWithVictimsLeavesVictimSourcesOut)
+{
+    // 48 hosts in 6 leaves of 8: senders from leaves 1..4 (hosts 8..39), victims from the last
+    // host of leaves 1 and 2 (15, 23) to hosts 40, 41 of the idle last leaf.
+    const auto flows = MakeIncastWithVictims(48, 8, 16, 2, 1000, 2000);
+    ASSERT_EQ(flows.size(), 18u);
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        EXPECT_EQ(flows[i].dst, 0u);
+        EXPECT_EQ(flows[i].bytes, 1000u);
+        EXPECT_GE(flows[i].src, 8u);
+        EXPECT_LT(flows[i].src, 40u);
+        EXPECT_NE(flows[i].src, 15u);
+        EXPECT_NE(flows[i].src, 23u);
+        EXPECT_EQ(flows[i].id, i);
+        EXPECT_EQ(flows[i].srcPort, 49152 + i);
+    }
+    EXPECT_EQ(flows[15].src, 25u) << "16 senders: 8..14, 16..22, 24..25 (15, 23: victims)";
+    EXPECT_EQ(flows[16].src, 15u);
+    EXPECT_EQ(flows[16].dst, 40u);
+    EXPECT_EQ(flows[17].src, 23u);
+    EXPECT_EQ(flows[17].dst, 41u);
+    EXPECT_EQ(flows[17].bytes, 2000u);
+    EXPECT_THROW(MakeIncastWithVictims(48, 7, 16, 2, 1, 1), std::invalid_argument);
+    EXPECT_THROW(MakeIncastWithVictims(16, 8, 4, 0, 1, 1), std::invalid_argument); // 2 leaves
+    EXPECT_THROW(MakeIncastWithVictims(48, 8, 16, 5, 1, 1), std::invalid_argument);
+    EXPECT_THROW(MakeIncastWithVictims(48, 8, 31, 2, 1, 1), std::invalid_argument);
+    EXPECT_THROW(MakeIncastWithVictims(48, 8, 0, 2, 1, 1), std::invalid_argument);
+    EXPECT_EQ(MakeIncastWithVictims(48, 8, 30, 2, 1, 1).size(), 32u);
+    const auto ring = MakePfcRingFlows(4, 5);
+    ASSERT_EQ(ring.size(), 4u);
+    EXPECT_EQ(ring[0].dst, 3u);
+    EXPECT_EQ(ring[3].dst, 2u);
+    EXPECT_THROW(MakePfcRingFlows(2, 5), std::invalid_argument);
+}
+
+TEST(PfcStudy, IncastStatsAndPfcFiguresJson)
+{
+    auto flow = [](uint32_t dst, bool complete, double fctUs, double idealUs, uint32_t cnps)
+    {
+        RoceFlowRecord f;
+        f.spec.dst = dst;
+        f.complete = complete;
+        f.start = MicroSeconds(10);
+        f.finish = MicroSeconds(10) + NanoSeconds(uint64_t(fctUs * 1000));
+        f.idealSeconds = idealUs * 1e-6;
+        f.cnps = cnps;
+        return f;
+    };
+    const std::vector<RoceFlowRecord> flows{flow(0, true, 100, 50, 1),
+                                            flow(0, true, 300, 50, 2),
+                                            flow(0, false, 0, 50, 4), // incomplete: cnps only
+                                            flow(7, true, 40, 20, 0),
+                                            flow(8, true, 80, 20, 8)};
+    const IncastFlowStats s
+        = SummarizeIncastFlows(flows, [](const RoceFlowRecord& f) { return f.spec.dst != 0; });
+    EXPECT_EQ(s.cnps, 15u);
+    EXPECT_DOUBLE_EQ(s.incastFctMaxUs, 300);
+    EXPECT_EQ(s.victimsComplete, 2u);
+    EXPECT_DOUBLE_EQ(s.victimSlowdownMean, 3);
+    EXPECT_DOUBLE_EQ(s.victimSlowdownMax, 4);
+
+    PfcRunFigures fig;
+    fig.pauseFrames = 6;
+    fig.maxPausedSeconds = 1.0;
+    fig.maxPausedLink = "L0->S1";
+    fig.events = {{0.5, 3, true}, {1.5, 3, false}, {2.5, 4, true}, {3.0, 4, false}};
+    fig.deadlocks.push_back({2.0, {1, 2}, {"A->B", "B->A"}});
+    const nlohmann::json j = PfcFiguresJson(fig, 4.0);
+    EXPECT_EQ(j["pause_frames"], 6);
+    EXPECT_EQ(j["pause_episodes_first_half"], 1) << "pauses before t = 2 s";
+    EXPECT_EQ(j["pause_episodes_second_half"], 1);
+    EXPECT_DOUBLE_EQ(j["max_paused_fraction"].get<double>(), 0.25);
+    EXPECT_EQ(j["max_paused_link"], "L0->S1");
+    ASSERT_EQ(j["deadlocks"].size(), 1u);
+    EXPECT_DOUBLE_EQ(j["deadlocks"][0]["t_us"].get<double>(), 2e6);
+    EXPECT_EQ(j["deadlocks"][0]["links"][1], "B->A");
+    EXPECT_EQ(PfcFiguresJson(PfcRunFigures{}, 0)["max_paused_fraction"], 0.0) << "lossy run";
 }
