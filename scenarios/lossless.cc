@@ -20,6 +20,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/pfc-ring.h"
+#include "ns3/pfc-study.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-rate-control.h"
 #include "ns3/roce-sender.h"
@@ -34,22 +35,6 @@ using json = nlohmann::json;
 
 namespace
 {
-
-/// What one run reports beyond RunFabricRoce's result.
-struct PfcRunFigures
-{
-    uint64_t pauseFrames{0};
-    uint64_t pauseEpisodes{0};
-    uint64_t headroomDrops{0};
-    uint64_t episodesFirstHalf{0};
-    uint64_t episodesSecondHalf{0};
-    double maxPausedSeconds{0};
-    std::string maxPausedLink;
-    uint32_t pausedLinks{0};
-    std::vector<PfcNetwork::PauseEvent> events;
-    std::vector<PfcNetwork::DeadlockReport> deadlocks;
-    size_t storms{0};
-};
 
 struct RunSpec
 {
@@ -141,36 +126,6 @@ Run(int argc, char* argv[])
     }
     FabricResults out(cli.GetString("out"));
 
-    auto flowOf = [](uint32_t id, uint32_t src, uint32_t dst, uint64_t b)
-    {
-        FlowSpec f;
-        f.id = id;
-        f.src = src;
-        f.dst = dst;
-        f.bytes = b;
-        f.srcPort = static_cast<uint16_t>(49152 + id);
-        return f;
-    };
-    auto incastFlows = [&](uint64_t perFlow)
-    {
-        std::vector<FlowSpec> flows;
-        for (uint32_t h = k; h < (leaves - 1) * k && flows.size() < senders; ++h)
-        {
-            const uint32_t leaf = h / k;
-            if (leaf <= victims && h % k == k - 1)
-            {
-                continue; // a victim's source
-            }
-            flows.push_back(flowOf(flows.size(), h, 0, perFlow));
-        }
-        for (uint32_t v = 0; v < victims; ++v)
-        {
-            flows.push_back(
-                flowOf(flows.size(), (v + 1) * k + k - 1, (leaves - 1) * k + v, victimBytes));
-        }
-        return flows;
-    };
-
     json summary;
     summary["params"] = {{"n", n},
                          {"k", k},
@@ -191,18 +146,10 @@ Run(int argc, char* argv[])
                          {"ring_xoff_bytes", ringXoff},
                          {"stop_ms", stopAt.ToDouble(Time::MS)}};
     summary["runs"] = json::array();
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"scenario",
-                       "mode",
-                       "flow",
-                       "role",
-                       "src",
-                       "dst",
-                       "bytes",
-                       "fct_us",
-                       "slowdown",
-                       "retx",
-                       "cnps"});
+    // clang-format off
+    CsvWriter flowCsv(out.Path("flows.csv"), {"scenario", "mode", "flow", "role", "src", "dst",
+                                              "bytes", "fct_us", "slowdown", "retx", "cnps"});
+    // clang-format on
     CsvWriter pauseCsv(out.Path("pause-events.csv"),
                        {"scenario", "mode", "t_us", "link", "tail_tier", "paused"});
 
@@ -222,13 +169,13 @@ Run(int argc, char* argv[])
         runs.push_back({"incast-dcqcn", false, true});
     }
     runs.push_back({"cyclic", true, false});
-    json incastLossless;
     std::vector<PfcNetwork::PauseEvent> plotEvents;
     std::shared_ptr<const FabricGraph> plotGraph;
     double plotEnd = 0;
     for (const RunSpec& run : runs)
     {
         const bool cyclic = run.scenario == "cyclic";
+        const std::string mode = run.lossless ? "lossless" : "lossy";
         FabricNetworkHelper links;
         links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
         PfcHelper pfcHelper;
@@ -261,15 +208,13 @@ Run(int argc, char* argv[])
             auto routing = CreateObject<ClockwiseRingRouting>();
             routing->SetGraph(graph);
             net = links.Install(graph, routing);
-            for (uint32_t i = 0; i < ringSwitches; ++i)
-            {
-                flows.push_back(flowOf(i, i, (i + ringSwitches - 1) % ringSwitches, ringBytes));
-            }
+            flows = MakePfcRingFlows(ringSwitches, ringBytes);
         }
         else
         {
             net = RoftHelper(RoftLayout(n, k, spines), 1).Install(links);
-            flows = incastFlows(run.dcqcn ? dcqcnBytes : bytes);
+            flows = MakeIncastWithVictims(
+                n, k, senders, victims, run.dcqcn ? dcqcnBytes : bytes, victimBytes);
         }
         Ptr<PfcNetwork> pfc = run.lossless ? pfcHelper.Install(net) : nullptr;
         PfcRunFigures fig;
@@ -281,62 +226,27 @@ Run(int argc, char* argv[])
         {
             opt.afterRun = [pfc, &fig](Ptr<FabricNetwork> nw, const ApplicationContainer&)
             {
-                const FabricGraph& g = nw->GetGraph();
-                fig.pauseFrames = pfc->GetPauseFrames();
-                fig.pauseEpisodes = pfc->GetPauseEpisodes();
-                fig.headroomDrops = pfc->GetHeadroomDrops();
-                fig.events = pfc->GetPauseEvents();
-                fig.deadlocks = pfc->GetDeadlocks();
-                fig.storms = pfc->GetStorms().size();
-                for (uint32_t d = 0; d < pfc->GetNDirLinks(); ++d)
-                {
-                    const double f = pfc->GetPausedSeconds(d);
-                    fig.pausedLinks += pfc->GetQueue(d)->GetPauseCount(PfcQueue::DATA) > 0;
-                    if (f > fig.maxPausedSeconds)
-                    {
-                        fig.maxPausedSeconds = f;
-                        fig.maxPausedLink = g.GetDirLinkLabel(d);
-                    }
-                }
+                fig = CollectPfcFigures(*pfc, nw->GetGraph());
             };
         }
-        std::cerr << "[" << run.scenario << " " << (run.lossless ? "lossless" : "lossy") << "] "
-                  << flows.size() << " flows..." << std::flush;
+        std::cerr << "[" << run.scenario << " " << mode << "] " << flows.size() << " flows..."
+                  << std::flush;
         FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
         std::cerr << " done (" << FormatNumber(r.wallSeconds, 3) << " s)\n";
-        const FabricGraph& g = net->GetGraph();
         // The traffic's time: until the last packet left the network (or the stop).
         const double end = r.incompleteFlows == 0 && r.lastPacketSeconds > 0 ? r.lastPacketSeconds
                                                                              : r.simSeconds;
-        const double pausedFraction = end > 0 ? fig.maxPausedSeconds / end : 0.0;
-        for (const auto& e : fig.events)
+        auto isVictim = [cyclic](const RoceFlowRecord& f)
         {
-            (e.t < end / 2 ? fig.episodesFirstHalf : fig.episodesSecondHalf) += e.paused ? 1 : 0;
-        }
-
-        uint64_t cnps = 0;
-        double incastMax = 0;
-        double victimSum = 0;
-        double victimMax = 0;
-        uint32_t victimN = 0;
+            return !cyclic && f.spec.dst != 0;
+        };
+        const IncastFlowStats st = SummarizeIncastFlows(r.flows, isVictim);
         for (const auto& f : r.flows)
         {
-            const bool victim = !cyclic && f.spec.dst != 0;
-            cnps += f.cnps;
-            if (f.complete && victim)
-            {
-                victimSum += f.Slowdown();
-                victimMax = std::max(victimMax, f.Slowdown());
-                ++victimN;
-            }
-            else if (f.complete)
-            {
-                incastMax = std::max(incastMax, f.FctSeconds() * 1e6);
-            }
             flowCsv.Row({run.scenario,
-                         run.lossless ? "lossless" : "lossy",
+                         mode,
                          std::to_string(f.spec.id),
-                         cyclic ? "ring" : (victim ? "victim" : "incast"),
+                         cyclic ? "ring" : (isVictim(f) ? "victim" : "incast"),
                          std::to_string(f.spec.src),
                          std::to_string(f.spec.dst),
                          std::to_string(f.spec.bytes),
@@ -345,46 +255,24 @@ Run(int argc, char* argv[])
                          std::to_string(f.retxPackets),
                          std::to_string(f.cnps)});
         }
-        for (const auto& e : fig.events)
-        {
-            pauseCsv.Row({run.scenario,
-                          run.lossless ? "lossless" : "lossy",
-                          FormatNumber(e.t * 1e6),
-                          g.GetDirLinkLabel(e.dirLink),
-                          std::to_string(g.GetTier(g.GetDirLinkTail(e.dirLink))),
-                          e.paused ? "1" : "0"});
-        }
-        json deadlocks = json::array();
-        for (const auto& d : fig.deadlocks)
-        {
-            deadlocks.push_back({{"t_us", d.t * 1e6}, {"links", d.labels}});
-        }
-        json rj{{"scenario", run.scenario},
-                {"mode", run.lossless ? "lossless" : "lossy"},
-                {"rate_control", run.dcqcn ? "dcqcn" : "none"},
-                {"sent_packets", r.sentPackets},
-                {"delivered_packets", r.deliveredPackets},
-                {"drops", r.drops},
-                {"pause_frames", fig.pauseFrames},
-                {"pause_episodes", fig.pauseEpisodes},
-                {"pause_episodes_first_half", fig.episodesFirstHalf},
-                {"pause_episodes_second_half", fig.episodesSecondHalf},
-                {"headroom_drops", fig.headroomDrops},
-                {"paused_links", fig.pausedLinks},
-                {"max_paused_fraction", pausedFraction},
-                {"max_paused_link", fig.maxPausedLink},
-                {"pause_storms", fig.storms},
-                {"cnps", cnps},
-                {"deadlocks", deadlocks},
-                {"incomplete_flows", r.incompleteFlows},
-                {"in_flight_at_stop", r.inFlightPackets},
-                {"unaccounted_packets", r.Unaccounted()},
-                {"sim_us", r.simSeconds * 1e6},
-                {"last_completion_us", r.lastCompletionSeconds * 1e6},
-                {"incast_fct_max_us", incastMax},
-                {"victim_slowdown_mean", victimN ? victimSum / victimN : 0.0},
-                {"victim_slowdown_max", victimMax},
-                {"wall_s", r.wallSeconds}};
+        WritePfcPauseEventRows(pauseCsv, {run.scenario, mode}, fig.events, net->GetGraph());
+        json rj = PfcFiguresJson(fig, end);
+        rj.update({{"scenario", run.scenario},
+                   {"mode", mode},
+                   {"rate_control", run.dcqcn ? "dcqcn" : "none"},
+                   {"sent_packets", r.sentPackets},
+                   {"delivered_packets", r.deliveredPackets},
+                   {"drops", r.drops},
+                   {"cnps", st.cnps},
+                   {"incomplete_flows", r.incompleteFlows},
+                   {"in_flight_at_stop", r.inFlightPackets},
+                   {"unaccounted_packets", r.Unaccounted()},
+                   {"sim_us", r.simSeconds * 1e6},
+                   {"last_completion_us", r.lastCompletionSeconds * 1e6},
+                   {"incast_fct_max_us", st.incastFctMaxUs},
+                   {"victim_slowdown_mean", st.victimSlowdownMean},
+                   {"victim_slowdown_max", st.victimSlowdownMax},
+                   {"wall_s", r.wallSeconds}});
         summary["runs"].push_back(rj);
         if (run.scenario == "incast" && run.lossless)
         {
@@ -395,7 +283,7 @@ Run(int argc, char* argv[])
         std::string notes;
         if (!fig.deadlocks.empty())
         {
-            notes += "DEADLOCK:";
+            notes = "DEADLOCK:";
             for (const auto& l : fig.deadlocks[0].labels)
             {
                 notes += " " + l;
@@ -406,81 +294,28 @@ Run(int argc, char* argv[])
             notes += (notes.empty() ? "" : "; ") + std::to_string(r.incompleteFlows)
                    + " flows incomplete";
         }
-        std::cout << std::left << std::setw(14) << run.scenario << std::setw(10)
-                  << (run.lossless ? "lossless" : "lossy") << std::right << std::setw(9)
-                  << r.sentPackets << std::setw(11) << r.deliveredPackets << std::setw(8)
-                  << r.droppedPackets << std::setw(9) << fig.pauseFrames << std::setw(12)
-                  << FormatNumber(incastMax, 4) << std::setw(12)
-                  << (victimN ? FormatNumber(victimSum / victimN, 3) : "-") << std::setw(10)
-                  << FormatNumber(100 * pausedFraction, 3) << "  " << notes << "\n";
+        std::cout << std::left << std::setw(14) << run.scenario << std::setw(10) << mode
+                  << std::right << std::setw(9) << r.sentPackets << std::setw(11)
+                  << r.deliveredPackets << std::setw(8) << r.droppedPackets << std::setw(9)
+                  << fig.pauseFrames << std::setw(12) << FormatNumber(st.incastFctMaxUs, 4)
+                  << std::setw(12)
+                  << (st.victimsComplete ? FormatNumber(st.victimSlowdownMean, 3) : "-")
+                  << std::setw(10) << FormatNumber(100 * rj["max_paused_fraction"].get<double>(), 3)
+                  << "  " << notes << "\n";
     }
     flowCsv.Close();
     pauseCsv.Close();
 
-    // Pause state per link over time: one row per link ever paused, grouped by the tier of
-    // the paused sender (spines, leaves, hosts), so propagation shows hop by hop.
+    // Pause state per link over time, grouped by the tier of the paused sender: the pause
+    // propagating hop by hop.
     bool plotted = false;
     if (!plotEvents.empty())
     {
-        const FabricGraph& g = *plotGraph;
-        std::map<uint32_t, std::vector<std::pair<double, bool>>> byLink;
-        for (const auto& e : plotEvents)
-        {
-            byLink[e.dirLink].emplace_back(e.t * 1e6, e.paused);
-        }
-        std::vector<uint32_t> order;
-        for (const auto& [d, ev] : byLink)
-        {
-            order.push_back(d);
-        }
-        std::stable_sort(order.begin(),
-                         order.end(),
-                         [&g](uint32_t a, uint32_t b) {
-                             return g.GetTier(g.GetDirLinkTail(a)) > g.GetTier(g.GetDirLinkTail(b));
-                         });
-        Gnuplot plot;
-        plot.SetTerminal("pngcairo size 1000,700");
-        plot.SetTitle("PFC pause state per link, incast lossless (a line = link paused)");
-        plot.SetLegend("time (us)", "paused link (by tier of its sender)");
-        std::map<uint32_t, Gnuplot2dDataset> tiers;
-        const char* names[] = {"host -> leaf", "leaf -> spine", "spine -> leaf"};
-        for (size_t row = 0; row < order.size(); ++row)
-        {
-            const uint32_t d = order[row];
-            const uint32_t tier = std::min<uint32_t>(g.GetTier(g.GetDirLinkTail(d)), 2);
-            auto it = tiers.find(tier);
-            if (it == tiers.end())
-            {
-                it = tiers.emplace(tier, Gnuplot2dDataset(names[tier])).first;
-                it->second.SetStyle(Gnuplot2dDataset::LINES);
-            }
-            double since = -1;
-            for (const auto& [t, paused] : byLink[d])
-            {
-                if (paused)
-                {
-                    since = t;
-                }
-                else if (since >= 0)
-                {
-                    it->second.Add(since, row);
-                    it->second.Add(t, row);
-                    it->second.AddEmptyLine();
-                    since = -1;
-                }
-            }
-            if (since >= 0)
-            {
-                it->second.Add(since, row);
-                it->second.Add(plotEnd * 1e6, row);
-                it->second.AddEmptyLine();
-            }
-        }
-        for (auto& [tier, ds] : tiers)
-        {
-            plot.AddDataset(ds);
-        }
-        plot.AppendExtra("set key outside right");
+        Gnuplot plot = PfcPauseStatePlot(plotEvents,
+                                         *plotGraph,
+                                         plotEnd,
+                                         "PFC pause state per link, incast lossless (a line = "
+                                         "link paused)");
         plotted = out.WritePng("pause-state.png", plot);
     }
     out.WriteJson("summary.json", summary);

@@ -505,7 +505,7 @@ Run(int argc, char* argv[])
                   "greedy / BvN, RoCE traffic through reconfigurations");
     cli.Add("wiring", "cross|uniform (with --algorithm: one run; neither: the comparison)", "");
     cli.Add("algorithm", "exact|greedy|bvn", "");
-    cli.Add("policy", "drop|drain: traffic on circuits that change", "drain");
+    cli.Add("policy", "drop|drain|pause: traffic on circuits that change", "drain");
     cli.Add("switching-us", "OCS switching delay (us)", "10");
     cli.Add("restoration-us", "link restoration after switching (us)", "10");
     cli.Add("solve-us",
@@ -573,7 +573,7 @@ Run(int argc, char* argv[])
     p.bin = cli.GetTime("bin-us", Time::US, NanoSeconds(100), MilliSeconds(10));
     p.seed = cli.GetUint("seed", 0, UINT64_MAX);
     const double switchingUs = cli.GetDouble("switching-us", 0, 1e6);
-    const std::string policy = cli.GetChoice("policy", {"drop", "drain"});
+    const std::string policy = cli.GetChoice("policy", {"drop", "drain", "pause"});
     const std::string wl = cli.GetChoice("workload", {"moe", "jobs", "both"});
     std::vector<RunSpec> specs;
     if (cli.IsSet("wiring") || cli.IsSet("algorithm"))

@@ -3,11 +3,14 @@
 // overflow when the headroom is too small, pause timing on the upstream queue, and the
 // deadlock detector's cycle search.
 #include "ns3/core-module.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-warning.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/pfc-ring.h"
+#include "ns3/pfc-study.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-rate-control.h"
@@ -90,6 +93,15 @@ class Pfc : public ::testing::Test
     {
         h.SetSwitchAttribute("Alpha", DoubleValue(0));
         h.SetSwitchAttribute("XoffBytes", UintegerValue(32 * 1024));
+        QuickDeadlockCheck(h);
+    }
+
+    /// A deadlock check after 10 us of pause (default 500 us) every 5 us: the acyclic cases
+    /// pause links for longer than that, so "no deadlock reported" says something.
+    static void QuickDeadlockCheck(PfcHelper& h)
+    {
+        h.SetNetworkAttribute("DeadlockTime", TimeValue(MicroSeconds(10)));
+        h.SetNetworkAttribute("CheckInterval", TimeValue(MicroSeconds(5)));
     }
 
     /// All-to-all as 15 shifted permutations, each flow at line rate (MakeShiftedAllToAll),
@@ -178,6 +190,7 @@ TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
     RoftHelper roft(RoftLayout(32, 8, 4), 3);
     FabricNetworkHelper links;
     PfcHelper pfcHelper;
+    QuickDeadlockCheck(pfcHelper);
     pfcHelper.ConfigureLinks(links);
     auto net = roft.Install(links);
     Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
@@ -615,4 +628,332 @@ TEST(PfcCycle, TwoWayPauseAndSelfLoopAreCycles)
     EXPECT_EQ(FindDirectedCycle(2, {{0, 1}, {1, 0}}).size(), 2u);
     EXPECT_EQ(FindDirectedCycle(1, {{0, 0}}).size(), 1u);
     EXPECT_THROW(FindDirectedCycle(2, {{0, 2}}), std::invalid_argument);
+}
+
+TEST_F(Pfc, TwoWayPauseWithoutDependencyIsNoDeadlock)
+{
+    // Switches A and B, each with a fast and a slow (1 Gb/s) host. gpu0 (on A) sends to the
+    // slow gpu3 (on B), gpu2 (on B) to the slow gpu1 (on A): B pauses A->B and A pauses
+    // B->A, for long stretches at once, with packets waiting on both. A cycle of paused links
+    // at node level (A->B->A), but not a buffer dependency: what A->B carries waits at B for
+    // B->gpu3, which is never paused. Nothing must be reported.
+    auto g = std::make_shared<FabricGraph>();
+    for (uint32_t h = 0; h < 4; ++h)
+    {
+        g->AddNode(FabricRole::HOST, "gpu" + std::to_string(h), 0);
+    }
+    const uint32_t a = g->AddNode(FabricRole::SWITCH, "A", 1);
+    const uint32_t b = g->AddNode(FabricRole::SWITCH, "B", 1);
+    g->Connect(0, a);
+    g->Connect(1, a, 1e9);
+    g->Connect(2, b);
+    g->Connect(3, b, 1e9);
+    const uint32_t ab = g->Connect(a, b);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0));
+    pfcHelper.SetSwitchAttribute("XoffBytes", UintegerValue(64000));
+    pfcHelper.SetSwitchAttribute("XonOffsetBytes", UintegerValue(32000));
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    QuickDeadlockCheck(pfcHelper);
+    pfcHelper.ConfigureLinks(links);
+    auto routing = CreateObject<EcmpRouting>();
+    routing->SetGraph(g);
+    auto net = links.Install(g, routing);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    std::vector<FlowSpec> flows{Flow(0, 0, 3, 300000), Flow(1, 2, 1, 300000)};
+    std::vector<PfcNetwork::PauseEvent> events;
+    size_t deadlocks = 0;
+    FabricRoceRunOptions o = LineRate({});
+    o.stopAt = Seconds(0.1);
+    o.afterRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        events = pfc->GetPauseEvents();
+        deadlocks = pfc->GetDeadlocks().size();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    ExpectLossless(r);
+    EXPECT_EQ(deadlocks, 0u) << "a two-way pause without buffer dependency is no deadlock";
+    // Both directions of A-B paused at once for longer than DeadlockTime: what the old,
+    // node-level rule (a cycle of long-paused links) reported as a deadlock.
+    const uint32_t fwd = 2 * ab;
+    const uint32_t rev = 2 * ab + 1;
+    bool paused[2] = {false, false};
+    double since[2] = {0, 0};
+    double longestBoth = 0;
+    double bothSince = -1;
+    for (const auto& e : events)
+    {
+        if (e.dirLink != fwd && e.dirLink != rev)
+        {
+            continue;
+        }
+        const int i = e.dirLink == fwd ? 0 : 1;
+        paused[i] = e.paused;
+        since[i] = e.t;
+        if (paused[0] && paused[1])
+        {
+            bothSince = std::max(since[0], since[1]);
+        }
+        else if (bothSince >= 0)
+        {
+            longestBoth = std::max(longestBoth, e.t - bothSince);
+            bothSince = -1;
+        }
+    }
+    EXPECT_GT(longestBoth, 10e-6) << "both directions paused together past DeadlockTime";
+    std::cout << "  both directions of A-B paused together for up to " << longestBoth * 1e6
+              << " us; last completion " << r.lastCompletionSeconds * 1e6 << " us\n";
+}
+
+namespace
+{
+
+/// A switch buffer with static 64000-byte thresholds and 8404 bytes of resume offset.
+PfcSwitchBuffer
+StaticBuffer(std::vector<PfcPortBuffer> ports)
+{
+    PfcSwitchBuffer b;
+    b.ports = std::move(ports);
+    b.pool = 10000000;
+    b.xoffBytes = 64000;
+    b.xonOffset = 8404;
+    return b;
+}
+
+} // namespace
+
+TEST(PfcDependency, PortHeldOnlyByPausedBytes)
+{
+    // Port 0 in XOFF with 70000 bytes: held in XOFF while 60000 of them wait in paused
+    // queues (60000 + 8404 > 64000), not when only 50000 do (the rest may leave: resume).
+    PfcSwitchBuffer b = StaticBuffer({{true, 64000, 6000, 7}, {false, 1000, 0, 9}});
+    EXPECT_EQ(PfcPortsHeldInXoff(b, {60000, 0}), (std::vector<bool>{true, false}));
+    EXPECT_EQ(PfcPortsHeldInXoff(b, {50000, 1000}), (std::vector<bool>{false, false}));
+    // The headroom drains first: 6000 held bytes in the headroom keep the port in XOFF.
+    b.ports[0].shared = 0;
+    EXPECT_EQ(PfcPortsHeldInXoff(b, {6000, 0}), (std::vector<bool>{true, false}));
+    EXPECT_THROW(PfcPortsHeldInXoff(b, {1}), std::invalid_argument);
+    // Dynamic threshold: alpha x the pool left once the released bytes are gone.
+    PfcSwitchBuffer d = b;
+    d.alpha = 0.5;
+    d.pool = 100000;
+    d.ports[0] = {true, 40000, 0, 7};
+    // Held 40000: threshold 0.5 x (100000 - 40000) = 30000 < 40000 + 8404: held.
+    EXPECT_EQ(PfcPortsHeldInXoff(d, {40000, 0}), (std::vector<bool>{true, false}));
+    // Held 10000: threshold 45000 >= 18404: may resume.
+    EXPECT_EQ(PfcPortsHeldInXoff(d, {10000, 0}), (std::vector<bool>{false, false}));
+}
+
+TEST(PfcDependency, RingIsACycleTwoWayPauseIsNot)
+{
+    // Ring of three switches (port 0: a host, port 1: from the previous switch). The paused
+    // queue out of switch i is directed link 10 + i; the link into switch i is the previous
+    // switch's, 10 + (i + 2) % 3.
+    std::vector<PfcSwitchBuffer> ring;
+    std::vector<PfcHeldQueue> held;
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        ring.push_back(
+            StaticBuffer({{false, 0, 0, 100 + i}, {true, 64000, 5000, 10 + (i + 2) % 3}}));
+        held.push_back({10 + i, i, {0, 69000}}); // every byte of the ring port waits
+    }
+    auto edges = PfcBufferDependencies(ring, held);
+    EXPECT_EQ(edges.size(), 3u);
+    auto cycle = FindDirectedCycle(20, edges);
+    ASSERT_EQ(cycle.size(), 3u);
+    // Half of the ring port's bytes are for the (unpaused) host port: no dependency.
+    for (auto& q : held)
+    {
+        q.bytesByIngress[1] = 30000;
+    }
+    EXPECT_TRUE(PfcBufferDependencies(ring, held).empty());
+
+    // Two switches paused both ways on their shared link (dir 0: A->B, dir 1: B->A), but
+    // what each paused queue holds came from its own host (port 0), not from the other.
+    std::vector<PfcSwitchBuffer> two{
+        StaticBuffer({{true, 64000, 3000, 4}, {true, 64000, 3000, 1}}),
+        StaticBuffer({{true, 64000, 3000, 6}, {true, 64000, 3000, 0}})};
+    std::vector<PfcHeldQueue> both{{0, 0, {67000, 0}}, {1, 1, {67000, 0}}};
+    edges = PfcBufferDependencies(two, both);
+    EXPECT_TRUE(FindDirectedCycle(8, edges).empty()) << "a two-way pause without buffer dependency";
+    // Were the bytes from the other switch (port 1), it would be a true two-switch deadlock.
+    both = {{0, 0, {0, 67000}}, {1, 1, {0, 67000}}};
+    EXPECT_EQ(FindDirectedCycle(8, PfcBufferDependencies(two, both)).size(), 2u);
+    EXPECT_THROW(PfcBufferDependencies(two, {{0, 5, {1}}}), std::invalid_argument);
+}
+
+TEST_F(Pfc, PauseFramesAreNotDeliveredOverAFailedLink)
+{
+    // On-off pauses (a lost resume would leave the upstream paused for ever). At the first
+    // XOFF a switch sends to another switch, wait until it took effect, then fail that link
+    // for 200 us: the upstream's pause is cleared with the link (as a MAC reset does), the
+    // pause frames sent meanwhile (the resume) are lost and counted, and after the repair
+    // every flow completes (go-back-N over the link-down drops); nothing unaccounted.
+    RoftHelper roft(RoftLayout(32, 8, 4), 3);
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.ConfigureLinks(links);
+    auto net = roft.Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+    struct Seen
+    {
+        bool armed{false};
+        uint32_t dirLink{0}; //!< the paused upstream's egress
+        bool pausedBefore{false};
+        bool pausedAfter{true};
+        uint64_t lostAtRepair{0};
+    };
+
+    auto seen = std::make_shared<Seen>();
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        Ptr<PfcSwitch> sw = pfc->GetSwitch(v);
+        if (!sw)
+        {
+            continue;
+        }
+        sw->TraceConnectWithoutContext(
+            "Pause",
+            Callback<void, uint32_t, uint32_t, uint8_t, bool>(
+                [seen, pfc, net, &g](uint32_t node, uint32_t port, uint8_t, bool xoff)
+                {
+                    if (!xoff || seen->armed || g.IsHost(g.GetPeer(node, port)))
+                    {
+                        return;
+                    }
+                    seen->armed = true;
+                    seen->dirLink
+                        = g.GetEgressDirLink(g.GetPeer(node, port), g.GetPeerPort(node, port));
+                    const uint32_t link = g.GetPortLink(node, port);
+                    Simulator::Schedule(
+                        MicroSeconds(3),
+                        [seen, pfc, net, link]()
+                        {
+                            seen->pausedBefore
+                                = pfc->GetQueue(seen->dirLink)->IsPaused(PfcQueue::DATA);
+                            net->GetState()->FailLink(link);
+                            seen->pausedAfter
+                                = pfc->GetQueue(seen->dirLink)->IsPaused(PfcQueue::DATA);
+                        });
+                    Simulator::Schedule(MicroSeconds(203),
+                                        [seen, pfc, net, link]()
+                                        {
+                                            seen->lostAtRepair = pfc->GetLostPauseFrames();
+                                            net->GetState()->RepairLink(link);
+                                        });
+                }));
+    }
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        flows.push_back(Flow(i, 8 + i, 0, 1000000));
+    }
+    FabricRoceRunOptions o;
+    o.stopAt = Seconds(0.2);
+    uint64_t lost = 0;
+    size_t deadlocks = 0;
+    o.afterRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        lost = pfc->GetLostPauseFrames();
+        deadlocks = pfc->GetDeadlocks().size();
+    };
+    auto r = RunFabricRoce(net, flows, o);
+    ASSERT_TRUE(seen->armed);
+    EXPECT_TRUE(seen->pausedBefore) << "the XOFF had taken effect";
+    EXPECT_FALSE(seen->pausedAfter) << "link down cleared the upstream's pause";
+    EXPECT_GT(seen->lostAtRepair, 0u) << "the resume sent while the link was down was lost";
+    EXPECT_GE(lost, seen->lostAtRepair);
+    EXPECT_EQ(r.incompleteFlows, 0u) << "nothing stays paused for ever";
+    EXPECT_EQ(deadlocks, 0u);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    for (const auto& [reason, n] : r.drops)
+    {
+        EXPECT_EQ(reason, FabricDropReason::LINK_DOWN) << n;
+    }
+    std::cout << "  failed " << g.GetDirLinkLabel(seen->dirLink) << ": " << lost
+              << " pause frames lost, drops " << r.droppedPackets << ", last completion "
+              << r.lastCompletionSeconds * 1e6 << " us\n";
+}
+
+TEST(PfcStudy, IncastWithVictimsLeavesVictimSourcesOut)
+{
+    // 48 hosts in 6 leaves of 8: senders from leaves 1..4 (hosts 8..39), victims from the last
+    // host of leaves 1 and 2 (15, 23) to hosts 40, 41 of the idle last leaf.
+    const auto flows = MakeIncastWithVictims(48, 8, 16, 2, 1000, 2000);
+    ASSERT_EQ(flows.size(), 18u);
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        EXPECT_EQ(flows[i].dst, 0u);
+        EXPECT_EQ(flows[i].bytes, 1000u);
+        EXPECT_GE(flows[i].src, 8u);
+        EXPECT_LT(flows[i].src, 40u);
+        EXPECT_NE(flows[i].src, 15u);
+        EXPECT_NE(flows[i].src, 23u);
+        EXPECT_EQ(flows[i].id, i);
+        EXPECT_EQ(flows[i].srcPort, 49152 + i);
+    }
+    EXPECT_EQ(flows[15].src, 25u) << "16 senders: 8..14, 16..22, 24..25 (15, 23: victims)";
+    EXPECT_EQ(flows[16].src, 15u);
+    EXPECT_EQ(flows[16].dst, 40u);
+    EXPECT_EQ(flows[17].src, 23u);
+    EXPECT_EQ(flows[17].dst, 41u);
+    EXPECT_EQ(flows[17].bytes, 2000u);
+    EXPECT_THROW(MakeIncastWithVictims(48, 7, 16, 2, 1, 1), std::invalid_argument);
+    EXPECT_THROW(MakeIncastWithVictims(16, 8, 4, 0, 1, 1), std::invalid_argument); // 2 leaves
+    EXPECT_THROW(MakeIncastWithVictims(48, 8, 16, 5, 1, 1), std::invalid_argument);
+    EXPECT_THROW(MakeIncastWithVictims(48, 8, 31, 2, 1, 1), std::invalid_argument);
+    EXPECT_THROW(MakeIncastWithVictims(48, 8, 0, 2, 1, 1), std::invalid_argument);
+    EXPECT_EQ(MakeIncastWithVictims(48, 8, 30, 2, 1, 1).size(), 32u);
+    const auto ring = MakePfcRingFlows(4, 5);
+    ASSERT_EQ(ring.size(), 4u);
+    EXPECT_EQ(ring[0].dst, 3u);
+    EXPECT_EQ(ring[3].dst, 2u);
+    EXPECT_THROW(MakePfcRingFlows(2, 5), std::invalid_argument);
+}
+
+TEST(PfcStudy, IncastStatsAndPfcFiguresJson)
+{
+    auto flow = [](uint32_t dst, bool complete, double fctUs, double idealUs, uint32_t cnps)
+    {
+        RoceFlowRecord f;
+        f.spec.dst = dst;
+        f.complete = complete;
+        f.start = MicroSeconds(10);
+        f.finish = MicroSeconds(10) + NanoSeconds(uint64_t(fctUs * 1000));
+        f.idealSeconds = idealUs * 1e-6;
+        f.cnps = cnps;
+        return f;
+    };
+    const std::vector<RoceFlowRecord> flows{flow(0, true, 100, 50, 1),
+                                            flow(0, true, 300, 50, 2),
+                                            flow(0, false, 0, 50, 4), // incomplete: cnps only
+                                            flow(7, true, 40, 20, 0),
+                                            flow(8, true, 80, 20, 8)};
+    const IncastFlowStats s
+        = SummarizeIncastFlows(flows, [](const RoceFlowRecord& f) { return f.spec.dst != 0; });
+    EXPECT_EQ(s.cnps, 15u);
+    EXPECT_DOUBLE_EQ(s.incastFctMaxUs, 300);
+    EXPECT_EQ(s.victimsComplete, 2u);
+    EXPECT_DOUBLE_EQ(s.victimSlowdownMean, 3);
+    EXPECT_DOUBLE_EQ(s.victimSlowdownMax, 4);
+
+    PfcRunFigures fig;
+    fig.pauseFrames = 6;
+    fig.maxPausedSeconds = 1.0;
+    fig.maxPausedLink = "L0->S1";
+    fig.events = {{0.5, 3, true}, {1.5, 3, false}, {2.5, 4, true}, {3.0, 4, false}};
+    fig.deadlocks.push_back({2.0, {1, 2}, {"A->B", "B->A"}});
+    const nlohmann::json j = PfcFiguresJson(fig, 4.0);
+    EXPECT_EQ(j["pause_frames"], 6);
+    EXPECT_EQ(j["pause_episodes_first_half"], 1) << "pauses before t = 2 s";
+    EXPECT_EQ(j["pause_episodes_second_half"], 1);
+    EXPECT_DOUBLE_EQ(j["max_paused_fraction"].get<double>(), 0.25);
+    EXPECT_EQ(j["max_paused_link"], "L0->S1");
+    ASSERT_EQ(j["deadlocks"].size(), 1u);
+    EXPECT_DOUBLE_EQ(j["deadlocks"][0]["t_us"].get<double>(), 2e6);
+    EXPECT_EQ(j["deadlocks"][0]["links"][1], "B->A");
+    EXPECT_EQ(PfcFiguresJson(PfcRunFigures{}, 0)["max_paused_fraction"], 0.0) << "lossy run";
 }

@@ -123,6 +123,18 @@ FabricSwitchForwarder::Drop(Ptr<const Packet> p, const std::string& reason)
 }
 
 void
+FabricSwitchForwarder::Forward(Ptr<const Packet> ipv4, uint32_t inPort)
+{
+    const Ptr<NetDevice>& device = m_ports.at(inPort);
+    Receive(device,
+            ipv4,
+            IPV4_ETHERTYPE,
+            device->GetAddress(),
+            device->GetAddress(),
+            NetDevice::PACKET_HOST);
+}
+
+void
 FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
                                Ptr<const Packet> packet,
                                uint16_t /*protocol*/,

@@ -61,6 +61,15 @@ class FabricSwitchForwarder : public Object
     using EgressCallback = Callback<bool, Ptr<Packet>, uint32_t, uint32_t>;
     void SetEgressCallback(EgressCallback cb) { m_egressCb = cb; }
 
+    /**
+     * Forward \p ipv4 (an IPv4 packet, no link header) as if it had just arrived on
+     * \p inPort: routing, TTL, ECN and egress as for any received packet. For a component of
+     * this switch that held packets and lets them go again (an OCS port that went dark with
+     * the pause policy, contrib/ocs-net).
+     * \throws std::out_of_range if \p inPort is not a port of this switch
+     */
+    void Forward(Ptr<const Packet> ipv4, uint32_t inPort);
+
     /// Report a drop decided by a component of this switch (e.g. PFC headroom-overflow)
     /// through this forwarder's Drop trace, so that monitors count it like the others.
     void ReportDrop(Ptr<const Packet> p, const std::string& reason) { Drop(p, reason); }

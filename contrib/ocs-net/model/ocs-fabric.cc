@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ocs-fabric.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-switch-forwarder.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/ppp-header.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -26,11 +30,19 @@ OcsFabric::GetTypeId()
               .AddConstructor<OcsFabric>()
               .AddAttribute("Policy",
                             "Traffic on circuits that change: drop (switch at once, what is "
-                            "queued or on the fibre is lost) or drain (withdraw the links from "
-                            "routing, wait until they are empty, then switch)",
+                            "queued or on the fibre is lost), drain (withdraw the links from "
+                            "routing, wait until they are empty, then switch) or pause (withdraw "
+                            "them and stop their EG ports at once, hold what is queued over the "
+                            "dark window, switch when the fibre is quiet, forward the held frames "
+                            "once the new circuits are up)",
                             EnumValue(OcsFabric::DROP),
                             MakeEnumAccessor(&OcsFabric::m_policy),
-                            MakeEnumChecker(OcsFabric::DROP, "drop", OcsFabric::DRAIN, "drain"))
+                            MakeEnumChecker(OcsFabric::DROP,
+                                            "drop",
+                                            OcsFabric::DRAIN,
+                                            "drain",
+                                            OcsFabric::PAUSE,
+                                            "pause"))
               .AddAttribute("DrainPollInterval",
                             "How often the drain policy checks that the withdrawn links are empty",
                             TimeValue(NanoSeconds(500)),
@@ -60,6 +72,7 @@ void
 OcsFabric::DoDispose()
 {
     m_pollEvent.Cancel();
+    m_held.clear();
     m_done = MakeNullCallback<void, const OcsReconfigRecord&>();
     for (auto& s : m_switches)
     {
@@ -135,6 +148,10 @@ OcsFabric::Setup(const OcsWiring& wiring,
     for (uint32_t i = 0; i < m_links.size(); ++i)
     {
         Evaluate(i);
+    }
+    if (m_policy == PAUSE)
+    {
+        CheckCanHold();
     }
 }
 
@@ -226,6 +243,10 @@ OcsFabric::Reconfigure(const std::vector<OcsCircuit>& circuits)
         throw std::logic_error("OcsFabric: a reconfiguration is already under way");
     }
     m_target = JoinsOf(circuits);
+    if (m_policy == PAUSE)
+    {
+        CheckCanHold();
+    }
     m_reconfiguring = true;
     m_current = OcsReconfigRecord{};
     m_current.requested = Simulator::Now();
@@ -259,10 +280,83 @@ OcsFabric::Reconfigure(const std::vector<OcsCircuit>& circuits)
     {
         PollDrain();
     }
+    else if (m_policy == PAUSE)
+    {
+        // Stop the EG ports now; switch once the frames already on the fibre have arrived.
+        HoldChanged();
+        Time quiet = Simulator::Now();
+        for (uint32_t i : m_draining)
+        {
+            quiet = std::max(quiet, m_channels[i]->GetBusyUntil());
+        }
+        m_pollEvent = Simulator::Schedule(quiet - Simulator::Now(),
+                                          [this]()
+                                          {
+                                              HoldChanged(); // nothing new: routing withdrew them
+                                              StartSwitching();
+                                          });
+    }
     else
     {
         StartSwitching();
     }
+}
+
+void
+OcsFabric::CheckCanHold() const
+{
+    for (uint32_t node : m_egNode)
+    {
+        if (node != UINT32_MAX && !m_net->GetNode(node)->GetObject<FabricSwitchForwarder>())
+        {
+            throw std::invalid_argument(
+                "OcsFabric: Policy pause needs the device-level switch mode (EG "
+                + m_net->GetGraph().GetName(node)
+                + " has no FabricSwitchForwarder to hold and "
+                  "forward frames with)");
+        }
+    }
+}
+
+void
+OcsFabric::HoldChanged()
+{
+    const FabricGraph& g = m_net->GetGraph();
+    for (uint32_t i : m_draining)
+    {
+        const FabricLink& fl = g.GetLink(m_links[i].link);
+        for (uint32_t end = 0; end < 2; ++end)
+        {
+            Ptr<PointToPointNetDevice> dev = m_net->GetDevice(fl.node[end], fl.port[end]);
+            Ptr<Queue<Packet>> q = dev->GetQueue();
+            while (q && !q->IsEmpty())
+            {
+                Ptr<Packet> p = q->Remove();
+                PppHeader ppp;
+                p->RemoveHeader(ppp);
+                m_held.push_back({fl.node[end], fl.port[end], p});
+                ++m_current.heldPackets;
+            }
+        }
+    }
+}
+
+void
+OcsFabric::ReleaseHeld()
+{
+    // Each port lets its held frames go at its line rate, in their order (as its queue
+    // would send them over the new circuit), not as one burst into the forwarder.
+    std::map<std::pair<uint32_t, uint32_t>, Time> nextAt;
+    for (const HeldFrame& h : m_held)
+    {
+        Ptr<FabricSwitchForwarder> fw = m_net->GetNode(h.node)->GetObject<FabricSwitchForwarder>();
+        Time& at = nextAt[{h.node, h.port}];
+        Simulator::Schedule(at, &FabricSwitchForwarder::Forward, fw, h.packet, h.port);
+        DataRateValue rate;
+        m_net->GetDevice(h.node, h.port)->GetAttribute("DataRate", rate);
+        at += rate.Get().CalculateBytesTxTime(h.packet->GetSize() + 2); // + the PPP header
+    }
+    m_held.clear();
 }
 
 bool
@@ -340,6 +434,7 @@ OcsFabric::SwitchEnded(uint32_t ocs)
     m_reconfiguring = false;
     m_current.end = Simulator::Now();
     m_records.push_back(m_current);
+    ReleaseHeld(); // the new circuits are up and in the routing view
     if (!m_done.IsNull())
     {
         m_done(m_current);

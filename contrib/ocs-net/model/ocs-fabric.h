@@ -43,7 +43,8 @@ struct OcsReconfigRecord
     Time switchStart; //!< circuits torn down (after draining, with the drain policy)
     Time end;         //!< every OCS restored
     uint32_t changedCircuits{0};
-    uint32_t linksDown{0}; //!< logical links the change took away
+    uint32_t linksDown{0};   //!< logical links the change took away
+    uint32_t heldPackets{0}; //!< pause policy: frames the EGs held over the dark window
     /// Stall: from the request to the last new circuit ready.
     Time Stall() const { return end - requested; }
 };
@@ -71,6 +72,13 @@ struct OcsReconfigRecord
  *   they carried are lost (ocs-dark);
  * - drain: the links that will change are withdrawn from routing first; the OCSes switch once
  *   their devices' queues are empty and the last frame has arrived (or after DrainTimeout).
+ * - pause: the links that will change are withdrawn from routing and their EG ports stop
+ *   sending into them at once (PFC-style): the frames queued on them are held by the EG for
+ *   the dark window instead of being sent or lost; the OCSes switch as soon as the last
+ *   frame on the fibre has arrived (at most one frame time and the fibre delay), and when
+ *   every OCS is restored the EGs forward the held frames again over the new topology
+ *   (FabricSwitchForwarder::Forward). Nothing is sent into a dark circuit, nothing is lost,
+ *   and the stall is the drop policy's.
  * Then every OCS switches (SwitchingDelay) and the new links restore (RestorationDelay).
  */
 class OcsFabric : public Object
@@ -80,7 +88,8 @@ class OcsFabric : public Object
     enum Policy
     {
         DROP,
-        DRAIN
+        DRAIN,
+        PAUSE
     };
 
     static TypeId GetTypeId();
@@ -120,7 +129,8 @@ class OcsFabric : public Object
 
     /**
      * Start a reconfiguration to \p circuits now (see the class description).
-     * \throws as SetCircuits
+     * \throws as SetCircuits; std::invalid_argument with the pause policy on EGs without the
+     *         device-level switch mode
      */
     void Reconfigure(const std::vector<OcsCircuit>& circuits);
     bool IsReconfiguring() const { return m_reconfiguring; }
@@ -152,6 +162,12 @@ class OcsFabric : public Object
     bool CircuitReady(const OcsCircuit& c) const;
     std::vector<std::vector<uint32_t>> JoinsOf(const std::vector<OcsCircuit>& circuits) const;
     void PollDrain();
+    /// \throws std::invalid_argument if an EG has no FabricSwitchForwarder (pause policy)
+    void CheckCanHold() const;
+    /// Pause policy: take what waits on the changed links' devices into m_held.
+    void HoldChanged();
+    /// Pause policy: hand the held frames back to their EGs' forwarders.
+    void ReleaseHeld();
     bool Drained(uint32_t index) const;
     void StartSwitching();
     void SwitchEnded(uint32_t ocs);
@@ -177,6 +193,15 @@ class OcsFabric : public Object
     OcsReconfigRecord m_current;
     std::vector<OcsReconfigRecord> m_records;
     EventId m_pollEvent;
+    /// A frame an EG holds over the dark window (pause policy): fabric node, port, IPv4 packet.
+    struct HeldFrame
+    {
+        uint32_t node;
+        uint32_t port;
+        Ptr<Packet> packet;
+    };
+
+    std::vector<HeldFrame> m_held;
     Callback<void, const OcsReconfigRecord&> m_done;
     TracedCallback<uint32_t, bool> m_linkStateTrace;
 };

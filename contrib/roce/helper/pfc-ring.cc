@@ -40,6 +40,28 @@ MakePfcRingGraph(uint32_t switches)
     return g;
 }
 
+std::vector<FlowSpec>
+MakePfcRingFlows(uint32_t switches, uint64_t bytes)
+{
+    if (switches < 3 || switches > 64)
+    {
+        throw std::invalid_argument("MakePfcRingFlows: switches must be in [3, 64], got "
+                                    + std::to_string(switches));
+    }
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < switches; ++i)
+    {
+        FlowSpec f;
+        f.id = i;
+        f.src = i;
+        f.dst = (i + switches - 1) % switches;
+        f.bytes = bytes;
+        f.srcPort = static_cast<uint16_t>(49152 + i);
+        flows.push_back(f);
+    }
+    return flows;
+}
+
 TypeId
 ClockwiseRingRouting::GetTypeId()
 {

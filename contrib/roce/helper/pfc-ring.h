@@ -4,6 +4,7 @@
 
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-routing.h"
+#include "ns3/traffic-pattern.h"
 
 #include <memory>
 
@@ -19,6 +20,15 @@ namespace ns3
  * \throws std::invalid_argument unless 3 <= switches <= 64
  */
 std::shared_ptr<FabricGraph> MakePfcRingGraph(uint32_t switches);
+
+/**
+ * \ingroup roce
+ * The flows of the cyclic buffer dependency on MakePfcRingGraph(\p switches): host i sends
+ * \p bytes to host i - 1 (modulo), switches - 1 hops clockwise, so every ring link carries
+ * switches - 1 flows. Flow i, source port 49152 + i.
+ * \throws std::invalid_argument unless 3 <= switches <= 64
+ */
+std::vector<FlowSpec> MakePfcRingFlows(uint32_t switches, uint64_t bytes);
 
 /**
  * \ingroup roce

@@ -276,6 +276,17 @@ PfcNetwork::GetHeadroomDrops() const
     return n;
 }
 
+uint64_t
+PfcNetwork::GetLostPauseFrames() const
+{
+    uint64_t n = 0;
+    for (const auto& sw : m_switches)
+    {
+        n += sw ? sw->GetLostPauseFrames() : 0;
+    }
+    return n;
+}
+
 double
 PfcNetwork::GetPausedSeconds(uint32_t dirLink) const
 {
@@ -313,8 +324,11 @@ PfcNetwork::Check()
 {
     const FabricGraph& g = m_net->GetGraph();
     const Time now = Simulator::Now();
-    std::vector<std::pair<uint32_t, uint32_t>> edges;
-    std::vector<uint32_t> edgeLink;
+    // Deadlock: paused switch queues that hold data packets, and the buffer dependencies
+    // between them (PfcBufferDependencies); a cycle of those never resumes by itself.
+    std::vector<PfcHeldQueue> held;
+    std::vector<uint32_t> bufferNodes;
+    std::vector<uint32_t> bufferOf(g.GetNNodes(), UINT32_MAX);
     for (uint32_t d = 0; d < m_queues.size(); ++d)
     {
         const Ptr<PfcQueue>& q = m_queues[d];
@@ -323,11 +337,7 @@ PfcNetwork::Check()
             continue;
         }
         const Time pausedFor = now - q->GetPausedSince(PfcQueue::DATA);
-        if (pausedFor >= m_deadlockTime && q->GetNPacketsOf(PfcQueue::DATA) > 0)
-        {
-            edges.emplace_back(g.GetDirLinkTail(d), g.GetDirLinkHead(d));
-            edgeLink.push_back(d);
-        }
+        const uint32_t tail = g.GetDirLinkTail(d);
         if (pausedFor > m_stormTime && !m_stormReported[d])
         {
             m_stormReported[d] = true;
@@ -336,7 +346,6 @@ PfcNetwork::Check()
             FabricWarn("PfcNetwork",
                        "pause storm: " + g.GetDirLinkLabel(d) + " paused for "
                            + std::to_string(pausedFor.GetMicroSeconds()) + " us");
-            const uint32_t tail = g.GetDirLinkTail(d);
             Ptr<FabricSwitchForwarder> fw
                 = m_net->GetNode(tail)->GetObject<FabricSwitchForwarder>();
             // A host's queue holds at most the NIC's few packets, already counted as sent by
@@ -354,16 +363,33 @@ PfcNetwork::Check()
                 q->SetIgnorePause(true);
             }
         }
+        // After the watchdog: a queue it flushed or released holds nothing back.
+        if (q->IsPaused(PfcQueue::DATA) && pausedFor >= m_deadlockTime
+            && q->GetNPacketsOf(PfcQueue::DATA) > 0 && m_switches[tail])
+        {
+            if (bufferOf[tail] == UINT32_MAX)
+            {
+                bufferOf[tail] = bufferNodes.size();
+                bufferNodes.push_back(tail);
+            }
+            held.push_back({d, bufferOf[tail], q->GetBytesByIngress(PfcQueue::DATA)});
+        }
     }
-    const std::vector<uint32_t> cycle = FindDirectedCycle(g.GetNNodes(), edges);
+    std::vector<PfcSwitchBuffer> buffers;
+    for (uint32_t v : bufferNodes)
+    {
+        buffers.push_back(m_switches[v]->GetBufferState());
+    }
+    const auto edges = PfcBufferDependencies(buffers, held);
+    const std::vector<uint32_t> cycle = FindDirectedCycle(m_queues.size(), edges);
     if (!cycle.empty())
     {
         DeadlockReport r;
         r.t = now.GetSeconds();
         for (uint32_t e : cycle)
         {
-            r.dirLinks.push_back(edgeLink[e]);
-            r.labels.push_back(g.GetDirLinkLabel(edgeLink[e]));
+            r.dirLinks.push_back(edges[e].first); // waits for the next link of the cycle
+            r.labels.push_back(g.GetDirLinkLabel(edges[e].first));
         }
         bool known = false;
         for (const auto& old : m_deadlocks)

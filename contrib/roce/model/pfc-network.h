@@ -7,6 +7,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/pfc-queue.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/traced-callback.h"
@@ -37,9 +38,11 @@ std::vector<uint32_t> FindDirectedCycle(uint32_t nNodes,
  *   none (report only), drop (drop what waits in the paused class, reason pfc-watchdog, and
  *   ignore pauses on that port from then on), ignore (ignore pauses on that port from then
  *   on: the port sends again and the downstream headroom may overflow).
- * - Deadlock: a cycle of directed links whose data class has been paused without a break
- *   for DeadlockTime while holding packets (a cyclic buffer dependency that never resumes);
- *   reported once with the links of the cycle; StopOnDeadlock ends the run there.
+ * - Deadlock: a cycle of the buffer dependency graph (PfcBufferDependencies) among switch
+ *   queues whose data class has been paused without a break for DeadlockTime while holding
+ *   packets: each link of the cycle enters a port kept in XOFF by the bytes waiting in the
+ *   next one, so none can resume; reported once with the links of the cycle; StopOnDeadlock
+ *   ends the run there. A link merely paused both ways is no deadlock.
  *
  * The checks run every CheckInterval only while some port is paused, so a run still ends on
  * its own when its traffic does.
@@ -69,9 +72,8 @@ class PfcNetwork : public Object
     /**
      * Pause the data class of directed link \p dirLink (its sender's egress queue) for
      * \p window from now, as a pause frame of that length would, then resume and restart the
-     * device: what an OCS port going dark needs for a "pause" stall policy (the upstream
-     * holds its packets instead of sending them into the dark window). A host's NIC stops its
-     * queue pairs for the window.
+     * device (a planned stop of one link's sender; the OCS pause policy holds its frames at the
+     * EG instead, see OcsFabric). A host's NIC stops its queue pairs for the window.
      * \throws std::invalid_argument if \p dirLink does not exist or \p window is not positive
      */
     void PauseDirLink(uint32_t dirLink, Time window);
@@ -105,6 +107,8 @@ class PfcNetwork : public Object
     /// XOFF events (pause episodes started) seen by all queues.
     uint64_t GetPauseEpisodes() const;
     uint64_t GetHeadroomDrops() const;
+    /// Pause frames of all switches lost on links that were down (PfcSwitch::GetLostPauseFrames).
+    uint64_t GetLostPauseFrames() const;
     uint64_t GetWatchdogDrops() const { return m_watchdogDrops; }
     /// How long \p dirLink's data class has been paused in all, up to now (seconds).
     double GetPausedSeconds(uint32_t dirLink) const;

@@ -107,6 +107,7 @@ PfcQueue::Enqueue(Ptr<Packet> item)
     {
         return false;
     }
+    CountIngress(cls, ingress, item->GetSize(), true);
     if (m_kicking)
     {
         m_fifo[cls].push_front({it, ingress}); // the restarted head keeps its place
@@ -116,6 +117,21 @@ PfcQueue::Enqueue(Ptr<Packet> item)
         m_fifo[cls].push_back({it, ingress});
     }
     return true;
+}
+
+void
+PfcQueue::CountIngress(uint8_t cls, uint32_t ingress, uint32_t bytes, bool add)
+{
+    if (ingress == NO_INGRESS)
+    {
+        return;
+    }
+    auto& v = m_bytesByIngress[cls];
+    if (ingress >= v.size())
+    {
+        v.resize(ingress + 1, 0);
+    }
+    v[ingress] = add ? v[ingress] + bytes : v[ingress] - std::min<uint64_t>(v[ingress], bytes);
 }
 
 uint8_t
@@ -137,6 +153,10 @@ PfcQueue::Take(uint8_t cls, bool dequeue)
     const Entry e = m_fifo[cls].front();
     m_fifo[cls].pop_front();
     Ptr<Packet> p = dequeue ? DoDequeue(e.it) : DoRemove(e.it);
+    if (p)
+    {
+        CountIngress(cls, e.ingress, p->GetSize(), false);
+    }
     if (p && e.ingress != NO_INGRESS && !m_leave.IsNull())
     {
         m_leave(e.ingress, cls, p->GetSize());
@@ -282,6 +302,7 @@ PfcQueue::Kick()
     const Entry e = m_fifo[cls].front();
     m_fifo[cls].pop_front();
     Ptr<Packet> p = DoDequeue(e.it);
+    CountIngress(cls, e.ingress, p->GetSize(), false); // charged again when Send queues it
     PppHeader ppp;
     p->RemoveHeader(ppp); // the device's Send adds it again
     m_kicking = true;

@@ -82,6 +82,13 @@ class PfcQueue : public Queue<Packet>
     /// Whether a packet of class \p cls would be sent now if the device asked.
     bool CanSend(uint8_t cls) const { return !m_gate || !m_paused[cls]; }
 
+    /// Bytes (with the PPP header) of class \p cls queued here, by the ingress port they are
+    /// charged to (index: port of this switch; packets without an ingress are not counted).
+    const std::vector<uint64_t>& GetBytesByIngress(uint8_t cls) const
+    {
+        return m_bytesByIngress[cls];
+    }
+
     /// The ingress port that the next enqueued packet is accounted to (PfcSwitch).
     void SetNextIngress(uint32_t port) { m_nextIngress = port; }
     /// Called when a packet accounted to an ingress port leaves this queue (sent or removed):
@@ -118,8 +125,11 @@ class PfcQueue : public Queue<Packet>
     Ptr<Packet> Take(uint8_t cls, bool dequeue);
     void SetPaused(uint8_t cls, bool paused);
     void Kick();
+    /// Charge (\p add) or discharge \p bytes of \p cls to \p ingress in m_bytesByIngress.
+    void CountIngress(uint8_t cls, uint32_t ingress, uint32_t bytes, bool add);
 
     std::array<std::deque<Entry>, N_CLASSES> m_fifo;
+    std::array<std::vector<uint64_t>, N_CLASSES> m_bytesByIngress;
     std::array<bool, N_CLASSES> m_paused{};
     std::array<Time, N_CLASSES> m_pausedSince;
     std::array<Time, N_CLASSES> m_pausedTotal;

@@ -7,6 +7,7 @@
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/log.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -101,6 +102,11 @@ PfcSwitch::DoDispose()
         p.refresh.Cancel();
     }
     m_ports.clear();
+    if (m_truth && m_listener != UINT32_MAX)
+    {
+        m_truth->RemoveListener(m_listener);
+    }
+    m_truth = nullptr;
     if (m_forwarder)
     {
         m_forwarder->SetEgressCallback(FabricSwitchForwarder::EgressCallback());
@@ -151,6 +157,8 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
                 "PfcSwitch: port " + std::to_string(p) + " of " + g.GetName(fabricNode)
                 + " or its peer has no ns3::PfcQueue (FabricNetworkHelper::SetQueueType)");
         }
+        port.inDirLink = g.GetEgressDirLink(g.GetPeer(fabricNode, p), g.GetPeerPort(fabricNode, p));
+        port.outDirLink = g.GetEgressDirLink(fabricNode, p);
         port.queue->SetDevice(port.device);
         port.queue->SetLeaveCallback(MakeCallback(&PfcSwitch::Leave, this));
         TimeValue delay;
@@ -186,6 +194,25 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
     }
     m_pool = m_bufferSize - reserved;
     m_forwarder->SetEgressCallback(MakeCallback(&PfcSwitch::Egress, this));
+    m_truth = net->GetState();
+    if (m_truth)
+    {
+        for (Port& port : m_ports)
+        {
+            port.linkUp = PortUsable(port);
+        }
+        m_listener = m_truth->AddListener(
+            [this](const FabricStateChange& c)
+            {
+                const FabricGraph& graph = m_truth->GetGraph();
+                if (c.element == FabricStateChange::Element::NODE
+                    || graph.GetDirLinkTail(c.id) == m_fabricNode
+                    || graph.GetDirLinkHead(c.id) == m_fabricNode)
+                {
+                    LinkStateChanged();
+                }
+            });
+    }
 }
 
 uint64_t
@@ -194,14 +221,25 @@ PfcSwitch::GetIngressBytes(uint32_t port) const
     return m_ports[port].shared + m_ports[port].headroom;
 }
 
+PfcSwitchBuffer
+PfcSwitch::GetBufferState() const
+{
+    PfcSwitchBuffer b;
+    b.pool = m_pool;
+    b.alpha = m_alpha;
+    b.xoffBytes = m_xoffStatic;
+    b.xonOffset = m_xonOffset;
+    for (const Port& p : m_ports)
+    {
+        b.ports.push_back({p.xoff, p.shared, p.headroom, p.inDirLink});
+    }
+    return b;
+}
+
 uint64_t
 PfcSwitch::Threshold() const
 {
-    if (m_alpha <= 0)
-    {
-        return m_xoffStatic;
-    }
-    return static_cast<uint64_t>(m_alpha * double(m_pool - std::min(m_pool, m_sharedUsed)));
+    return PfcXoffThreshold(m_alpha, m_xoffStatic, m_pool, m_sharedUsed);
 }
 
 bool
@@ -280,7 +318,7 @@ PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
     const uint64_t fromShared = std::min(in.shared, bytes - fromHeadroom);
     in.shared -= fromShared;
     m_sharedUsed -= std::min(m_sharedUsed, fromShared);
-    if (in.xoff && in.headroom == 0 && (in.shared == 0 || in.shared + m_xonOffset <= Threshold()))
+    if (in.xoff && PfcMayResume(in.headroom, in.shared, m_xonOffset, Threshold()))
     {
         SendPause(inPort, false);
     }
@@ -304,17 +342,70 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
     port.xoff = xoff;
     ++port.frames;
     m_pauseTrace(m_fabricNode, portIndex, PfcQueue::DATA, xoff);
-    const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
-    Simulator::Schedule(flight,
-                        &PfcQueue::ReceivePause,
-                        port.upstream,
-                        PfcQueue::DATA,
-                        xoff ? PauseDuration(port) : Time(0));
     port.refresh.Cancel();
+    if (!PortUsable(port))
+    {
+        // The port is down: the frame goes nowhere, and no refresh while it stays down (the
+        // upstream's pause state was cleared when the link went down; see LinkStateChanged).
+        ++m_lostPauseFrames;
+        return;
+    }
+    const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
+    Simulator::Schedule(
+        flight, &PfcSwitch::DeliverPause, this, portIndex, xoff ? PauseDuration(port) : Time(0));
     if (xoff && m_mode == QUANTA)
     {
         port.refresh
             = Simulator::Schedule(PauseDuration(port) / 2, &PfcSwitch::Refresh, this, portIndex);
+    }
+}
+
+bool
+PfcSwitch::PortUsable(const Port& port) const
+{
+    return !m_truth || m_truth->IsDirLinkUsable(port.outDirLink);
+}
+
+void
+PfcSwitch::DeliverPause(uint32_t portIndex, Time duration)
+{
+    if (portIndex >= m_ports.size())
+    {
+        return; // disposed
+    }
+    const Port& port = m_ports[portIndex];
+    if (!PortUsable(port))
+    {
+        ++m_lostPauseFrames; // the link went down while the frame was on it
+        return;
+    }
+    port.upstream->ReceivePause(PfcQueue::DATA, duration);
+}
+
+void
+PfcSwitch::LinkStateChanged()
+{
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        Port& port = m_ports[p];
+        const bool up
+            = m_truth->IsDirLinkUsable(port.outDirLink) && m_truth->IsDirLinkUsable(port.inDirLink);
+        if (up == port.linkUp)
+        {
+            continue;
+        }
+        port.linkUp = up;
+        if (!up)
+        {
+            // Link down resets the MACs: the upstream forgets the pause this port sent (with
+            // on-off pauses it would otherwise wait for a resume that can never arrive).
+            port.upstream->ReceivePause(PfcQueue::DATA, Time(0));
+            port.refresh.Cancel();
+        }
+        else if (port.xoff)
+        {
+            SendPause(p, true); // still over the threshold: pause the upstream again
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/pfc-dependency.h"
 #include "ns3/pfc-queue.h"
 #include "ns3/traced-callback.h"
 
@@ -75,8 +76,13 @@ class PfcSwitch : public Object
     /// Pause frames sent on \p port (XOFF, refresh and XON).
     uint64_t GetPauseFrames(uint32_t port) const { return m_ports[port].frames; }
     uint64_t GetHeadroomDrops() const { return m_headroomDrops; }
+    /// Pause frames (XOFF, refresh, XON) not delivered: their link was down when they were
+    /// sent or when they would have arrived (the physical truth, FabricNetwork::GetState).
+    uint64_t GetLostPauseFrames() const { return m_lostPauseFrames; }
     uint64_t GetSharedBytes() const { return m_sharedUsed; }
     uint32_t GetFabricNode() const { return m_fabricNode; }
+    /// The data-class accounting of every port now (for the deadlock analysis).
+    PfcSwitchBuffer GetBufferState() const;
 
     /// A pause frame left: fabric node, port, class, XOFF (true) or XON (false).
     typedef void (*PauseTracedCallback)(uint32_t node, uint32_t port, uint8_t cls, bool xoff);
@@ -90,6 +96,9 @@ class PfcSwitch : public Object
         Ptr<PointToPointNetDevice> device;
         Ptr<PfcQueue> queue;    //!< this port's egress queue
         Ptr<PfcQueue> upstream; //!< the peer's egress queue that this port pauses
+        uint32_t inDirLink{0};  //!< the directed link into this port
+        uint32_t outDirLink{0}; //!< the directed link out of it (pause frames travel on it)
+        bool linkUp{true};      //!< both directions usable (as last seen)
         Time delay;
         uint64_t rateBps{0};
         uint64_t headroomSize{0};
@@ -107,6 +116,9 @@ class PfcSwitch : public Object
     uint64_t Threshold() const;
     void SendPause(uint32_t port, bool xoff);
     void Refresh(uint32_t port);
+    void DeliverPause(uint32_t port, Time duration);
+    void LinkStateChanged();
+    bool PortUsable(const Port& port) const;
     Time PauseDuration(const Port& port) const;
 
     uint32_t m_fabricNode{0};
@@ -123,6 +135,9 @@ class PfcSwitch : public Object
     PauseMode m_mode{QUANTA};
     uint16_t m_quanta{0xffff};
     uint64_t m_headroomDrops{0};
+    uint64_t m_lostPauseFrames{0};
+    std::shared_ptr<FabricState> m_truth; //!< the physical state (link failures)
+    uint32_t m_listener{UINT32_MAX};
     TracedCallback<uint32_t, uint32_t, uint8_t, bool> m_pauseTrace;
 };
 
