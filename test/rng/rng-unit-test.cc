@@ -514,6 +514,94 @@ TEST(Models, CandidateAnalysesMatchThePapersDefinitions)
     }
 }
 
+// CandidateMaxFlow finds its links by a reachability walk (CandidateDirLinks) instead of a
+// whole fluid split: the two must name the same links, for loop-free schemes and for KSP,
+// whose hop-by-hop candidates loop (there the hop limit decides, in both).
+TEST(Models, CandidateDirLinksAreTheFluidSplitsLinks)
+{
+    const RouterGraph g = MakeRandomRegularGraph(30, 6, 5);
+    const RngFabric fab(g, 2);
+    const auto graph = fab.Build();
+    const std::vector<Ptr<FabricRouting>> schemes{
+        MakeSpraypointRouting(graph, std::make_shared<SpraypointTables>(g, Params(2, 2, 5)), 5),
+        MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(5)),
+        MakeRouting<KspRouting>(graph, "K", UintegerValue(4), "Seed", UintegerValue(5))};
+    for (const auto& r : schemes)
+    {
+        for (uint32_t maxHops : {3u, 6u, 64u})
+        {
+            uint32_t compared = 0;
+            for (uint32_t a = 0; a < fab.GetNServers(); a += 5)
+            {
+                for (uint32_t b = 1; b < fab.GetNServers(); b += 7)
+                {
+                    if (a == b)
+                    {
+                        continue;
+                    }
+                    std::vector<std::pair<uint32_t, double>> shares;
+                    FluidSplit(*r, a, b, shares, maxHops);
+                    std::vector<uint32_t> expected;
+                    for (const auto& [d, x] : shares)
+                    {
+                        expected.push_back(d);
+                    }
+                    ASSERT_FALSE(expected.empty());
+                    EXPECT_EQ(CandidateDirLinks(*r, a, b, maxHops), expected)
+                        << r->GetName() << " " << a << "->" << b << " maxHops " << maxHops;
+                    ++compared;
+                }
+            }
+            EXPECT_GT(compared, 50u);
+        }
+    }
+}
+
+TEST(Models, SampleRoutersAreDistinctAndSeeded)
+{
+    const auto a = SampleRouters(50, 20, 3);
+    ASSERT_EQ(a.size(), 20u);
+    EXPECT_EQ(std::set<uint32_t>(a.begin(), a.end()).size(), 20u);
+    EXPECT_LT(*std::max_element(a.begin(), a.end()), 50u);
+    EXPECT_EQ(SampleRouters(50, 20, 3), a);
+    EXPECT_NE(SampleRouters(50, 20, 4), a);
+    EXPECT_EQ(SampleRouters(50, 80, 3).size(), 50u); // all of them
+}
+
+// The sampler draws its sources in a fixed order from the generator it is given, and its
+// means lie between 1 and d (every neighbour source has its direct link at least).
+TEST(Models, SampleCandidateMaxFlowIsSeededAndBounded)
+{
+    const RouterGraph g = MakeRandomRegularGraph(40, 6, 2);
+    const RngFabric fab(g, 1);
+    auto tab = std::make_shared<SpraypointTables>(g, Params(2, 2, 2));
+    auto r = MakeSpraypointRouting(fab.Build(), tab, 2);
+    const auto dests = SampleRouters(40, 5, 2);
+    FabricRng a(9);
+    FabricRng b(9);
+    const MaxFlowSample x = SampleCandidateMaxFlow(*r, *tab, fab, dests, 3, true, a);
+    const MaxFlowSample y = SampleCandidateMaxFlow(*r, *tab, fab, dests, 3, true, b);
+    EXPECT_EQ(x.samples, 30u);
+    EXPECT_EQ(x.neighbour, y.neighbour);
+    EXPECT_EQ(x.nonNeighbour, y.nonNeighbour);
+    for (double m : {x.neighbour, x.nonNeighbour})
+    {
+        EXPECT_GE(m, 1.0);
+        EXPECT_LE(m, 6.0);
+    }
+    FabricRng c(9);
+    const MaxFlowSample z = SampleCandidateMaxFlow(*r, *tab, fab, dests, 3, false, c);
+    EXPECT_EQ(z.samples, 15u);
+    EXPECT_EQ(z.nonNeighbour, 0.0);
+    // One destination, one neighbour source: the mean is that pair's max-flow.
+    FabricRng d1(1);
+    FabricRng d2(1);
+    const uint32_t t = dests[0];
+    const uint32_t s = g.Neighbours(t)[d2.Below(g.Neighbours(t).size())];
+    EXPECT_EQ(SampleCandidateMaxFlow(*r, *tab, fab, {t}, 1, false, d1).neighbour,
+              double(CandidateMaxFlow(*r, fab, s, t)));
+}
+
 TEST(ShuffleBox, CountsAndConnectorLimit)
 {
     ShuffleBoxFabric sb({40, 40, 40, 40}, 16, 0, 3);
