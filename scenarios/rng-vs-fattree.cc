@@ -21,19 +21,19 @@
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
-#include "ns3/fabric-hop-counter.h"
 #include "ns3/fabric-plot.h"
 #include "ns3/fabric-results.h"
-#include "ns3/fabric-stats.h"
 #include "ns3/failure-mask-routing.h"
+#include "ns3/flow-run-summary.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/ksp-routing.h"
 #include "ns3/leaf-spine-layout.h"
+#include "ns3/rng-failures.h"
 #include "ns3/rng-models.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-rate-control.h"
+#include "ns3/roce-routing-study.h"
 #include "ns3/roce-run-summary.h"
-#include "ns3/roce-traffic-helper.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"
 
@@ -41,6 +41,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 using namespace ns3;
 using json = nlohmann::json;
@@ -48,7 +49,7 @@ using json = nlohmann::json;
 namespace
 {
 
-/// Settings shared by every packet-level run.
+/// Settings shared by every run.
 struct Setup
 {
     double lineBps;
@@ -56,128 +57,71 @@ struct Setup
     Time stopAt;             //!< safety horizon of a run
 };
 
-/// What one run produced: its JSON summary and the per-flow records.
-struct RunOut
+/// \p x with \p precision decimals.
+std::string
+Fixed(double x, int precision)
 {
-    json j;
-    std::vector<RoceFlowRecord> flows;
-};
-
-/**
- * One packet-level RoCE run. Router hops of every data packet are counted as it is forwarded
- * (the switches' Forward trace, keyed by packet uid) and binned when the packet reaches its
- * host: the path-length histogram is measured from packets, retransmissions included.
- */
-RunOut
-Run1(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const Setup& st, Time stopAt)
-{
-    FabricNetworkHelper links;
-    links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(st.lineBps))));
-    auto net = links.Install(routing->GetGraphPtr(), routing);
-    auto hops = CreateObject<FabricHopCounter>();
-    hops->SetFilter(IsRoceDataFrame);
-    hops->Install(net);
-    FabricRoceRunOptions opt;
-    opt.stopAt = stopAt;
-    opt.senderAttributes["RateControl"]
-        = std::make_shared<TypeIdValue>(RoceRateControlTypeId(st.rateControl, "--rate-control"));
-    FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
-
-    RunOut out;
-    out.j = SummarizeRoceRun(r, stopAt);
-    out.j["routing"] = routing->GetName();
-    // Path lengths of the data packets as they happened: router-router links = routers - 1.
-    json h = json::object();
-    const uint64_t tot = hops->GetPackets();
-    double mean = 0;
-    for (const auto& [switches, c] : hops->GetHistogram())
-    {
-        const uint32_t routerLinks = switches - 1;
-        h[std::to_string(routerLinks)] = double(c) / tot;
-        mean += double(routerLinks) * c / tot;
-    }
-    out.j["path_length_hist"] = h;
-    out.j["path_length_data_packets"] = tot;
-    out.j["mean_router_links"] = mean;
-    out.flows = std::move(r.flows);
-    return out;
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << x;
+    return s.str();
 }
 
-/// One flow-level run: the same routing object and flows, as FlowSimulator shares them.
-struct FlowOut
+/// One table row: the first \p left cells left-aligned, the others right-aligned, in widths.
+void
+PrintRow(const std::vector<std::pair<int, std::string>>& cells,
+         size_t left,
+         const std::string& tail)
 {
-    json j;
-    std::vector<FlowSimRecord> flows;
-};
+    for (size_t i = 0; i < cells.size(); ++i)
+    {
+        std::cout << (i < left ? std::left : std::right) << std::setw(cells[i].first)
+                  << cells[i].second;
+    }
+    std::cout << tail << "\n";
+}
 
-FlowOut
-RunFlow(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const Setup& st, bool fluid)
+/// A row of the per-run table (flow level: done-us, busiest and wall-s instead of retx, cnps).
+void
+PrintRun(const std::string& pat, const std::string& fabName, const json& j, bool flowLevel)
 {
-    FlowSimHelper h;
-    h.SetAttribute("DefaultLinkRate", DataRateValue(DataRate(uint64_t(st.lineBps))));
-    h.SetAttribute("FluidSplit", BooleanValue(fluid));
-    Ptr<FlowSimulator> sim = h.Run(routing, flows, {}, st.stopAt.GetSeconds());
-    const FabricGraph& g = routing->GetGraph();
-    FlowOut out;
-    std::vector<double> tput;
-    std::vector<double> slow;
-    uint32_t incomplete = 0;
-    double last = 0;
-    double wire = 0;
-    double routerLinks = 0;
-    std::map<uint32_t, double> hist; // router-router links of the hashed path, by wire bytes
-    for (const auto& r : sim->GetRecords())
+    const json& tp = j["throughput_gbps"];
+    std::vector<std::pair<int, std::string>> c{
+        {13, pat},
+        {10, fabName},
+        {flowLevel ? 18 : 12, j["routing"].get<std::string>()},
+        {7, std::to_string(j["flows"].get<uint64_t>())},
+        {8, std::to_string(j["flows_incomplete"].get<uint32_t>())}};
+    if (flowLevel)
     {
-        if (!r.complete)
+        c.emplace_back(11, Fixed(j["completion_us"].get<double>(), 1));
+    }
+    c.insert(c.end(),
+             {{9, Fixed(tp["mean"].get<double>(), 1)},
+              {8, Fixed(tp["p1"].get<double>(), 1)},
+              {9, Fixed(tp["min"].get<double>(), 1)},
+              {8, Fixed(j["fct_slowdown"]["p50"].get<double>(), 2)},
+              {8, Fixed(j["fct_slowdown"]["p99"].get<double>(), 2)}});
+    std::string tail = "  ";
+    if (flowLevel)
+    {
+        c.insert(c.end(),
+                 {{7, Fixed(j["mean_router_links"].get<double>(), 2)},
+                  {8, Fixed(j["busiest_router_link_util"].get<double>(), 2)},
+                  {9, Fixed(j["wall_s"].get<double>(), 3)}});
+        tail.clear();
+    }
+    else
+    {
+        c.insert(c.end(),
+                 {{7, std::to_string(j["retransmitted_packets"].get<uint64_t>())},
+                  {7, std::to_string(j["cnps"].get<uint64_t>())},
+                  {7, Fixed(j["mean_router_links"].get<double>(), 2)}});
+        for (const auto& [k, v] : j["path_length_hist"].items())
         {
-            ++incomplete;
-            continue;
-        }
-        tput.push_back(8.0 * r.spec.bytes / r.FctSeconds() / 1e9);
-        slow.push_back(r.Slowdown());
-        last = std::max(last, r.finishS);
-        const uint32_t links = r.path.size() >= 3 ? uint32_t(r.path.size() - 3) : 0;
-        hist[links] += r.wireBytes;
-        routerLinks += links * r.wireBytes;
-        wire += r.wireBytes;
-    }
-    std::sort(tput.begin(), tput.end());
-    double tputMean = 0;
-    for (double x : tput)
-    {
-        tputMean += x / tput.size();
-    }
-    json hj = json::object();
-    for (const auto& [k, b] : hist)
-    {
-        hj[std::to_string(k)] = b / wire;
-    }
-    // Busiest router-router link: bytes / (capacity x completion time).
-    double busiest = 0;
-    const auto& links = sim->GetLinks();
-    for (uint32_t d = 0; d < links.size(); ++d)
-    {
-        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)) && last > 0)
-        {
-            busiest = std::max(busiest, 8 * links[d].bytes / (links[d].capacityBps * last));
+            tail += k + ":" + Fixed(v.get<double>(), 3) + " ";
         }
     }
-    out.j = json{{"routing", routing->GetName() + (fluid ? "-fluid" : "")},
-                 {"flows", flows.size()},
-                 {"flows_incomplete", incomplete},
-                 {"completion_us", last * 1e6},
-                 {"throughput_gbps",
-                  {{"mean", tputMean},
-                   {"p1", Quantile(tput, 0.01)},
-                   {"min", tput.empty() ? 0 : tput.front()}}},
-                 {"fct_slowdown", {{"p50", Quantile(slow, 0.5)}, {"p99", Quantile(slow, 0.99)}}},
-                 {"mean_router_links", wire > 0 ? routerLinks / wire : 0.0},
-                 {"path_length_hist", hj},
-                 {"busiest_router_link_util", busiest},
-                 {"water_fillings", sim->GetStats().recomputations},
-                 {"wall_s", sim->GetStats().wallSeconds}};
-    out.flows = sim->GetRecords();
-    return out;
+    PrintRow(c, 3, tail);
 }
 
 int
@@ -419,25 +363,26 @@ Run(int argc, char* argv[])
         patterns["all-to-all"] = MakeShiftedAllToAll(nServers, a2aBytes, a2aSteps, seed);
     }
 
-    std::vector<std::string> flowColumns{"pattern", "fabric", "routing", "case"};
-    const std::vector<std::string> flowLevelColumns{
-        "id", "src", "dst", "bytes", "start_us", "fct_us", "ideal_us", "slowdown", "router_links"};
-    for (const auto& col : level == "flow" ? flowLevelColumns : RoceFlowCsvHeader())
-    {
-        flowColumns.push_back(col);
-    }
-    CsvWriter flowCsv(out.Path("flows.csv"), flowColumns);
+    const TypeId rateControl = RoceRateControlTypeId(cc, "--rate-control");
+    CsvWriter flowCsv(out.Path("flows.csv"),
+                      [&]()
+                      {
+                          std::vector<std::string> cols{"pattern", "fabric", "routing", "case"};
+                          for (const auto& col :
+                               level == "flow" ? FlowSimCsvHeader() : RoceFlowCsvHeader())
+                          {
+                              cols.push_back(col);
+                          }
+                          return cols;
+                      }());
     CsvWriter pathCsv(out.Path("path-lengths.csv"),
                       {"pattern", "fabric", "routing", "router_links", "fraction_of_data_packets"});
-    auto flowRows = [&flowCsv](const std::string& pat,
-                               const std::string& fabName,
-                               const std::string& routing,
-                               const std::string& what,
-                               const std::vector<RoceFlowRecord>& recs)
+    auto flowRows =
+        [&flowCsv](const std::vector<std::string>& prefix, const std::vector<RoceFlowRecord>& recs)
     {
         for (const auto& r : recs)
         {
-            std::vector<std::string> cells{pat, fabName, routing, what};
+            std::vector<std::string> cells = prefix;
             for (auto& cell : RoceFlowCsvCells(r))
             {
                 cells.push_back(std::move(cell));
@@ -446,64 +391,30 @@ Run(int argc, char* argv[])
         }
     };
 
-    if (level == "packet")
+    std::cout << "\n";
+    std::vector<std::pair<int, std::string>> head{{13, "pattern"},
+                                                  {10, "fabric"},
+                                                  {level == "flow" ? 18 : 12, "routing"},
+                                                  {7, "flows"},
+                                                  {8, "incompl"}};
+    if (level == "flow")
     {
-        std::cout << "\n"
-                  << std::left << std::setw(13) << "pattern" << std::setw(10) << "fabric"
-                  << std::setw(12) << "routing" << std::right << std::setw(7) << "flows"
-                  << std::setw(8) << "incompl" << std::setw(9) << "tput-avg" << std::setw(8)
-                  << "tput-p1" << std::setw(9) << "tput-min" << std::setw(8) << "sd-p50"
-                  << std::setw(8) << "sd-p99" << std::setw(7) << "retx" << std::setw(7) << "cnps"
-                  << std::setw(7) << "links"
-                  << "  path-length histogram (router-router links, data packets)\n";
+        head.emplace_back(11, "done-us");
+    }
+    head.insert(head.end(),
+                {{9, "tput-avg"}, {8, "tput-p1"}, {9, "tput-min"}, {8, "sd-p50"}, {8, "sd-p99"}});
+    if (level == "flow")
+    {
+        head.insert(head.end(), {{7, "links"}, {8, "busiest"}, {9, "wall-s"}});
     }
     else
     {
-        std::cout << "\n"
-                  << std::left << std::setw(13) << "pattern" << std::setw(10) << "fabric"
-                  << std::setw(18) << "routing" << std::right << std::setw(7) << "flows"
-                  << std::setw(8) << "incompl" << std::setw(11) << "done-us" << std::setw(9)
-                  << "tput-avg" << std::setw(8) << "tput-p1" << std::setw(9) << "tput-min"
-                  << std::setw(8) << "sd-p50" << std::setw(8) << "sd-p99" << std::setw(7) << "links"
-                  << std::setw(8) << "busiest" << std::setw(9) << "wall-s"
-                  << "  (flow level: max-min fair fluid)\n";
+        head.insert(head.end(), {{7, "retx"}, {7, "cnps"}, {7, "links"}});
     }
-    auto flowRow = [](const std::string& pat, const std::string& fabName, const json& j)
-    {
-        std::cout << std::left << std::setw(13) << pat << std::setw(10) << fabName << std::setw(18)
-                  << j["routing"].get<std::string>() << std::right << std::fixed << std::setw(7)
-                  << j["flows"].get<uint64_t>() << std::setw(8)
-                  << j["flows_incomplete"].get<uint32_t>() << std::setprecision(1) << std::setw(11)
-                  << j["completion_us"].get<double>() << std::setw(9)
-                  << j["throughput_gbps"]["mean"].get<double>() << std::setw(8)
-                  << j["throughput_gbps"]["p1"].get<double>() << std::setw(9)
-                  << j["throughput_gbps"]["min"].get<double>() << std::setprecision(2)
-                  << std::setw(8) << j["fct_slowdown"]["p50"].get<double>() << std::setw(8)
-                  << j["fct_slowdown"]["p99"].get<double>() << std::setw(7)
-                  << j["mean_router_links"].get<double>() << std::setw(8)
-                  << j["busiest_router_link_util"].get<double>() << std::setprecision(3)
-                  << std::setw(9) << j["wall_s"].get<double>() << "\n";
-    };
-    auto row = [](const std::string& pat, const std::string& fabName, const json& j)
-    {
-        std::cout << std::left << std::setw(13) << pat << std::setw(10) << fabName << std::setw(12)
-                  << j["routing"].get<std::string>() << std::right << std::fixed << std::setw(7)
-                  << j["flows"].get<uint64_t>() << std::setw(8)
-                  << j["flows_incomplete"].get<uint32_t>() << std::setprecision(1) << std::setw(9)
-                  << j["throughput_gbps"]["mean"].get<double>() << std::setw(8)
-                  << j["throughput_gbps"]["p1"].get<double>() << std::setw(9)
-                  << j["throughput_gbps"]["min"].get<double>() << std::setprecision(2)
-                  << std::setw(8) << j["fct_slowdown"]["p50"].get<double>() << std::setw(8)
-                  << j["fct_slowdown"]["p99"].get<double>() << std::setw(7)
-                  << j["retransmitted_packets"].get<uint64_t>() << std::setw(7)
-                  << j["cnps"].get<uint64_t>() << std::setw(7)
-                  << j["mean_router_links"].get<double>() << "  ";
-        for (const auto& [kk, v] : j["path_length_hist"].items())
-        {
-            std::cout << kk << ":" << std::setprecision(3) << v.get<double>() << " ";
-        }
-        std::cout << "\n";
-    };
+    PrintRow(head,
+             3,
+             level == "flow" ? "  (flow level: max-min fair fluid)"
+                             : "  path-length histogram (router-router links, data packets)");
     uint32_t incompleteTotal = 0;
     for (const auto& pat : patternNames)
     {
@@ -529,90 +440,76 @@ Run(int argc, char* argv[])
         std::map<std::string, json> flowLevel; // routing (with -fluid) -> result, per fabric
         for (const auto& [fabName, routing] : runs)
         {
-            if (level == "flow")
+            const std::string key = fabName == "rng" ? "rng" : "fat_tree";
+            for (const bool fluid : {false, true})
             {
-                for (const bool fluid : {false, true})
+                // KspRouting's candidates at a router are the next hops of every source's
+                // paths (the choice is made at the source): split hop by hop they loop, so
+                // there is no fluid form of KSP here.
+                if (fluid && (level == "packet" || !withFluid || routing->GetName() == "ksp"))
                 {
-                    if (fluid && !withFluid)
+                    continue;
+                }
+                std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName()
+                          << (fluid ? " fluid" : "") << (level == "flow" ? " (flow level)" : "")
+                          << "..." << std::flush;
+                json j;
+                std::vector<double> sd;
+                if (level == "flow")
+                {
+                    FlowSimHelper fh;
+                    fh.SetAttribute("DefaultLinkRate",
+                                    DataRateValue(DataRate(uint64_t(st.lineBps))));
+                    fh.SetAttribute("FluidSplit", BooleanValue(fluid));
+                    Ptr<FlowSimulator> sim = fh.Run(routing, flows, {}, st.stopAt.GetSeconds());
+                    j = SummarizeFlowRun(*sim, routing->GetGraph());
+                    j["routing"] = routing->GetName() + (fluid ? "-fluid" : "");
+                    for (const auto& rec : sim->GetRecords())
                     {
-                        continue;
-                    }
-                    if (fluid && routing->GetName() == "ksp")
-                    {
-                        // KspRouting's candidates at a router are the next hops of every
-                        // source's paths (the choice is made at the source): split hop by
-                        // hop they loop, so there is no fluid form of KSP here.
-                        continue;
-                    }
-                    std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName()
-                              << (fluid ? " fluid" : "") << " (flow level)..." << std::flush;
-                    FlowOut r = RunFlow(routing, flows, st, fluid);
-                    std::cerr << " " << FormatNumber(r.j["wall_s"].get<double>(), 3) << " s\n";
-                    flowRow(pat, fabName, r.j);
-                    incompleteTotal += r.j["flows_incomplete"].get<uint32_t>();
-                    const std::string name = r.j["routing"].get<std::string>();
-                    const std::string key = fabName == "rng" ? "rng" : "fat_tree";
-                    summary["runs"][pat][key][name] = r.j;
-                    flowLevel[key + "/" + name] = r.j;
-                    std::vector<double> sd;
-                    for (const auto& rec : r.flows)
-                    {
-                        const uint32_t links
-                            = rec.path.size() >= 3 ? uint32_t(rec.path.size() - 3) : 0;
-                        flowCsv.Row({pat,
-                                     fabName,
-                                     name,
-                                     "normal",
-                                     std::to_string(rec.spec.id),
-                                     std::to_string(rec.spec.src),
-                                     std::to_string(rec.spec.dst),
-                                     std::to_string(rec.spec.bytes),
-                                     FormatNumber(rec.startS * 1e6),
-                                     FormatNumber(rec.complete ? rec.FctSeconds() * 1e6 : -1.0),
-                                     FormatNumber(rec.idealS * 1e6),
-                                     FormatNumber(rec.Slowdown()),
-                                     std::to_string(links)});
+                        std::vector<std::string> cells{pat, fabName, j["routing"], "normal"};
+                        for (auto& cell : FlowSimCsvCells(rec))
+                        {
+                            cells.push_back(std::move(cell));
+                        }
+                        flowCsv.Row(cells);
                         if (rec.complete)
                         {
                             sd.push_back(rec.Slowdown());
                         }
                     }
-                    for (const auto& [kk, v] : r.j["path_length_hist"].items())
-                    {
-                        pathCsv.Row({pat, fabName, name, kk, FormatNumber(v.get<double>())});
-                    }
-                    plot.AddDataset(MakeCdfDataset(fabName + " " + name, sd));
                 }
-                continue;
-            }
-            std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName() << "..."
-                      << std::flush;
-            RunOut r = Run1(routing, flows, st, st.stopAt);
-            std::cerr << " " << FormatNumber(r.j["wall_s"].get<double>(), 3) << " s\n";
-            row(pat, fabName, r.j);
-            incompleteTotal += r.j["flows_incomplete"].get<uint32_t>();
-            const std::string key = fabName == "rng" ? "rng" : "fat_tree";
-            summary["runs"][pat][key][r.j["routing"].get<std::string>()] = r.j;
-            flowRows(pat, fabName, routing->GetName(), "normal", r.flows);
-            for (const auto& [kk, v] : r.j["path_length_hist"].items())
-            {
-                pathCsv.Row({pat, fabName, routing->GetName(), kk, FormatNumber(v.get<double>())});
-            }
-            std::vector<double> sd;
-            for (const auto& rec : r.flows)
-            {
-                if (rec.complete)
+                else
                 {
-                    sd.push_back(rec.Slowdown());
+                    RoceHopRun r
+                        = RunRoceCountingHops(routing, flows, st.lineBps, rateControl, st.stopAt);
+                    j = r.summary;
+                    flowRows({pat, fabName, routing->GetName(), "normal"}, r.flows);
+                    for (const auto& rec : r.flows)
+                    {
+                        if (rec.complete)
+                        {
+                            sd.push_back(rec.Slowdown());
+                        }
+                    }
                 }
+                std::cerr << " " << FormatNumber(j["wall_s"].get<double>(), 3) << " s\n";
+                PrintRun(pat, fabName, j, level == "flow");
+                incompleteTotal += j["flows_incomplete"].get<uint32_t>();
+                const std::string name = j["routing"].get<std::string>();
+                summary["runs"][pat][key][name] = j;
+                flowLevel[key + "/" + name] = j;
+                for (const auto& [kk, v] : j["path_length_hist"].items())
+                {
+                    pathCsv.Row({pat, fabName, name, kk, FormatNumber(v.get<double>())});
+                }
+                plot.AddDataset(MakeCdfDataset(fabName + " " + name, sd));
             }
-            plot.AddDataset(MakeCdfDataset(fabName + " " + routing->GetName(), sd));
         }
         if (level == "flow" && flowLevel.count("fat_tree/ecmp"))
         {
             // "Matches or exceeds fat trees": the pattern's completion time (its slowest flow)
             // and the mean per-flow throughput, each RNG routing against the fat tree (ECMP,
-            // hashed paths; and its fluid split against the RNG's fluid splits).
+            // hashed paths; and its fluid split against the RNG's fluid splits), within 5%.
             json verdict = json::object();
             for (const auto& [name, j] : flowLevel)
             {
@@ -624,30 +521,22 @@ Run(int argc, char* argv[])
                 const json& ftj = flowLevel.at(fluid && flowLevel.count("fat_tree/ecmp-fluid")
                                                    ? "fat_tree/ecmp-fluid"
                                                    : "fat_tree/ecmp");
-                if (j["flows_incomplete"].get<uint32_t>() + ftj["flows_incomplete"].get<uint32_t>()
-                    > 0)
+                const json v = CompareFlowRuns(j, ftj, 0.05, "fat_tree");
+                verdict[name.substr(4)] = v;
+                std::cout << "  " << pat << ": RNG " << name.substr(4);
+                if (v["matches_or_exceeds"].is_null())
                 {
-                    // Completion and throughput over completed flows only would flatter the
-                    // side that left flows unfinished: no verdict.
-                    verdict[name.substr(4)]
-                        = {{"matches_or_exceeds", nullptr}, {"reason", "flows incomplete"}};
-                    std::cout << "  " << pat << ": RNG " << name.substr(4)
-                              << ": no verdict (flows incomplete)\n";
+                    std::cout << ": no verdict (flows incomplete)\n";
                     continue;
                 }
-                const double done
-                    = j["completion_us"].get<double>() / ftj["completion_us"].get<double>();
-                const double tputRatio = j["throughput_gbps"]["mean"].get<double>()
-                                       / ftj["throughput_gbps"]["mean"].get<double>();
-                const bool matches = done <= 1.05 && tputRatio >= 0.95;
-                verdict[name.substr(4)] = {{"completion_vs_fat_tree", done},
-                                           {"mean_throughput_vs_fat_tree", tputRatio},
-                                           {"matches_or_exceeds", matches}};
-                std::cout << "  " << pat << ": RNG " << name.substr(4) << " vs fat tree "
-                          << ftj["routing"].get<std::string>() << ": completion x"
-                          << FormatNumber(done, 3) << ", mean throughput x"
-                          << FormatNumber(tputRatio, 3) << " -> "
-                          << (matches ? "matches or exceeds" : "does NOT match")
+                std::cout << " vs fat tree " << ftj["routing"].get<std::string>()
+                          << ": completion x"
+                          << FormatNumber(v["completion_vs_fat_tree"].get<double>(), 3)
+                          << ", mean throughput x"
+                          << FormatNumber(v["mean_throughput_vs_fat_tree"].get<double>(), 3)
+                          << " -> "
+                          << (v["matches_or_exceeds"].get<bool>() ? "matches or exceeds"
+                                                                  : "does NOT match")
                           << " (criterion: completion within 5% and mean throughput within 5% "
                              "or better)\n";
             }
@@ -660,13 +549,19 @@ Run(int argc, char* argv[])
     {
         // Blast radius, permutation traffic: RNG (Spraypoint) vs fat tree (ECMP).
         std::cout << "\nblast radius (permutation; flows from/to the failed RNG router's servers "
-                     "left out on both fabrics)\n"
-                  << std::left << std::setw(12) << "failure" << std::setw(10) << "fabric"
-                  << std::right << std::setw(12) << "elements" << std::setw(7) << "flows"
-                  << std::setw(11) << "predicted" << std::setw(9) << "hit-pre" << std::setw(10)
-                  << "incompl" << std::setw(10) << "tput-avg" << std::setw(9) << "tput-p1"
-                  << std::setw(8) << "sd-p99"
-                  << "\n";
+                     "left out on both fabrics)\n";
+        PrintRow({{12, "failure"},
+                  {10, "fabric"},
+                  {12, "elements"},
+                  {7, "flows"},
+                  {11, "predicted"},
+                  {9, "hit-pre"},
+                  {10, "incompl"},
+                  {10, "tput-avg"},
+                  {9, "tput-p1"},
+                  {8, "sd-p99"}},
+                 2,
+                 "");
         CsvWriter blastCsv(out.Path("blast-radius.csv"),
                            {"failure",
                             "fabric",
@@ -679,43 +574,20 @@ Run(int argc, char* argv[])
                             "throughput_p1_gbps_post",
                             "slowdown_p99_post"});
         FabricRng frng(seed ^ 0x6661696cULL);
-        const auto& perm = patterns["permutation"];
+        const RouterGraph& routers = fab.GetRouters();
         for (const std::string kind : {"router", "links-1pct"})
         {
-            // RNG failure.
-            std::set<uint32_t> failedEdges;
-            uint32_t failedRouter = UINT32_MAX;
-            if (kind == "router")
-            {
-                failedRouter = static_cast<uint32_t>(frng.Below(n));
-                for (uint32_t e = 0; e < fab.GetRouters().GetNEdges(); ++e)
-                {
-                    const auto& ed = fab.GetRouters().GetEdges()[e];
-                    if (ed.first == failedRouter || ed.second == failedRouter)
-                    {
-                        failedEdges.insert(e);
-                    }
-                }
-            }
-            else
-            {
-                const uint32_t m = std::max(1u, fab.GetRouters().GetNEdges() / 100);
-                while (failedEdges.size() < m)
-                {
-                    failedEdges.insert(
-                        static_cast<uint32_t>(frng.Below(fab.GetRouters().GetNEdges())));
-                }
-            }
-            std::vector<FlowSpec> flows;
-            for (const auto& f : perm)
-            {
-                if (failedRouter == UINT32_MAX
-                    || (f.src / s != failedRouter && f.dst / s != failedRouter))
-                {
-                    flows.push_back(f);
-                    flows.back().id = static_cast<uint32_t>(flows.size() - 1);
-                }
-            }
+            // RNG failure: a router (with all its links), or 1% of the router links.
+            const uint32_t failedRouter
+                = kind == "router" ? static_cast<uint32_t>(frng.Below(n)) : UINT32_MAX;
+            const std::set<uint32_t> failedEdges
+                = kind == "router"
+                    ? RouterEdgesOf(routers, failedRouter)
+                    : PickRandomEdges(routers, std::max(1u, routers.GetNEdges() / 100), frng);
+            const std::vector<FlowSpec> flows
+                = failedRouter == UINT32_MAX
+                    ? patterns["permutation"]
+                    : FlowsAvoidingRouter(patterns["permutation"], failedRouter, s);
             // Fat-tree failure: a spine (the upper-layer failure), or 1% of leaf-spine links,
             // as a state of the intact graph (link ids never change).
             std::set<std::pair<uint32_t, uint32_t>> removed;
@@ -726,20 +598,23 @@ Run(int argc, char* argv[])
                 failedSpine = static_cast<uint32_t>(frng.Below(spines));
                 ftFailed->FailNode(ft.SpineNode(failedSpine));
             }
-            else
+            while (kind != "router" && removed.size() < std::max(1u, n * spines / 100))
             {
-                const uint32_t m = std::max(1u, n * spines / 100);
-                while (removed.size() < m)
-                {
-                    removed.insert({static_cast<uint32_t>(frng.Below(n)),
-                                    static_cast<uint32_t>(frng.Below(spines))});
-                }
-                for (const auto& [l, sp] : removed)
-                {
-                    ftFailed->FailLink(ft.LeafSpineLink(*fGraph, l, sp));
-                }
+                removed.insert({static_cast<uint32_t>(frng.Below(n)),
+                                static_cast<uint32_t>(frng.Below(spines))});
             }
-
+            for (const auto& [l, sp] : removed)
+            {
+                ftFailed->FailLink(ft.LeafSpineLink(*fGraph, l, sp));
+            }
+            // Reconverged Spraypoint: tables (levels) recomputed on the degraded mesh, which a
+            // routing view does not do. Reconverged ECMP: equal-cost tables over what its view
+            // (the failed state) believes usable.
+            RngFabric degraded(routers.WithoutEdges(failedEdges), s);
+            auto dGraph = std::shared_ptr<const FabricGraph>(degraded.Build());
+            auto dTab = std::make_shared<SpraypointTables>(degraded.GetRouters(), prm);
+            auto ftPost = MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed));
+            ftPost->SetView(ftFailed);
             struct Case
             {
                 std::string fabric;
@@ -747,27 +622,12 @@ Run(int argc, char* argv[])
                 Ptr<FabricRouting> pre;
                 Ptr<FabricRouting> post;
             };
-
-            auto rngFailed = std::make_shared<FabricState>(rGraph);
-            for (uint32_t e : failedEdges)
-            {
-                rngFailed->FailLink(fab.RouterLink(*rGraph, e));
-            }
-            // Reconverged Spraypoint: tables (levels) recomputed on the degraded mesh, which a
-            // routing view does not do.
-            RngFabric degraded(fab.GetRouters().WithoutEdges(failedEdges), s);
-            auto dGraph = std::shared_ptr<const FabricGraph>(degraded.Build());
-            auto dTab = std::make_shared<SpraypointTables>(degraded.GetRouters(), prm);
-            // Reconverged ECMP: equal-cost tables over what its view (the failed state)
-            // believes usable.
-            auto ftPost = MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed));
-            ftPost->SetView(ftFailed);
             const std::vector<Case> cases{
                 {"rng",
                  kind == "router" ? "router R" + std::to_string(failedRouter)
                                   : std::to_string(failedEdges.size()) + " links",
                  CreateObject<FailureMaskRouting>(MakeSpraypointRouting(rGraph, tab, seed),
-                                                  rngFailed),
+                                                  FailRouterEdges(fab, rGraph, failedEdges)),
                  MakeSpraypointRouting(dGraph, dTab, seed)},
                 {"fat-tree",
                  kind == "router" ? "spine S" + std::to_string(failedSpine)
@@ -777,78 +637,65 @@ Run(int argc, char* argv[])
                  ftPost}};
             for (const auto& c : cases)
             {
-                // Flows whose data or ACK path the routing function sends into the failure
-                // (no reconvergence yet).
-                const uint32_t predicted = CountRoceFlowsNotRouted(*c.pre, flows);
-                std::cerr << "[blast " << kind << "] " << c.fabric << " pre..." << std::flush;
-                RunOut pre = Run1(c.pre, flows, st, blackhole);
-                std::cerr << " post..." << std::flush;
-                // After reconvergence a failure may leave some flows without any path (a
-                // leaf that lost all its uplinks): they cannot start, and are counted apart.
-                const std::vector<FlowSpec> postFlows = SelectRoutedRoceFlows(*c.post, flows);
-                const auto unroutable = static_cast<uint32_t>(flows.size() - postFlows.size());
-                if (postFlows.empty())
+                std::cerr << "[blast " << kind << "] " << c.fabric << "..." << std::flush;
+                RoceFailureImpact im = [&]()
                 {
-                    throw std::invalid_argument(
-                        "--blast: the " + kind + " failure on the " + c.fabric
-                        + " disconnects every flow at this size; use --blast=false or larger "
-                          "--n/--d/--s");
-                }
-                incompleteTotal += unroutable;
-                RunOut post = Run1(c.post, postFlows, st, st.stopAt);
+                    try
+                    {
+                        return MeasureRoceFailureImpact(
+                            c.pre, c.post, flows, st.lineBps, rateControl, blackhole, st.stopAt);
+                    }
+                    catch (const std::invalid_argument&)
+                    {
+                        throw std::invalid_argument(
+                            "--blast: the " + kind + " failure on the " + c.fabric
+                            + " disconnects every flow at this size; use --blast=false or "
+                              "larger --n/--d/--s");
+                    }
+                }();
                 std::cerr << " done\n";
-                const uint32_t hit = pre.j["flows_incomplete"].get<uint32_t>();
-                const double hitFrac = flows.empty() ? 0.0 : double(hit) / flows.size();
-                incompleteTotal += post.j["flows_incomplete"].get<uint32_t>();
-                std::cout << std::left << std::setw(12) << kind << std::setw(10) << c.fabric
-                          << std::right << std::setw(12) << c.elements << std::setw(7)
-                          << flows.size() << std::setw(11) << predicted << std::setw(9)
-                          << std::setprecision(3) << hitFrac << std::setw(10)
-                          << post.j["flows_incomplete"].get<uint32_t>() << std::setprecision(1)
-                          << std::setw(10) << post.j["throughput_gbps"]["mean"].get<double>()
-                          << std::setw(9) << post.j["throughput_gbps"]["p1"].get<double>()
-                          << std::setprecision(2) << std::setw(8)
-                          << post.j["fct_slowdown"]["p99"].get<double>() << "\n";
-                const std::string key = c.fabric == "rng" ? "rng" : "fat_tree";
-                json bj{{"elements", c.elements},
-                        {"flows", flows.size()},
-                        {"flows_blackholed_predicted", predicted},
-                        {"flows_hit_before_reconvergence", hitFrac},
-                        {"flows_unroutable_after", unroutable},
-                        {"before", pre.j},
-                        {"after", post.j}};
-                if (c.fabric == "rng")
-                {
-                    bj["failed_router"]
-                        = failedRouter == UINT32_MAX ? json(nullptr) : json(failedRouter);
-                    bj["failed_links"] = failedEdges.size();
-                }
-                else
-                {
-                    bj["failed_spine"]
-                        = failedSpine == UINT32_MAX ? json(nullptr) : json(failedSpine);
-                    bj["failed_links"] = removed.size();
-                }
-                summary["blast_radius"][kind][key] = bj;
-                flowRows("permutation", c.fabric, c.pre->GetName(), kind + "-pre", pre.flows);
-                flowRows("permutation", c.fabric, c.post->GetName(), kind + "-post", post.flows);
+                const json& post = im.after.summary;
+                incompleteTotal += im.unroutable + post["flows_incomplete"].get<uint32_t>();
+                PrintRow({{12, kind},
+                          {10, c.fabric},
+                          {12, c.elements},
+                          {7, std::to_string(flows.size())},
+                          {11, std::to_string(im.predicted)},
+                          {9, Fixed(im.hitFraction, 3)},
+                          {10, std::to_string(post["flows_incomplete"].get<uint32_t>())},
+                          {10, Fixed(post["throughput_gbps"]["mean"].get<double>(), 1)},
+                          {9, Fixed(post["throughput_gbps"]["p1"].get<double>(), 1)},
+                          {8, Fixed(post["fct_slowdown"]["p99"].get<double>(), 2)}},
+                         2,
+                         "");
+                json bj = im.Json();
+                bj["elements"] = c.elements;
+                const bool isRng = c.fabric == "rng";
+                const uint32_t failed = isRng ? failedRouter : failedSpine;
+                bj[isRng ? "failed_router" : "failed_spine"]
+                    = failed == UINT32_MAX ? json(nullptr) : json(failed);
+                bj["failed_links"] = isRng ? failedEdges.size() : removed.size();
+                summary["blast_radius"][kind][isRng ? "rng" : "fat_tree"] = bj;
+                flowRows({"permutation", c.fabric, c.pre->GetName(), kind + "-pre"},
+                         im.before.flows);
+                flowRows({"permutation", c.fabric, c.post->GetName(), kind + "-post"},
+                         im.after.flows);
                 blastCsv.Row({kind,
                               c.fabric,
                               c.elements,
                               std::to_string(flows.size()),
-                              std::to_string(predicted),
-                              FormatNumber(hitFrac),
-                              std::to_string(post.j["flows_incomplete"].get<uint32_t>()),
-                              FormatNumber(post.j["throughput_gbps"]["mean"].get<double>()),
-                              FormatNumber(post.j["throughput_gbps"]["p1"].get<double>()),
-                              FormatNumber(post.j["fct_slowdown"]["p99"].get<double>())});
+                              std::to_string(im.predicted),
+                              FormatNumber(im.hitFraction),
+                              std::to_string(post["flows_incomplete"].get<uint32_t>()),
+                              FormatNumber(post["throughput_gbps"]["mean"].get<double>()),
+                              FormatNumber(post["throughput_gbps"]["p1"].get<double>()),
+                              FormatNumber(post["fct_slowdown"]["p99"].get<double>())});
             }
         }
         std::cout << "\npredicted: flows whose data or ACK path the routing function sends into "
-                     "the failure; hit-pre: "
-                     "fraction of flows not complete after --blackhole-us with the failure in "
-                     "place and routing not reconverged; incompl, tput, sd: after the routing "
-                     "is recomputed on the degraded graph\n";
+                     "the failure; hit-pre: fraction of flows not complete after --blackhole-us "
+                     "with the failure in place and routing not reconverged; incompl, tput, sd: "
+                     "after the routing is recomputed on the degraded graph\n";
     }
     summary["flows_incomplete_total"] = incompleteTotal;
     std::cout << "\ntput: per-flow throughput = message bits / FCT (Gb/s); sd: FCT slowdown = FCT "
