@@ -18,24 +18,15 @@
 //   ./build/bin/rng-vs-fattree --full=true
 //   ./build/bin/rng-vs-fattree --level=flow --n=1000 --d=64 --s=16 --patterns=permutation
 #include "ns3/core-module.h"
-#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-plot.h"
 #include "ns3/fabric-results.h"
-#include "ns3/failure-mask-routing.h"
 #include "ns3/flow-run-summary.h"
-#include "ns3/flow-sim-helper.h"
-#include "ns3/ksp-routing.h"
-#include "ns3/leaf-spine-layout.h"
-#include "ns3/rng-failures.h"
-#include "ns3/rng-models.h"
+#include "ns3/rng-fat-tree-study.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-rate-control.h"
-#include "ns3/roce-routing-study.h"
 #include "ns3/roce-run-summary.h"
-#include "ns3/shuffle-box.h"
-#include "ns3/spraypoint-routing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,6 +47,18 @@ struct Setup
     std::string rateControl; //!< dcqcn | none | a RoceRateControl TypeId (as given)
     Time stopAt;             //!< safety horizon of a run
 };
+
+/// RoCE flow records as CSV cells.
+std::vector<std::vector<std::string>>
+ToCells(const std::vector<RoceFlowRecord>& flows)
+{
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& f : flows)
+    {
+        rows.push_back(RoceFlowCsvCells(f));
+    }
+    return rows;
+}
 
 /// \p x with \p precision decimals.
 std::string
@@ -248,31 +251,10 @@ Run(int argc, char* argv[])
                           "--n=" + std::to_string(n) + " --d=" + std::to_string(d)
                               + " --s=" + std::to_string(s));
     }
-    // Validate the graph parameters and p, h against d before writing anything.
-    auto routerGraph = [&]()
-    {
-        if (graphKind == "random-regular")
-        {
-            return MakeRandomRegularGraph(n, d, seed);
-        }
-        std::vector<uint32_t> perRoom(rooms, n / rooms);
-        for (uint32_t i = 0; i < n % rooms; ++i)
-        {
-            perRoom[i]++;
-        }
-        return ShuffleBoxFabric(perRoom, d, 0, seed).GetRouterGraph();
-    };
-    RngFabric fab(routerGraph(), s);
-    SpraypointParams prm;
-    prm.p = p;
-    prm.h = h;
-    prm.key = seed;
-    auto tab = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
-    // Fat tree with the same end-to-end oversubscription as the model gives the RNG.
-    const OversubModel om = ModelOversubscription(n, d, p, h);
-    const double rngE2E = std::max(1.0, s * om.oversub / d);
-    const uint32_t spines
-        = std::min(s, std::max(1u, static_cast<uint32_t>(std::ceil(s / rngE2E - 1e-9))));
+    // The two fabrics (validates the graph parameters and p, h against d).
+    RngFatTreeParams prm{n, d, s, p, h, k, seed, graphKind == "shufflebox", rooms};
+    const RngFatTreeStudy study(prm);
+    const uint32_t spines = study.GetSpines();
     if (blast && spines < 2)
     {
         throw std::invalid_argument(
@@ -281,44 +263,28 @@ Run(int argc, char* argv[])
             + " gives " + std::to_string(spines) + " here: use a larger --s or --blast=false");
     }
     FabricResults out(cli.GetString("out"));
-
-    auto rGraph = std::shared_ptr<const FabricGraph>(fab.Build());
-    LeafSpineLayout ft(n * s, s, spines);
-    auto fGraph = std::shared_ptr<const FabricGraph>(ft.Build());
     const uint32_t nServers = n * s;
     std::cout << "RNG: " << n << " routers, d=" << d << ", s=" << s << " (" << nServers
               << " servers), Spraypoint p=" << p << " h=" << h << "; model mesh oversub "
-              << om.oversub << " -> end-to-end " << rngE2E << "\nfat tree: " << n << " leaves x "
-              << s << " servers, " << spines << " spines (oversub " << double(s) / spines
-              << ")\nswitch ports: RNG " << n * (s + d) << ", fat tree " << ft.SwitchPorts()
-              << "; switches: RNG " << n << ", fat tree " << n + spines << "\nRoCE ("
+              << study.GetModel().oversub << " -> end-to-end " << study.GetRngEndToEndOversub()
+              << "\nfat tree: " << n << " leaves x " << s << " servers, " << spines
+              << " spines (oversub " << double(s) / spines << ")\nswitch ports: RNG " << n * (s + d)
+              << ", fat tree " << study.GetFatTree().SwitchPorts() << "; switches: RNG " << n
+              << ", fat tree " << n + spines << "\nRoCE ("
               << (cc == "dcqcn"  ? "DCQCN"
                   : cc == "none" ? "no rate control"
                                  : cc)
               << "), " << st.lineBps / 1e9 << " Gb/s links\n";
     json summary;
-    summary["params"] = {{"n", n},
-                         {"d", d},
-                         {"s", s},
-                         {"p", p},
-                         {"h", h},
-                         {"k", k},
-                         {"seed", seed},
-                         {"transport", "roce"},
-                         {"rate_control", cc},
-                         {"perm_bytes", permBytes},
-                         {"a2a_bytes", a2aBytes},
-                         {"a2a_steps", a2aSteps},
-                         {"stop_ms", st.stopAt.ToDouble(Time::MS)},
-                         {"blackhole_us", blackhole.ToDouble(Time::US)},
-                         {"link_rate_gbps", st.lineBps / 1e9},
-                         {"servers", nServers},
-                         {"fat_tree_spines", spines},
-                         {"model_mesh_oversub", om.oversub},
-                         {"rng_end_to_end_oversub", rngE2E},
-                         {"fat_tree_oversub", double(s) / spines},
-                         {"rng_switch_ports", n * (s + d)},
-                         {"fat_tree_switch_ports", ft.SwitchPorts()}};
+    summary["params"] = study.ParamsJson();
+    summary["params"].update({{"transport", "roce"},
+                              {"rate_control", cc},
+                              {"perm_bytes", permBytes},
+                              {"a2a_bytes", a2aBytes},
+                              {"a2a_steps", a2aSteps},
+                              {"stop_ms", st.stopAt.ToDouble(Time::MS)},
+                              {"blackhole_us", blackhole.ToDouble(Time::US)},
+                              {"link_rate_gbps", st.lineBps / 1e9}});
     if (level == "flow" || graphKind != "random-regular")
     {
         // Only then: the packet-level default's summary stays as it was.
@@ -334,21 +300,9 @@ Run(int argc, char* argv[])
         {
             summary["params"]["rooms"] = rooms;
         }
-        std::cout << "RNG router graph: " << graphKind << " (" << fab.GetRouters().GetNEdges()
+        std::cout << "RNG router graph: " << graphKind << " ("
+                  << study.GetRng().GetRouters().GetNEdges()
                   << " router-router links), level: " << level << "\n";
-    }
-
-    // The RNG routing schemes --routings names, as ns-3 objects by TypeId with attributes.
-    std::map<std::string, ObjectFactory> schemes{{"spraypoint", {"ns3::SpraypointRouting"}},
-                                                 {"ecmp", {"ns3::EcmpRouting"}},
-                                                 {"ksp", {"ns3::KspRouting"}}};
-    schemes["spraypoint"].Set("P", UintegerValue(p));
-    schemes["spraypoint"].Set("H", UintegerValue(h));
-    schemes["spraypoint"].Set("Key", UintegerValue(seed));
-    schemes["ksp"].Set("K", UintegerValue(k));
-    for (auto& [name, factory] : schemes)
-    {
-        factory.Set("Seed", UintegerValue(seed));
     }
 
     TrafficPatternParams tp;
@@ -377,16 +331,13 @@ Run(int argc, char* argv[])
                       }());
     CsvWriter pathCsv(out.Path("path-lengths.csv"),
                       {"pattern", "fabric", "routing", "router_links", "fraction_of_data_packets"});
-    auto flowRows =
-        [&flowCsv](const std::vector<std::string>& prefix, const std::vector<RoceFlowRecord>& recs)
+    auto flowRows = [&flowCsv](const std::vector<std::string>& prefix,
+                               const std::vector<std::vector<std::string>>& rows)
     {
-        for (const auto& r : recs)
+        for (const auto& r : rows)
         {
             std::vector<std::string> cells = prefix;
-            for (auto& cell : RoceFlowCsvCells(r))
-            {
-                cells.push_back(std::move(cell));
-            }
+            cells.insert(cells.end(), r.begin(), r.end());
             flowCsv.Row(cells);
         }
     };
@@ -431,12 +382,9 @@ Run(int argc, char* argv[])
         std::vector<std::pair<std::string, Ptr<FabricRouting>>> runs;
         for (const auto& name : routings)
         {
-            auto routing = schemes.at(name).Create<FabricRouting>();
-            routing->SetGraph(rGraph);
-            runs.emplace_back("rng", routing);
+            runs.emplace_back("rng", study.MakeRngRouting(name));
         }
-        runs.emplace_back("fat-tree",
-                          MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)));
+        runs.emplace_back("fat-tree", study.MakeFatTreeRouting());
         std::map<std::string, json> flowLevel; // routing (with -fluid) -> result, per fabric
         for (const auto& [fabName, routing] : runs)
         {
@@ -453,45 +401,12 @@ Run(int argc, char* argv[])
                 std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName()
                           << (fluid ? " fluid" : "") << (level == "flow" ? " (flow level)" : "")
                           << "..." << std::flush;
-                json j;
-                std::vector<double> sd;
-                if (level == "flow")
-                {
-                    FlowSimHelper fh;
-                    fh.SetAttribute("DefaultLinkRate",
-                                    DataRateValue(DataRate(uint64_t(st.lineBps))));
-                    fh.SetAttribute("FluidSplit", BooleanValue(fluid));
-                    Ptr<FlowSimulator> sim = fh.Run(routing, flows, {}, st.stopAt.GetSeconds());
-                    j = SummarizeFlowRun(*sim, routing->GetGraph());
-                    j["routing"] = routing->GetName() + (fluid ? "-fluid" : "");
-                    for (const auto& rec : sim->GetRecords())
-                    {
-                        std::vector<std::string> cells{pat, fabName, j["routing"], "normal"};
-                        for (auto& cell : FlowSimCsvCells(rec))
-                        {
-                            cells.push_back(std::move(cell));
-                        }
-                        flowCsv.Row(cells);
-                        if (rec.complete)
-                        {
-                            sd.push_back(rec.Slowdown());
-                        }
-                    }
-                }
-                else
-                {
-                    RoceHopRun r
-                        = RunRoceCountingHops(routing, flows, st.lineBps, rateControl, st.stopAt);
-                    j = r.summary;
-                    flowRows({pat, fabName, routing->GetName(), "normal"}, r.flows);
-                    for (const auto& rec : r.flows)
-                    {
-                        if (rec.complete)
-                        {
-                            sd.push_back(rec.Slowdown());
-                        }
-                    }
-                }
+                const RoutingStudyRun r
+                    = level == "flow"
+                        ? RunFlowLevelStudy(routing, flows, st.lineBps, st.stopAt, fluid)
+                        : RunPacketLevelStudy(routing, flows, st.lineBps, rateControl, st.stopAt);
+                const json& j = r.summary;
+                flowRows({pat, fabName, j["routing"], "normal"}, r.flowCells);
                 std::cerr << " " << FormatNumber(j["wall_s"].get<double>(), 3) << " s\n";
                 PrintRun(pat, fabName, j, level == "flow");
                 incompleteTotal += j["flows_incomplete"].get<uint32_t>();
@@ -502,7 +417,7 @@ Run(int argc, char* argv[])
                 {
                     pathCsv.Row({pat, fabName, name, kk, FormatNumber(v.get<double>())});
                 }
-                plot.AddDataset(MakeCdfDataset(fabName + " " + name, sd));
+                plot.AddDataset(MakeCdfDataset(fabName + " " + name, r.slowdowns));
             }
         }
         if (level == "flow" && flowLevel.count("fat_tree/ecmp"))
@@ -574,122 +489,56 @@ Run(int argc, char* argv[])
                             "throughput_p1_gbps_post",
                             "slowdown_p99_post"});
         FabricRng frng(seed ^ 0x6661696cULL);
-        const RouterGraph& routers = fab.GetRouters();
+        const RngFatTreeBlastSetup setup
+            = study.BlastSetup(st.lineBps, rateControl, blackhole, st.stopAt);
         for (const std::string kind : {"router", "links-1pct"})
         {
-            // RNG failure: a router (with all its links), or 1% of the router links.
-            const uint32_t failedRouter
-                = kind == "router" ? static_cast<uint32_t>(frng.Below(n)) : UINT32_MAX;
-            const std::set<uint32_t> failedEdges
-                = kind == "router"
-                    ? RouterEdgesOf(routers, failedRouter)
-                    : PickRandomEdges(routers, std::max(1u, routers.GetNEdges() / 100), frng);
-            const std::vector<FlowSpec> flows
-                = failedRouter == UINT32_MAX
-                    ? patterns["permutation"]
-                    : FlowsAvoidingRouter(patterns["permutation"], failedRouter, s);
-            // Fat-tree failure: a spine (the upper-layer failure), or 1% of leaf-spine links,
-            // as a state of the intact graph (link ids never change).
-            std::set<std::pair<uint32_t, uint32_t>> removed;
-            uint32_t failedSpine = UINT32_MAX;
-            auto ftFailed = std::make_shared<FabricState>(fGraph);
-            if (kind == "router")
+            std::cerr << "[blast " << kind << "]..." << std::flush;
+            std::vector<RngFatTreeBlastCase> cases;
+            try
             {
-                failedSpine = static_cast<uint32_t>(frng.Below(spines));
-                ftFailed->FailNode(ft.SpineNode(failedSpine));
+                cases = MeasureRngFatTreeBlast(setup, kind, patterns["permutation"], frng);
             }
-            while (kind != "router" && removed.size() < std::max(1u, n * spines / 100))
+            catch (const std::invalid_argument& e)
             {
-                removed.insert({static_cast<uint32_t>(frng.Below(n)),
-                                static_cast<uint32_t>(frng.Below(spines))});
+                throw std::invalid_argument(std::string("--blast: ") + e.what()
+                                            + "; use --blast=false or larger --n/--d/--s");
             }
-            for (const auto& [l, sp] : removed)
-            {
-                ftFailed->FailLink(ft.LeafSpineLink(*fGraph, l, sp));
-            }
-            // Reconverged Spraypoint: tables (levels) recomputed on the degraded mesh, which a
-            // routing view does not do. Reconverged ECMP: equal-cost tables over what its view
-            // (the failed state) believes usable.
-            RngFabric degraded(routers.WithoutEdges(failedEdges), s);
-            auto dGraph = std::shared_ptr<const FabricGraph>(degraded.Build());
-            auto dTab = std::make_shared<SpraypointTables>(degraded.GetRouters(), prm);
-            auto ftPost = MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed));
-            ftPost->SetView(ftFailed);
-            struct Case
-            {
-                std::string fabric;
-                std::string elements;
-                Ptr<FabricRouting> pre;
-                Ptr<FabricRouting> post;
-            };
-            const std::vector<Case> cases{
-                {"rng",
-                 kind == "router" ? "router R" + std::to_string(failedRouter)
-                                  : std::to_string(failedEdges.size()) + " links",
-                 CreateObject<FailureMaskRouting>(MakeSpraypointRouting(rGraph, tab, seed),
-                                                  FailRouterEdges(fab, rGraph, failedEdges)),
-                 MakeSpraypointRouting(dGraph, dTab, seed)},
-                {"fat-tree",
-                 kind == "router" ? "spine S" + std::to_string(failedSpine)
-                                  : std::to_string(removed.size()) + " links",
-                 CreateObject<FailureMaskRouting>(
-                     MakeRouting<EcmpRouting>(fGraph, "Seed", UintegerValue(seed)), ftFailed),
-                 ftPost}};
+            std::cerr << " done\n";
             for (const auto& c : cases)
             {
-                std::cerr << "[blast " << kind << "] " << c.fabric << "..." << std::flush;
-                RoceFailureImpact im = [&]()
-                {
-                    try
-                    {
-                        return MeasureRoceFailureImpact(
-                            c.pre, c.post, flows, st.lineBps, rateControl, blackhole, st.stopAt);
-                    }
-                    catch (const std::invalid_argument&)
-                    {
-                        throw std::invalid_argument(
-                            "--blast: the " + kind + " failure on the " + c.fabric
-                            + " disconnects every flow at this size; use --blast=false or "
-                              "larger --n/--d/--s");
-                    }
-                }();
-                std::cerr << " done\n";
+                const RoceFailureImpact& im = c.impact;
                 const json& post = im.after.summary;
                 incompleteTotal += im.unroutable + post["flows_incomplete"].get<uint32_t>();
+                const std::vector<std::string> cells{
+                    kind,
+                    c.fabric,
+                    c.elements,
+                    std::to_string(im.flows),
+                    std::to_string(im.predicted),
+                    FormatNumber(im.hitFraction),
+                    std::to_string(post["flows_incomplete"].get<uint32_t>()),
+                    FormatNumber(post["throughput_gbps"]["mean"].get<double>()),
+                    FormatNumber(post["throughput_gbps"]["p1"].get<double>()),
+                    FormatNumber(post["fct_slowdown"]["p99"].get<double>())};
                 PrintRow({{12, kind},
                           {10, c.fabric},
                           {12, c.elements},
-                          {7, std::to_string(flows.size())},
-                          {11, std::to_string(im.predicted)},
+                          {7, cells[3]},
+                          {11, cells[4]},
                           {9, Fixed(im.hitFraction, 3)},
-                          {10, std::to_string(post["flows_incomplete"].get<uint32_t>())},
+                          {10, cells[6]},
                           {10, Fixed(post["throughput_gbps"]["mean"].get<double>(), 1)},
                           {9, Fixed(post["throughput_gbps"]["p1"].get<double>(), 1)},
                           {8, Fixed(post["fct_slowdown"]["p99"].get<double>(), 2)}},
                          2,
                          "");
-                json bj = im.Json();
-                bj["elements"] = c.elements;
-                const bool isRng = c.fabric == "rng";
-                const uint32_t failed = isRng ? failedRouter : failedSpine;
-                bj[isRng ? "failed_router" : "failed_spine"]
-                    = failed == UINT32_MAX ? json(nullptr) : json(failed);
-                bj["failed_links"] = isRng ? failedEdges.size() : removed.size();
-                summary["blast_radius"][kind][isRng ? "rng" : "fat_tree"] = bj;
-                flowRows({"permutation", c.fabric, c.pre->GetName(), kind + "-pre"},
-                         im.before.flows);
-                flowRows({"permutation", c.fabric, c.post->GetName(), kind + "-post"},
-                         im.after.flows);
-                blastCsv.Row({kind,
-                              c.fabric,
-                              c.elements,
-                              std::to_string(flows.size()),
-                              std::to_string(im.predicted),
-                              FormatNumber(im.hitFraction),
-                              std::to_string(post["flows_incomplete"].get<uint32_t>()),
-                              FormatNumber(post["throughput_gbps"]["mean"].get<double>()),
-                              FormatNumber(post["throughput_gbps"]["p1"].get<double>()),
-                              FormatNumber(post["fct_slowdown"]["p99"].get<double>())});
+                summary["blast_radius"][kind][c.fabric == "rng" ? "rng" : "fat_tree"] = c.Json();
+                flowRows({"permutation", c.fabric, c.preRouting, kind + "-pre"},
+                         ToCells(im.before.flows));
+                flowRows({"permutation", c.fabric, c.postRouting, kind + "-post"},
+                         ToCells(im.after.flows));
+                blastCsv.Row(cells);
             }
         }
         std::cout << "\npredicted: flows whose data or ACK path the routing function sends into "

@@ -5,6 +5,7 @@
 #include "ns3/failure-mask-routing.h"
 #include "ns3/ksp-routing.h"
 #include "ns3/link-load.h"
+#include "ns3/rng-failures.h"
 #include "ns3/rng-models.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"
@@ -600,6 +601,50 @@ TEST(Models, SampleCandidateMaxFlowIsSeededAndBounded)
     const uint32_t s = g.Neighbours(t)[d2.Below(g.Neighbours(t).size())];
     EXPECT_EQ(SampleCandidateMaxFlow(*r, *tab, fab, {t}, 1, false, d1).neighbour,
               double(CandidateMaxFlow(*r, fab, s, t)));
+}
+
+TEST(Failures, PicksAndStates)
+{
+    const RouterGraph g = MakeRandomRegularGraph(20, 4, 3);
+    const RngFabric fab(g, 2);
+    const auto graph = fab.Build();
+    const std::set<uint32_t> own = RouterEdgesOf(g, 7);
+    EXPECT_EQ(own.size(), 4u);
+    for (uint32_t e : own)
+    {
+        EXPECT_TRUE(g.GetEdges()[e].first == 7 || g.GetEdges()[e].second == 7);
+    }
+    FabricRng a(11);
+    FabricRng b(11);
+    const auto picked = PickRandomEdges(g, 5, a);
+    EXPECT_EQ(picked.size(), 5u);
+    EXPECT_EQ(PickRandomEdges(g, 5, b), picked);
+    EXPECT_EQ(PickRandomEdges(g, g.GetNEdges(), a).size(), g.GetNEdges());
+    EXPECT_THROW(PickRandomEdges(g, g.GetNEdges() + 1, a), std::invalid_argument);
+    const auto state = FailRouterEdges(fab, graph, own);
+    uint32_t down = 0;
+    for (uint32_t d = 0; d < 2 * graph->GetNLinks(); ++d)
+    {
+        down += state->IsDirLinkUp(d) ? 0 : 1;
+    }
+    EXPECT_EQ(down, 2 * own.size()); // both directions of each failed edge, nothing else
+    for (uint32_t e : own)
+    {
+        EXPECT_FALSE(state->IsDirLinkUp(2 * fab.RouterLink(*graph, e)));
+    }
+    TrafficPatternParams tp;
+    tp.hosts = 40;
+    tp.seed = 2;
+    tp.bytes = 1;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    const auto kept = FlowsAvoidingRouter(flows, 7, 2);
+    EXPECT_LT(kept.size(), flows.size());
+    for (uint32_t i = 0; i < kept.size(); ++i)
+    {
+        EXPECT_EQ(kept[i].id, i);
+        EXPECT_NE(kept[i].src / 2, 7u);
+        EXPECT_NE(kept[i].dst / 2, 7u);
+    }
 }
 
 TEST(ShuffleBox, CountsAndConnectorLimit)

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "rng-fat-tree-study.h"
+
+#include "ns3/ecmp-routing.h"
+#include "ns3/fabric-results.h"
+#include "ns3/failure-mask-routing.h"
+#include "ns3/flow-run-summary.h"
+#include "ns3/flow-sim-helper.h"
+#include "ns3/log.h"
+#include "ns3/rng-failures.h"
+#include "ns3/roce-run-summary.h"
+#include "ns3/shuffle-box.h"
+#include "ns3/spraypoint-routing.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RngFatTreeStudy");
+
+namespace
+{
+
+RouterGraph
+MakeRouterGraph(const RngFatTreeParams& x)
+{
+    if (!x.shuffleBox)
+    {
+        return MakeRandomRegularGraph(x.n, x.d, x.seed);
+    }
+    if (x.rooms == 0)
+    {
+        throw std::invalid_argument("RngFatTreeStudy: rooms must be >= 1");
+    }
+    std::vector<uint32_t> perRoom(x.rooms, x.n / x.rooms);
+    for (uint32_t i = 0; i < x.n % x.rooms; ++i)
+    {
+        perRoom[i]++;
+    }
+    return ShuffleBoxFabric(perRoom, x.d, 0, x.seed).GetRouterGraph();
+}
+
+} // namespace
+
+RngFatTreeStudy::RngFatTreeStudy(const RngFatTreeParams& x)
+    : m_params(x)
+{
+    NS_LOG_FUNCTION(this << x.n << x.d << x.s << x.p << x.h);
+    m_rng = std::make_unique<RngFabric>(MakeRouterGraph(x), x.s);
+    m_spray.p = x.p;
+    m_spray.h = x.h;
+    m_spray.key = x.seed;
+    m_tables = std::make_shared<SpraypointTables>(m_rng->GetRouters(), m_spray);
+    // Fat tree with the same end-to-end oversubscription as the model gives the RNG.
+    m_model = ModelOversubscription(x.n, x.d, x.p, x.h);
+    m_rngE2E = std::max(1.0, x.s * m_model.oversub / x.d);
+    m_spines = std::min(x.s, std::max(1u, static_cast<uint32_t>(std::ceil(x.s / m_rngE2E - 1e-9))));
+    m_rngGraph = std::shared_ptr<const FabricGraph>(m_rng->Build());
+    m_fatTree = std::make_unique<LeafSpineLayout>(x.n * x.s, x.s, m_spines);
+    m_fatTreeGraph = std::shared_ptr<const FabricGraph>(m_fatTree->Build());
+}
+
+nlohmann::json
+RngFatTreeStudy::ParamsJson() const
+{
+    const RngFatTreeParams& x = m_params;
+    return {{"n", x.n},
+            {"d", x.d},
+            {"s", x.s},
+            {"p", x.p},
+            {"h", x.h},
+            {"k", x.k},
+            {"seed", x.seed},
+            {"servers", x.n * x.s},
+            {"fat_tree_spines", m_spines},
+            {"model_mesh_oversub", m_model.oversub},
+            {"rng_end_to_end_oversub", m_rngE2E},
+            {"fat_tree_oversub", double(x.s) / m_spines},
+            {"rng_switch_ports", x.n * (x.s + x.d)},
+            {"fat_tree_switch_ports", m_fatTree->SwitchPorts()}};
+}
+
+Ptr<FabricRouting>
+RngFatTreeStudy::MakeRngRouting(const std::string& scheme) const
+{
+    const std::map<std::string, std::string> typeIds{{"spraypoint", "ns3::SpraypointRouting"},
+                                                     {"ecmp", "ns3::EcmpRouting"},
+                                                     {"ksp", "ns3::KspRouting"}};
+    if (!typeIds.count(scheme))
+    {
+        throw std::invalid_argument("RngFatTreeStudy: routing '" + scheme
+                                    + "' must be spraypoint|ecmp|ksp");
+    }
+    ObjectFactory f(typeIds.at(scheme));
+    if (scheme == "spraypoint")
+    {
+        f.Set("P", UintegerValue(m_params.p));
+        f.Set("H", UintegerValue(m_params.h));
+        f.Set("Key", UintegerValue(m_params.seed));
+    }
+    if (scheme == "ksp")
+    {
+        f.Set("K", UintegerValue(m_params.k));
+    }
+    f.Set("Seed", UintegerValue(m_params.seed));
+    Ptr<FabricRouting> r = f.Create<FabricRouting>();
+    r->SetGraph(m_rngGraph);
+    return r;
+}
+
+Ptr<FabricRouting>
+RngFatTreeStudy::MakeFatTreeRouting() const
+{
+    return MakeRouting<EcmpRouting>(m_fatTreeGraph, "Seed", UintegerValue(m_params.seed));
+}
+
+RngFatTreeBlastSetup
+RngFatTreeStudy::BlastSetup(double lineBps, TypeId rateControl, Time blackhole, Time stopAt) const
+{
+    return RngFatTreeBlastSetup{*m_rng,
+                                m_rngGraph,
+                                m_tables,
+                                m_spray,
+                                *m_fatTree,
+                                m_fatTreeGraph,
+                                m_params.seed,
+                                lineBps,
+                                rateControl,
+                                blackhole,
+                                stopAt};
+}
+
+RoutingStudyRun
+RunPacketLevelStudy(Ptr<FabricRouting> routing,
+                    const std::vector<FlowSpec>& flows,
+                    double lineBps,
+                    TypeId rateControl,
+                    Time stopAt)
+{
+    RoceHopRun r = RunRoceCountingHops(routing, flows, lineBps, rateControl, stopAt);
+    RoutingStudyRun out;
+    out.summary = std::move(r.summary);
+    for (const auto& rec : r.flows)
+    {
+        out.flowCells.push_back(RoceFlowCsvCells(rec));
+        if (rec.complete)
+        {
+            out.slowdowns.push_back(rec.Slowdown());
+        }
+    }
+    return out;
+}
+
+RoutingStudyRun
+RunFlowLevelStudy(Ptr<FabricRouting> routing,
+                  const std::vector<FlowSpec>& flows,
+                  double lineBps,
+                  Time stopAt,
+                  bool fluid)
+{
+    FlowSimHelper fh;
+    fh.SetAttribute("DefaultLinkRate", DataRateValue(DataRate(uint64_t(lineBps))));
+    fh.SetAttribute("FluidSplit", BooleanValue(fluid));
+    Ptr<FlowSimulator> sim = fh.Run(routing, flows, {}, stopAt.GetSeconds());
+    RoutingStudyRun out;
+    out.summary = SummarizeFlowRun(*sim, routing->GetGraph());
+    out.summary["routing"] = routing->GetName() + (fluid ? "-fluid" : "");
+    for (const auto& rec : sim->GetRecords())
+    {
+        out.flowCells.push_back(FlowSimCsvCells(rec));
+        if (rec.complete)
+        {
+            out.slowdowns.push_back(rec.Slowdown());
+        }
+    }
+    return out;
+}
+
+nlohmann::json
+RngFatTreeBlastCase::Json() const
+{
+    nlohmann::json j = impact.Json();
+    j["elements"] = elements;
+    j[fabric == "rng" ? "failed_router" : "failed_spine"]
+        = failedElement == UINT32_MAX ? nlohmann::json(nullptr) : nlohmann::json(failedElement);
+    j["failed_links"] = failedLinks;
+    return j;
+}
+
+std::vector<RngFatTreeBlastCase>
+MeasureRngFatTreeBlast(const RngFatTreeBlastSetup& x,
+                       const std::string& kind,
+                       const std::vector<FlowSpec>& flows,
+                       FabricRng& rng)
+{
+    NS_LOG_FUNCTION(kind << flows.size());
+    if (kind != "router" && kind != "links-1pct")
+    {
+        throw std::invalid_argument("MeasureRngFatTreeBlast: kind '" + kind
+                                    + "' must be router|links-1pct");
+    }
+    const bool router = kind == "router";
+    const RouterGraph& routers = x.rng.GetRouters();
+    const uint32_t n = routers.GetN();
+    const uint32_t s = x.rng.GetServersPerRouter();
+    const uint32_t spines = x.fatTree.GetSpines();
+    // RNG failure.
+    const uint32_t failedRouter = router ? static_cast<uint32_t>(rng.Below(n)) : UINT32_MAX;
+    const std::set<uint32_t> failedEdges
+        = router ? RouterEdgesOf(routers, failedRouter)
+                 : PickRandomEdges(routers, std::max(1u, routers.GetNEdges() / 100), rng);
+    const std::vector<FlowSpec> kept = router ? FlowsAvoidingRouter(flows, failedRouter, s) : flows;
+    // Fat-tree failure as a state of the intact graph (link ids never change).
+    auto ftFailed = std::make_shared<FabricState>(x.fatTreeGraph);
+    uint32_t failedSpine = UINT32_MAX;
+    std::set<std::pair<uint32_t, uint32_t>> removed; // (leaf, spine)
+    if (router)
+    {
+        failedSpine = static_cast<uint32_t>(rng.Below(spines));
+        ftFailed->FailNode(x.fatTree.SpineNode(failedSpine));
+    }
+    else
+    {
+        const uint32_t leaves = x.fatTree.GetLeaves();
+        while (removed.size() < std::max(1u, leaves * spines / 100))
+        {
+            removed.insert({static_cast<uint32_t>(rng.Below(leaves)),
+                            static_cast<uint32_t>(rng.Below(spines))});
+        }
+        for (const auto& [l, sp] : removed)
+        {
+            ftFailed->FailLink(x.fatTree.LeafSpineLink(*x.fatTreeGraph, l, sp));
+        }
+    }
+    // Reconverged Spraypoint: tables (levels) recomputed on the degraded mesh, which a routing
+    // view does not do. Reconverged ECMP: equal-cost sets over what its view believes usable.
+    RngFabric degraded(routers.WithoutEdges(failedEdges), s);
+    auto dGraph = std::shared_ptr<const FabricGraph>(degraded.Build());
+    auto dTab = std::make_shared<SpraypointTables>(degraded.GetRouters(), x.params);
+    auto ftPost = MakeRouting<EcmpRouting>(x.fatTreeGraph, "Seed", UintegerValue(x.seed));
+    ftPost->SetView(ftFailed);
+
+    std::vector<RngFatTreeBlastCase> cases(2);
+    cases[0].fabric = "rng";
+    cases[0].elements = router ? "router R" + std::to_string(failedRouter)
+                               : std::to_string(failedEdges.size()) + " links";
+    cases[0].failedElement = failedRouter;
+    cases[0].failedLinks = static_cast<uint32_t>(failedEdges.size());
+    cases[1].fabric = "fat-tree";
+    cases[1].elements = router ? "spine S" + std::to_string(failedSpine)
+                               : std::to_string(removed.size()) + " links";
+    cases[1].failedElement = failedSpine;
+    cases[1].failedLinks = static_cast<uint32_t>(removed.size());
+    const Ptr<FabricRouting> pre[2]
+        = {CreateObject<FailureMaskRouting>(MakeSpraypointRouting(x.rngGraph, x.tables, x.seed),
+                                            FailRouterEdges(x.rng, x.rngGraph, failedEdges)),
+           CreateObject<FailureMaskRouting>(
+               MakeRouting<EcmpRouting>(x.fatTreeGraph, "Seed", UintegerValue(x.seed)), ftFailed)};
+    const Ptr<FabricRouting> post[2] = {MakeSpraypointRouting(dGraph, dTab, x.seed), ftPost};
+    for (int c = 0; c < 2; ++c)
+    {
+        cases[c].preRouting = pre[c]->GetName();
+        cases[c].postRouting = post[c]->GetName();
+        try
+        {
+            cases[c].impact = MeasureRoceFailureImpact(
+                pre[c], post[c], kept, x.lineBps, x.rateControl, x.blackhole, x.stopAt);
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument("the " + kind + " failure on the " + cases[c].fabric
+                                        + " disconnects every flow at this size");
+        }
+    }
+    return cases;
+}
+
+} // namespace ns3
