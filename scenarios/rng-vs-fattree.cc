@@ -22,6 +22,7 @@
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-plot.h"
 #include "ns3/fabric-results.h"
+#include "ns3/fabric-table.h"
 #include "ns3/flow-run-summary.h"
 #include "ns3/rng-fat-tree-study.h"
 #include "ns3/roce-header.h"
@@ -58,73 +59,6 @@ ToCells(const std::vector<RoceFlowRecord>& flows)
         rows.push_back(RoceFlowCsvCells(f));
     }
     return rows;
-}
-
-/// \p x with \p precision decimals.
-std::string
-Fixed(double x, int precision)
-{
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << x;
-    return s.str();
-}
-
-/// One table row: the first \p left cells left-aligned, the others right-aligned, in widths.
-void
-PrintRow(const std::vector<std::pair<int, std::string>>& cells,
-         size_t left,
-         const std::string& tail)
-{
-    for (size_t i = 0; i < cells.size(); ++i)
-    {
-        std::cout << (i < left ? std::left : std::right) << std::setw(cells[i].first)
-                  << cells[i].second;
-    }
-    std::cout << tail << "\n";
-}
-
-/// A row of the per-run table (flow level: done-us, busiest and wall-s instead of retx, cnps).
-void
-PrintRun(const std::string& pat, const std::string& fabName, const json& j, bool flowLevel)
-{
-    const json& tp = j["throughput_gbps"];
-    std::vector<std::pair<int, std::string>> c{
-        {13, pat},
-        {10, fabName},
-        {flowLevel ? 18 : 12, j["routing"].get<std::string>()},
-        {7, std::to_string(j["flows"].get<uint64_t>())},
-        {8, std::to_string(j["flows_incomplete"].get<uint32_t>())}};
-    if (flowLevel)
-    {
-        c.emplace_back(11, Fixed(j["completion_us"].get<double>(), 1));
-    }
-    c.insert(c.end(),
-             {{9, Fixed(tp["mean"].get<double>(), 1)},
-              {8, Fixed(tp["p1"].get<double>(), 1)},
-              {9, Fixed(tp["min"].get<double>(), 1)},
-              {8, Fixed(j["fct_slowdown"]["p50"].get<double>(), 2)},
-              {8, Fixed(j["fct_slowdown"]["p99"].get<double>(), 2)}});
-    std::string tail = "  ";
-    if (flowLevel)
-    {
-        c.insert(c.end(),
-                 {{7, Fixed(j["mean_router_links"].get<double>(), 2)},
-                  {8, Fixed(j["busiest_router_link_util"].get<double>(), 2)},
-                  {9, Fixed(j["wall_s"].get<double>(), 3)}});
-        tail.clear();
-    }
-    else
-    {
-        c.insert(c.end(),
-                 {{7, std::to_string(j["retransmitted_packets"].get<uint64_t>())},
-                  {7, std::to_string(j["cnps"].get<uint64_t>())},
-                  {7, Fixed(j["mean_router_links"].get<double>(), 2)}});
-        for (const auto& [k, v] : j["path_length_hist"].items())
-        {
-            tail += k + ":" + Fixed(v.get<double>(), 3) + " ";
-        }
-    }
-    PrintRow(c, 3, tail);
 }
 
 int
@@ -343,28 +277,9 @@ Run(int argc, char* argv[])
     };
 
     std::cout << "\n";
-    std::vector<std::pair<int, std::string>> head{{13, "pattern"},
-                                                  {10, "fabric"},
-                                                  {level == "flow" ? 18 : 12, "routing"},
-                                                  {7, "flows"},
-                                                  {8, "incompl"}};
-    if (level == "flow")
-    {
-        head.emplace_back(11, "done-us");
-    }
-    head.insert(head.end(),
-                {{9, "tput-avg"}, {8, "tput-p1"}, {9, "tput-min"}, {8, "sd-p50"}, {8, "sd-p99"}});
-    if (level == "flow")
-    {
-        head.insert(head.end(), {{7, "links"}, {8, "busiest"}, {9, "wall-s"}});
-    }
-    else
-    {
-        head.insert(head.end(), {{7, "retx"}, {7, "cnps"}, {7, "links"}});
-    }
-    PrintRow(head,
-             3,
-             level == "flow" ? "  (flow level: max-min fair fluid)"
+    const FabricTextTable runTable = RoutingStudyTable(level == "flow");
+    runTable.PrintHeader(level == "flow"
+                             ? "  (flow level: max-min fair fluid)"
                              : "  path-length histogram (router-router links, data packets)");
     uint32_t incompleteTotal = 0;
     for (const auto& pat : patternNames)
@@ -408,7 +323,7 @@ Run(int argc, char* argv[])
                 const json& j = r.summary;
                 flowRows({pat, fabName, j["routing"], "normal"}, r.flowCells);
                 std::cerr << " " << FormatNumber(j["wall_s"].get<double>(), 3) << " s\n";
-                PrintRun(pat, fabName, j, level == "flow");
+                PrintRoutingStudyRow(runTable, pat, fabName, j);
                 incompleteTotal += j["flows_incomplete"].get<uint32_t>();
                 const std::string name = j["routing"].get<std::string>();
                 summary["runs"][pat][key][name] = j;
@@ -465,18 +380,17 @@ Run(int argc, char* argv[])
         // Blast radius, permutation traffic: RNG (Spraypoint) vs fat tree (ECMP).
         std::cout << "\nblast radius (permutation; flows from/to the failed RNG router's servers "
                      "left out on both fabrics)\n";
-        PrintRow({{12, "failure"},
-                  {10, "fabric"},
-                  {12, "elements"},
-                  {7, "flows"},
-                  {11, "predicted"},
-                  {9, "hit-pre"},
-                  {10, "incompl"},
-                  {10, "tput-avg"},
-                  {9, "tput-p1"},
-                  {8, "sd-p99"}},
-                 2,
-                 "");
+        const FabricTextTable blastTable({{"failure", 12, true},
+                                          {"fabric", 10, true},
+                                          {"elements", 12},
+                                          {"flows", 7},
+                                          {"predicted", 11},
+                                          {"hit-pre", 9},
+                                          {"incompl", 10},
+                                          {"tput-avg", 10},
+                                          {"tput-p1", 9},
+                                          {"sd-p99", 8}});
+        blastTable.PrintHeader();
         CsvWriter blastCsv(out.Path("blast-radius.csv"),
                            {"failure",
                             "fabric",
@@ -521,18 +435,16 @@ Run(int argc, char* argv[])
                     FormatNumber(post["throughput_gbps"]["mean"].get<double>()),
                     FormatNumber(post["throughput_gbps"]["p1"].get<double>()),
                     FormatNumber(post["fct_slowdown"]["p99"].get<double>())};
-                PrintRow({{12, kind},
-                          {10, c.fabric},
-                          {12, c.elements},
-                          {7, cells[3]},
-                          {11, cells[4]},
-                          {9, Fixed(im.hitFraction, 3)},
-                          {10, cells[6]},
-                          {10, Fixed(post["throughput_gbps"]["mean"].get<double>(), 1)},
-                          {9, Fixed(post["throughput_gbps"]["p1"].get<double>(), 1)},
-                          {8, Fixed(post["fct_slowdown"]["p99"].get<double>(), 2)}},
-                         2,
-                         "");
+                blastTable.PrintRow({kind,
+                                     c.fabric,
+                                     c.elements,
+                                     cells[3],
+                                     cells[4],
+                                     FabricTextTable::Fixed(im.hitFraction, 3),
+                                     cells[6],
+                                     FabricTextTable::Fixed(post["throughput_gbps"]["mean"], 1),
+                                     FabricTextTable::Fixed(post["throughput_gbps"]["p1"], 1),
+                                     FabricTextTable::Fixed(post["fct_slowdown"]["p99"], 2)});
                 summary["blast_radius"][kind][c.fabric == "rng" ? "rng" : "fat_tree"] = c.Json();
                 flowRows({"permutation", c.fabric, c.preRouting, kind + "-pre"},
                          ToCells(im.before.flows));

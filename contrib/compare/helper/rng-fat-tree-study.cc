@@ -179,6 +179,80 @@ RunFlowLevelStudy(Ptr<FabricRouting> routing,
     return out;
 }
 
+FabricTextTable
+RoutingStudyTable(bool flowLevel)
+{
+    std::vector<FabricTextTable::Column> c{{"pattern", 13, true},
+                                           {"fabric", 10, true},
+                                           {"routing", flowLevel ? 18 : 12, true},
+                                           {"flows", 7},
+                                           {"incompl", 8}};
+    if (flowLevel)
+    {
+        c.push_back({"done-us", 11});
+    }
+    c.insert(c.end(),
+             {{"tput-avg", 9}, {"tput-p1", 8}, {"tput-min", 9}, {"sd-p50", 8}, {"sd-p99", 8}});
+    if (flowLevel)
+    {
+        c.insert(c.end(), {{"links", 7}, {"busiest", 8}, {"wall-s", 9}});
+    }
+    else
+    {
+        c.insert(c.end(), {{"retx", 7}, {"cnps", 7}, {"links", 7}});
+    }
+    return FabricTextTable(c);
+}
+
+void
+PrintRoutingStudyRow(const FabricTextTable& t,
+                     const std::string& pattern,
+                     const std::string& fabric,
+                     const nlohmann::json& j)
+{
+    auto fixed = [](const nlohmann::json& x, int decimals)
+    {
+        return FabricTextTable::Fixed(x.get<double>(), decimals);
+    };
+    const bool flowLevel = j.contains("busiest_router_link_util");
+    std::vector<std::string> c{pattern,
+                               fabric,
+                               j["routing"],
+                               std::to_string(j["flows"].get<uint64_t>()),
+                               std::to_string(j["flows_incomplete"].get<uint32_t>())};
+    if (flowLevel)
+    {
+        c.push_back(fixed(j["completion_us"], 1));
+    }
+    c.insert(c.end(),
+             {fixed(j["throughput_gbps"]["mean"], 1),
+              fixed(j["throughput_gbps"]["p1"], 1),
+              fixed(j["throughput_gbps"]["min"], 1),
+              fixed(j["fct_slowdown"]["p50"], 2),
+              fixed(j["fct_slowdown"]["p99"], 2)});
+    std::string tail;
+    if (flowLevel)
+    {
+        c.insert(c.end(),
+                 {fixed(j["mean_router_links"], 2),
+                  fixed(j["busiest_router_link_util"], 2),
+                  fixed(j["wall_s"], 3)});
+    }
+    else
+    {
+        c.insert(c.end(),
+                 {std::to_string(j["retransmitted_packets"].get<uint64_t>()),
+                  std::to_string(j["cnps"].get<uint64_t>()),
+                  fixed(j["mean_router_links"], 2)});
+        tail = "  ";
+        for (const auto& [k, v] : j["path_length_hist"].items())
+        {
+            tail += k + ":" + fixed(v, 3) + " ";
+        }
+    }
+    t.PrintRow(c, tail);
+}
+
 nlohmann::json
 RngFatTreeBlastCase::Json() const
 {

@@ -3,6 +3,7 @@
 #define RNG_FAT_TREE_STUDY_H
 
 #include "ns3/fabric-rng.h"
+#include "ns3/fabric-table.h"
 #include "ns3/leaf-spine-layout.h"
 #include "ns3/rng-models.h"
 #include "ns3/rng-topology.h"
@@ -118,6 +119,26 @@ RoutingStudyRun RunFlowLevelStudy(Ptr<FabricRouting> routing,
                                   double lineBps,
                                   Time stopAt,
                                   bool fluid);
+
+/**
+ * \ingroup compare
+ * The text table of routing-study runs: pattern, fabric, routing, flows, incomplete flows,
+ * per-flow throughput (mean, p1, min, Gb/s), FCT slowdown (p50, p99), then at packet level
+ * retransmitted packets, CNPs and mean router links, at flow level the completion time (after
+ * the incomplete flows), mean router links, busiest router-link utilization and wall seconds.
+ */
+FabricTextTable RoutingStudyTable(bool flowLevel);
+
+/**
+ * \ingroup compare
+ * One row of RoutingStudyTable from a RoutingStudyRun summary (a flow-level summary is
+ * recognized by its "busiest_router_link_util"); at packet level the data packets' path-length
+ * histogram follows as "links:fraction" pairs.
+ */
+void PrintRoutingStudyRow(const FabricTextTable& table,
+                          const std::string& pattern,
+                          const std::string& fabric,
+                          const nlohmann::json& summary);
 
 /**
  * \ingroup compare
