@@ -33,7 +33,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
+#include <set>
 
 using namespace ns3;
 using json = nlohmann::json;
@@ -48,18 +48,6 @@ struct Setup
     std::string rateControl; //!< dcqcn | none | a RoceRateControl TypeId (as given)
     Time stopAt;             //!< safety horizon of a run
 };
-
-/// RoCE flow records as CSV cells.
-std::vector<std::vector<std::string>>
-ToCells(const std::vector<RoceFlowRecord>& flows)
-{
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& f : flows)
-    {
-        rows.push_back(RoceFlowCsvCells(f));
-    }
-    return rows;
-}
 
 int
 Run(int argc, char* argv[])
@@ -159,24 +147,21 @@ Run(int argc, char* argv[])
     }
     const bool blast = level == "packet" && cli.GetBool("blast");
     const bool withFluid = cli.GetBool("fluid");
-    std::vector<std::string> routings;
-    for (const auto& r : cli.GetList("routings"))
+    auto checkedList = [&cli](const std::string& flag, const std::set<std::string>& allowed)
     {
-        if (r != "spraypoint" && r != "ecmp" && r != "ksp")
+        for (const auto& x : cli.GetList(flag))
         {
-            throw std::invalid_argument("--routings: '" + r + "' must be spraypoint|ecmp|ksp");
+            if (!allowed.count(x))
+            {
+                throw std::invalid_argument(
+                    "--" + flag + ": '" + x + "' must be "
+                    + (flag == "routings" ? "spraypoint|ecmp|ksp" : "permutation|all-to-all"));
+            }
         }
-        routings.push_back(r);
-    }
-    std::vector<std::string> patternNames;
-    for (const auto& pat : cli.GetList("patterns"))
-    {
-        if (pat != "permutation" && pat != "all-to-all")
-        {
-            throw std::invalid_argument("--patterns: '" + pat + "' must be permutation|all-to-all");
-        }
-        patternNames.push_back(pat);
-    }
+        return cli.GetList(flag);
+    };
+    const auto routings = checkedList("routings", {"spraypoint", "ecmp", "ksp"});
+    const auto patternNames = checkedList("patterns", {"permutation", "all-to-all"});
     // Measured: about 45 kB per ns-3 node (servers and routers) and, for the routing tables,
     // 11 bytes per router pair and 16 per lane.
     if (level == "packet")
@@ -340,26 +325,18 @@ Run(int argc, char* argv[])
             // "Matches or exceeds fat trees": the pattern's completion time (its slowest flow)
             // and the mean per-flow throughput, each RNG routing against the fat tree (ECMP,
             // hashed paths; and its fluid split against the RNG's fluid splits), within 5%.
-            json verdict = json::object();
-            for (const auto& [name, j] : flowLevel)
+            const json verdict = JudgeRngAgainstFatTree(flowLevel, 0.05);
+            for (const auto& [name, v] : verdict.items())
             {
-                if (name.rfind("rng/", 0) != 0)
-                {
-                    continue;
-                }
-                const bool fluid = name.size() > 6 && name.substr(name.size() - 6) == "-fluid";
-                const json& ftj = flowLevel.at(fluid && flowLevel.count("fat_tree/ecmp-fluid")
-                                                   ? "fat_tree/ecmp-fluid"
-                                                   : "fat_tree/ecmp");
-                const json v = CompareFlowRuns(j, ftj, 0.05, "fat_tree");
-                verdict[name.substr(4)] = v;
-                std::cout << "  " << pat << ": RNG " << name.substr(4);
+                std::cout << "  " << pat << ": RNG " << name;
                 if (v["matches_or_exceeds"].is_null())
                 {
                     std::cout << ": no verdict (flows incomplete)\n";
                     continue;
                 }
-                std::cout << " vs fat tree " << ftj["routing"].get<std::string>()
+                std::cout << " vs fat tree "
+                          << flowLevel.at(FatTreeBaselineKey(flowLevel, "rng/" + name))["routing"]
+                                 .get<std::string>()
                           << ": completion x"
                           << FormatNumber(v["completion_vs_fat_tree"].get<double>(), 3)
                           << ", mean throughput x"
@@ -380,28 +357,9 @@ Run(int argc, char* argv[])
         // Blast radius, permutation traffic: RNG (Spraypoint) vs fat tree (ECMP).
         std::cout << "\nblast radius (permutation; flows from/to the failed RNG router's servers "
                      "left out on both fabrics)\n";
-        const FabricTextTable blastTable({{"failure", 12, true},
-                                          {"fabric", 10, true},
-                                          {"elements", 12},
-                                          {"flows", 7},
-                                          {"predicted", 11},
-                                          {"hit-pre", 9},
-                                          {"incompl", 10},
-                                          {"tput-avg", 10},
-                                          {"tput-p1", 9},
-                                          {"sd-p99", 8}});
+        const FabricTextTable blastTable = RngFatTreeBlastTable();
         blastTable.PrintHeader();
-        CsvWriter blastCsv(out.Path("blast-radius.csv"),
-                           {"failure",
-                            "fabric",
-                            "elements",
-                            "flows",
-                            "blackholed_predicted",
-                            "hit_fraction_pre",
-                            "incomplete_post",
-                            "throughput_mean_gbps_post",
-                            "throughput_p1_gbps_post",
-                            "slowdown_p99_post"});
+        CsvWriter blastCsv(out.Path("blast-radius.csv"), RngFatTreeBlastCase::CsvHeader());
         FabricRng frng(seed ^ 0x6661696cULL);
         const RngFatTreeBlastSetup setup
             = study.BlastSetup(st.lineBps, rateControl, blackhole, st.stopAt);
@@ -422,35 +380,15 @@ Run(int argc, char* argv[])
             for (const auto& c : cases)
             {
                 const RoceFailureImpact& im = c.impact;
-                const json& post = im.after.summary;
-                incompleteTotal += im.unroutable + post["flows_incomplete"].get<uint32_t>();
-                const std::vector<std::string> cells{
-                    kind,
-                    c.fabric,
-                    c.elements,
-                    std::to_string(im.flows),
-                    std::to_string(im.predicted),
-                    FormatNumber(im.hitFraction),
-                    std::to_string(post["flows_incomplete"].get<uint32_t>()),
-                    FormatNumber(post["throughput_gbps"]["mean"].get<double>()),
-                    FormatNumber(post["throughput_gbps"]["p1"].get<double>()),
-                    FormatNumber(post["fct_slowdown"]["p99"].get<double>())};
-                blastTable.PrintRow({kind,
-                                     c.fabric,
-                                     c.elements,
-                                     cells[3],
-                                     cells[4],
-                                     FabricTextTable::Fixed(im.hitFraction, 3),
-                                     cells[6],
-                                     FabricTextTable::Fixed(post["throughput_gbps"]["mean"], 1),
-                                     FabricTextTable::Fixed(post["throughput_gbps"]["p1"], 1),
-                                     FabricTextTable::Fixed(post["fct_slowdown"]["p99"], 2)});
+                incompleteTotal
+                    += im.unroutable + im.after.summary["flows_incomplete"].get<uint32_t>();
+                blastTable.PrintRow(c.TableCells(kind));
                 summary["blast_radius"][kind][c.fabric == "rng" ? "rng" : "fat_tree"] = c.Json();
                 flowRows({"permutation", c.fabric, c.preRouting, kind + "-pre"},
-                         ToCells(im.before.flows));
+                         RoceFlowCsvRows(im.before.flows));
                 flowRows({"permutation", c.fabric, c.postRouting, kind + "-post"},
-                         ToCells(im.after.flows));
-                blastCsv.Row(cells);
+                         RoceFlowCsvRows(im.after.flows));
+                blastCsv.Row(c.CsvCells(kind));
             }
         }
         std::cout << "\npredicted: flows whose data or ACK path the routing function sends into "

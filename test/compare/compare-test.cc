@@ -368,3 +368,30 @@ TEST_F(CompareSim, BlastRadiusOfARouterFailure)
     EXPECT_EQ(cases[1].Json()["failed_spine"].get<uint32_t>(), cases[1].failedElement);
     EXPECT_THROW(MeasureRngFatTreeBlast(setup, "switch", perm, rng), std::invalid_argument);
 }
+
+// Each RNG routing is judged against ECMP on the fat tree, a fluid split against the fat
+// tree's fluid split when there is one.
+TEST(RngFatTreeStudy, JudgedAgainstTheMatchingFatTreeRun)
+{
+    auto run = [](double completion)
+    {
+        return json{{"flows_incomplete", 0},
+                    {"completion_us", completion},
+                    {"throughput_gbps", {{"mean", 10.0}}}};
+    };
+    std::map<std::string, json> runs{{"fat_tree/ecmp", run(100)},
+                                     {"rng/spraypoint", run(90)},
+                                     {"rng/spraypoint-fluid", run(100)},
+                                     {"rng/ecmp", run(120)}};
+    EXPECT_EQ(FatTreeBaselineKey(runs, "rng/spraypoint-fluid"), "fat_tree/ecmp");
+    runs["fat_tree/ecmp-fluid"] = run(50);
+    EXPECT_EQ(FatTreeBaselineKey(runs, "rng/spraypoint-fluid"), "fat_tree/ecmp-fluid");
+    EXPECT_EQ(FatTreeBaselineKey(runs, "rng/spraypoint"), "fat_tree/ecmp");
+    const json v = JudgeRngAgainstFatTree(runs, 0.05);
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_TRUE(v["spraypoint"]["matches_or_exceeds"].get<bool>());
+    EXPECT_FALSE(v["ecmp"]["matches_or_exceeds"].get<bool>());
+    EXPECT_DOUBLE_EQ(v["spraypoint-fluid"]["completion_vs_fat_tree"].get<double>(), 2.0);
+    runs.erase("fat_tree/ecmp");
+    EXPECT_THROW(JudgeRngAgainstFatTree(runs, 0.05), std::out_of_range);
+}

@@ -264,6 +264,97 @@ RngFatTreeBlastCase::Json() const
     return j;
 }
 
+std::vector<std::string>
+RngFatTreeBlastCase::CsvHeader()
+{
+    return {"failure",
+            "fabric",
+            "elements",
+            "flows",
+            "blackholed_predicted",
+            "hit_fraction_pre",
+            "incomplete_post",
+            "throughput_mean_gbps_post",
+            "throughput_p1_gbps_post",
+            "slowdown_p99_post"};
+}
+
+std::vector<std::string>
+RngFatTreeBlastCase::CsvCells(const std::string& kind) const
+{
+    const nlohmann::json& post = impact.after.summary;
+    return {kind,
+            fabric,
+            elements,
+            std::to_string(impact.flows),
+            std::to_string(impact.predicted),
+            FormatNumber(impact.hitFraction),
+            std::to_string(post["flows_incomplete"].get<uint32_t>()),
+            FormatNumber(post["throughput_gbps"]["mean"].get<double>()),
+            FormatNumber(post["throughput_gbps"]["p1"].get<double>()),
+            FormatNumber(post["fct_slowdown"]["p99"].get<double>())};
+}
+
+std::vector<std::string>
+RngFatTreeBlastCase::TableCells(const std::string& kind) const
+{
+    const nlohmann::json& post = impact.after.summary;
+    std::vector<std::string> c = CsvCells(kind);
+    c[5] = FabricTextTable::Fixed(impact.hitFraction, 3);
+    c[7] = FabricTextTable::Fixed(post["throughput_gbps"]["mean"].get<double>(), 1);
+    c[8] = FabricTextTable::Fixed(post["throughput_gbps"]["p1"].get<double>(), 1);
+    c[9] = FabricTextTable::Fixed(post["fct_slowdown"]["p99"].get<double>(), 2);
+    return c;
+}
+
+std::string
+FatTreeBaselineKey(const std::map<std::string, nlohmann::json>& runs, const std::string& rngKey)
+{
+    const bool fluid = rngKey.size() > 6 && rngKey.substr(rngKey.size() - 6) == "-fluid";
+    return fluid && runs.count("fat_tree/ecmp-fluid") ? "fat_tree/ecmp-fluid" : "fat_tree/ecmp";
+}
+
+nlohmann::json
+JudgeRngAgainstFatTree(const std::map<std::string, nlohmann::json>& runs, double tolerance)
+{
+    nlohmann::json verdict = nlohmann::json::object();
+    for (const auto& [key, run] : runs)
+    {
+        if (key.rfind("rng/", 0) == 0)
+        {
+            verdict[key.substr(4)] = CompareFlowRuns(
+                run, runs.at(FatTreeBaselineKey(runs, key)), tolerance, "fat_tree");
+        }
+    }
+    return verdict;
+}
+
+FabricTextTable
+RngFatTreeBlastTable()
+{
+    return FabricTextTable({{"failure", 12, true},
+                            {"fabric", 10, true},
+                            {"elements", 12},
+                            {"flows", 7},
+                            {"predicted", 11},
+                            {"hit-pre", 9},
+                            {"incompl", 10},
+                            {"tput-avg", 10},
+                            {"tput-p1", 9},
+                            {"sd-p99", 8}});
+}
+
+std::vector<std::vector<std::string>>
+RoceFlowCsvRows(const std::vector<RoceFlowRecord>& flows)
+{
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& f : flows)
+    {
+        rows.push_back(RoceFlowCsvCells(f));
+    }
+    return rows;
+}
+
 std::vector<RngFatTreeBlastCase>
 MeasureRngFatTreeBlast(const RngFatTreeBlastSetup& x,
                        const std::string& kind,

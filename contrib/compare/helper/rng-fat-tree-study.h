@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -174,7 +175,40 @@ struct RngFatTreeBlastCase
     /// RoceFailureImpact::Json with "elements", "failed_links" and "failed_router" (rng) or
     /// "failed_spine" (fat tree; null when links failed).
     nlohmann::json Json() const;
+
+    /// The columns of CsvCells: failure, fabric, elements, flows, blackholed_predicted,
+    /// hit_fraction_pre, incomplete_post, throughput_mean_gbps_post, throughput_p1_gbps_post,
+    /// slowdown_p99_post.
+    static std::vector<std::string> CsvHeader();
+    /// One CSV row (numbers by FormatNumber); \p kind: the failure kind.
+    std::vector<std::string> CsvCells(const std::string& kind) const;
+    /// The same row for RngFatTreeBlastTable (fractions 3, throughput 1, slowdown 2 decimals).
+    std::vector<std::string> TableCells(const std::string& kind) const;
 };
+
+/**
+ * \ingroup compare
+ * The fat-tree run an RNG run of \p runs (keys "rng/<routing>" and "fat_tree/<routing>",
+ * flow-level summaries) is judged against: "fat_tree/ecmp-fluid" for a fluid split
+ * ("-fluid" routing) when present, else "fat_tree/ecmp".
+ */
+std::string FatTreeBaselineKey(const std::map<std::string, nlohmann::json>& runs,
+                               const std::string& rngKey);
+
+/**
+ * \ingroup compare
+ * "Matches or exceeds fat trees": CompareFlowRuns(run, baseline, \p tolerance, "fat_tree") for
+ * every "rng/<routing>" run of \p runs against its FatTreeBaselineKey, keyed by <routing>.
+ * \throws std::out_of_range if \p runs has no "fat_tree/ecmp"
+ */
+nlohmann::json JudgeRngAgainstFatTree(const std::map<std::string, nlohmann::json>& runs,
+                                      double tolerance);
+
+/// \ingroup compare The text table of RngFatTreeBlastCase::TableCells.
+FabricTextTable RngFatTreeBlastTable();
+
+/// \ingroup compare RoCE flow records as CSV rows (RoceFlowCsvCells).
+std::vector<std::vector<std::string>> RoceFlowCsvRows(const std::vector<RoceFlowRecord>& flows);
 
 /**
  * \ingroup compare
