@@ -180,26 +180,8 @@ Run(int argc, char* argv[])
                          {"rate_control", o.rateControl},
                          {"flows_file", flowsFile}};
     summary["runs"] = json::array();
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"fabric",
-                       "pattern",
-                       "id",
-                       "src",
-                       "dst",
-                       "bytes",
-                       "start_us",
-                       "fct_packet_us",
-                       "fct_flow_us",
-                       "fct_flow_ramp_us",
-                       "ratio",
-                       "retx",
-                       "cnps",
-                       "collisions",
-                       "queue_delay_bound_us",
-                       "path"});
-    CsvWriter linkCsv(
-        out.Path("links.csv"),
-        {"fabric", "pattern", "link", "bytes_packet", "bytes_flow", "util_packet", "util_flow"});
+    CsvWriter flowCsv(out.Path("flows.csv"), PacketFlowCsvHeader());
+    CsvWriter linkCsv(out.Path("links.csv"), PacketFlowLinkCsvHeader());
 
     std::cout << "packet vs flow: " << o.lineBps / 1e9 << " Gb/s links, " << o.delayS * 1e6
               << " us, RoCE rate control " << o.rateControl
@@ -258,71 +240,16 @@ Run(int argc, char* argv[])
                   << run["util_abs_diff_max"].get<double>() << std::setw(11) << std::setprecision(3)
                   << r.wallPacket << std::setw(10) << std::setprecision(4) << r.wallFlow
                   << std::setw(10) << std::setprecision(0) << run["speedup"].get<double>() << "\n";
-        for (const auto& f : run["flows"])
+        for (const auto& row : PacketFlowCsvRows(run))
         {
-            std::string path;
-            for (uint32_t v : f["path"])
-            {
-                path += (path.empty() ? "" : " ") + std::to_string(v);
-            }
-            flowCsv.Row({fab,
-                         pat,
-                         std::to_string(f["id"].get<uint32_t>()),
-                         std::to_string(f["src"].get<uint32_t>()),
-                         std::to_string(f["dst"].get<uint32_t>()),
-                         std::to_string(f["bytes"].get<uint64_t>()),
-                         FormatNumber(f["start_us"].get<double>()),
-                         FormatNumber(f["fct_packet_us"].get<double>()),
-                         FormatNumber(f["fct_flow_us"].get<double>()),
-                         FormatNumber(f["fct_flow_ramp_us"].get<double>()),
-                         f["fct_ratio"].is_null() ? "" : FormatNumber(f["fct_ratio"].get<double>()),
-                         std::to_string(f["retx"].get<uint64_t>()),
-                         std::to_string(f["cnps"].get<uint64_t>()),
-                         std::to_string(f["collisions"].get<uint32_t>()),
-                         FormatNumber(f["queue_delay_bound_us"].get<double>()),
-                         path});
+            flowCsv.Row(row);
         }
-        for (const auto& l : run["links"])
+        for (const auto& row : PacketFlowLinkCsvRows(run))
         {
-            linkCsv.Row({fab,
-                         pat,
-                         l["label"].get<std::string>(),
-                         std::to_string(l["bytes_packet"].get<uint64_t>()),
-                         FormatNumber(l["bytes_flow"].get<double>()),
-                         FormatNumber(l["util_packet"].get<double>()),
-                         FormatNumber(l["util_flow"].get<double>())});
+            linkCsv.Row(row);
         }
         // Worst flows by ratio, with their paths and what the packets met.
-        std::vector<json> sorted;
-        for (const auto& f : run["flows"])
-        {
-            if (!f["fct_ratio"].is_null())
-            {
-                sorted.push_back(f);
-            }
-        }
-        std::sort(sorted.begin(),
-                  sorted.end(),
-                  [](const json& a, const json& b)
-                  { return a["fct_ratio"].get<double>() > b["fct_ratio"].get<double>(); });
-        json w = json::array();
-        for (size_t i = 0; i < std::min<size_t>(worst, sorted.size()); ++i)
-        {
-            const json& f = sorted[i];
-            w.push_back({{"id", f["id"]},
-                         {"src", f["src"]},
-                         {"dst", f["dst"]},
-                         {"path", f["path"]},
-                         {"fct_ratio", f["fct_ratio"]},
-                         {"fct_packet_us", f["fct_packet_us"]},
-                         {"fct_flow_us", f["fct_flow_us"]},
-                         {"fct_flow_ramp_us", f["fct_flow_ramp_us"]},
-                         {"retx", f["retx"]},
-                         {"cnps", f["cnps"]},
-                         {"timeouts", f["timeouts"]},
-                         {"collisions", f["collisions"]},
-                         {"queue_delay_bound_us", f["queue_delay_bound_us"]}});
-        }
+        const json w = WorstPacketFlowFlows(run, worst);
         run["worst_flows"] = w;
         worstAll.push_back({{"fabric", fab}, {"pattern", pat}, {"flows", w}});
         std::vector<double> ratio = r.ratio;

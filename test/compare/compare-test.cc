@@ -297,6 +297,22 @@ TEST_F(CompareSim, PacketAndFlowJoinedPerFlow)
         }
         shared += any ? 1 : 0;
     }
+    // The CSV rows and the worst flows, from the same entry.
+    const auto rows = PacketFlowCsvRows(run);
+    ASSERT_EQ(rows.size(), flows.size());
+    EXPECT_EQ(rows[0].size(), PacketFlowCsvHeader().size());
+    EXPECT_EQ(PacketFlowLinkCsvRows(run).size(), run["links"].size());
+    const json worst = WorstPacketFlowFlows(run, 3);
+    ASSERT_EQ(worst.size(), 3u);
+    double maxRatio = 0;
+    for (const auto& f : run["flows"])
+    {
+        maxRatio = std::max(maxRatio, f["fct_ratio"].get<double>());
+    }
+    EXPECT_EQ(worst[0]["fct_ratio"].get<double>(), maxRatio);
+    EXPECT_GE(worst[0]["fct_ratio"].get<double>(), worst[1]["fct_ratio"].get<double>());
+    EXPECT_GE(worst[1]["fct_ratio"].get<double>(), worst[2]["fct_ratio"].get<double>());
+    EXPECT_EQ(WorstPacketFlowFlows(run, 1000).size(), flows.size());
     EXPECT_EQ(run["shared_fabric_links"].get<uint32_t>(), shared);
     for (uint32_t f = 0; f < flows.size(); ++f)
     {

@@ -3,6 +3,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/link-load.h"
 #include "ns3/log.h"
@@ -325,6 +326,119 @@ ComparePacketAndFlow(const std::string& fabric,
                                  {"max_queue_kb", maxQueue / 1000.0}};
     }
     return res;
+}
+
+std::vector<std::string>
+PacketFlowCsvHeader()
+{
+    return {"fabric",
+            "pattern",
+            "id",
+            "src",
+            "dst",
+            "bytes",
+            "start_us",
+            "fct_packet_us",
+            "fct_flow_us",
+            "fct_flow_ramp_us",
+            "ratio",
+            "retx",
+            "cnps",
+            "collisions",
+            "queue_delay_bound_us",
+            "path"};
+}
+
+std::vector<std::vector<std::string>>
+PacketFlowCsvRows(const json& run)
+{
+    const std::string fab = run["fabric"];
+    const std::string pat = run["pattern"];
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& f : run["flows"])
+    {
+        std::string path;
+        for (uint32_t v : f["path"])
+        {
+            path += (path.empty() ? "" : " ") + std::to_string(v);
+        }
+        rows.push_back({fab,
+                        pat,
+                        std::to_string(f["id"].get<uint32_t>()),
+                        std::to_string(f["src"].get<uint32_t>()),
+                        std::to_string(f["dst"].get<uint32_t>()),
+                        std::to_string(f["bytes"].get<uint64_t>()),
+                        FormatNumber(f["start_us"].get<double>()),
+                        FormatNumber(f["fct_packet_us"].get<double>()),
+                        FormatNumber(f["fct_flow_us"].get<double>()),
+                        FormatNumber(f["fct_flow_ramp_us"].get<double>()),
+                        f["fct_ratio"].is_null() ? "" : FormatNumber(f["fct_ratio"].get<double>()),
+                        std::to_string(f["retx"].get<uint64_t>()),
+                        std::to_string(f["cnps"].get<uint64_t>()),
+                        std::to_string(f["collisions"].get<uint32_t>()),
+                        FormatNumber(f["queue_delay_bound_us"].get<double>()),
+                        path});
+    }
+    return rows;
+}
+
+std::vector<std::string>
+PacketFlowLinkCsvHeader()
+{
+    return {"fabric", "pattern", "link", "bytes_packet", "bytes_flow", "util_packet", "util_flow"};
+}
+
+std::vector<std::vector<std::string>>
+PacketFlowLinkCsvRows(const json& run)
+{
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& l : run["links"])
+    {
+        rows.push_back({run["fabric"],
+                        run["pattern"],
+                        l["label"].get<std::string>(),
+                        std::to_string(l["bytes_packet"].get<uint64_t>()),
+                        FormatNumber(l["bytes_flow"].get<double>()),
+                        FormatNumber(l["util_packet"].get<double>()),
+                        FormatNumber(l["util_flow"].get<double>())});
+    }
+    return rows;
+}
+
+json
+WorstPacketFlowFlows(const json& run, size_t count)
+{
+    std::vector<json> sorted;
+    for (const auto& f : run["flows"])
+    {
+        if (!f["fct_ratio"].is_null())
+        {
+            sorted.push_back(f);
+        }
+    }
+    std::sort(sorted.begin(),
+              sorted.end(),
+              [](const json& a, const json& b)
+              { return a["fct_ratio"].get<double>() > b["fct_ratio"].get<double>(); });
+    json w = json::array();
+    for (size_t i = 0; i < std::min(count, sorted.size()); ++i)
+    {
+        const json& f = sorted[i];
+        w.push_back({{"id", f["id"]},
+                     {"src", f["src"]},
+                     {"dst", f["dst"]},
+                     {"path", f["path"]},
+                     {"fct_ratio", f["fct_ratio"]},
+                     {"fct_packet_us", f["fct_packet_us"]},
+                     {"fct_flow_us", f["fct_flow_us"]},
+                     {"fct_flow_ramp_us", f["fct_flow_ramp_us"]},
+                     {"retx", f["retx"]},
+                     {"cnps", f["cnps"]},
+                     {"timeouts", f["timeouts"]},
+                     {"collisions", f["collisions"]},
+                     {"queue_delay_bound_us", f["queue_delay_bound_us"]}});
+    }
+    return w;
 }
 
 namespace

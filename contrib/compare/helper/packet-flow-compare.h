@@ -105,6 +105,32 @@ PacketFlowResult ComparePacketAndFlow(const std::string& fabric,
 
 /**
  * \ingroup compare
+ * The columns of PacketFlowCsvRows: fabric, pattern, id, src, dst, bytes, start_us,
+ * fct_packet_us, fct_flow_us, fct_flow_ramp_us, ratio (empty if either level did not
+ * complete), retx, cnps, collisions, queue_delay_bound_us, path (node ids, space-separated).
+ */
+std::vector<std::string> PacketFlowCsvHeader();
+
+/// \ingroup compare One row per flow of a ComparePacketAndFlow run entry (with packet level).
+std::vector<std::vector<std::string>> PacketFlowCsvRows(const nlohmann::json& run);
+
+/// \ingroup compare The columns of PacketFlowLinkCsvRows: fabric, pattern, link,
+/// bytes_packet, bytes_flow, util_packet, util_flow.
+std::vector<std::string> PacketFlowLinkCsvHeader();
+
+/// \ingroup compare One row per loaded link of a ComparePacketAndFlow run entry.
+std::vector<std::vector<std::string>> PacketFlowLinkCsvRows(const nlohmann::json& run);
+
+/**
+ * \ingroup compare
+ * The \p count flows of a run entry with the largest FCT ratio (flows that completed at both
+ * levels), largest first: id, src, dst, path, fct_ratio, the FCTs, retx, cnps, timeouts,
+ * collisions and queue_delay_bound_us.
+ */
+nlohmann::json WorstPacketFlowFlows(const nlohmann::json& run, size_t count);
+
+/**
+ * \ingroup compare
  * Read a flow list: header "src,dst,bytes,start_us", then one flow per line (hosts in
  * [0, hosts-1], src != dst, bytes in [1, 2^40], start_us in [0, 1e9]). Source ports follow
  * MakeTraffic's rule (49152 + index among the source's flows, at most 16384 per source).
