@@ -2,6 +2,8 @@
 // The compare module (packet vs flow level joined per flow; RNG vs fat tree and the blast
 // radius of failures) and the run summaries it builds on: flow SummarizeFlowRun and
 // CompareFlowRuns, roce RunRoceCountingHops and MeasureRoceFailureImpact.
+#include "../ns3-sim-fixture.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/failure-mask-routing.h"
@@ -28,20 +30,8 @@ namespace
 {
 
 /// Resets ns-3's global state around every test that runs the simulator.
-class CompareSim : public ::testing::Test
+class CompareSim : public Ns3SimTest
 {
-  protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
 };
 
 /// 8 hosts, 2 leaves of 4, 2 spines.

@@ -143,9 +143,9 @@ RunPacketLevelStudy(Ptr<FabricRouting> routing,
     RoceHopRun r = RunRoceCountingHops(routing, flows, lineBps, rateControl, stopAt);
     RoutingStudyRun out;
     out.summary = std::move(r.summary);
+    out.flowCells = RoceFlowCsvRows(r.flows);
     for (const auto& rec : r.flows)
     {
-        out.flowCells.push_back(RoceFlowCsvCells(rec));
         if (rec.complete)
         {
             out.slowdowns.push_back(rec.Slowdown());
