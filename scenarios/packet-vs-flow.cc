@@ -13,10 +13,12 @@
 //   ./build/bin/packet-vs-flow --out=results/packet-vs-flow
 //   ./build/bin/packet-vs-flow --fabric=roft --n=32 --k=8 --pattern=prefill:0.5
 //   ./build/bin/packet-vs-flow --fabric=zcube --flows=my-flows.csv   (src,dst,bytes,start_us)
-#include "packet-flow-compare.h"
-
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
+#include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
+#include "ns3/packet-flow-compare.h"
+#include "ns3/roce-rate-control.h"
 
 #include <algorithm>
 #include <fstream>
@@ -29,161 +31,6 @@ using json = nlohmann::json;
 
 namespace
 {
-
-/// Parse one CSV field as an unsigned integer in [lo, hi].
-uint64_t
-ParseUintField(const std::string& text,
-               const std::string& where,
-               const std::string& field,
-               uint64_t lo,
-               uint64_t hi)
-{
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0 || v < lo || v > hi)
-    {
-        throw std::invalid_argument(where + ": field '" + field + "' must be an integer in ["
-                                    + std::to_string(lo) + ", " + std::to_string(hi) + "], got '"
-                                    + text + "'");
-    }
-    return v;
-}
-
-/**
- * Read a flow list: header "src,dst,bytes,start_us", then one flow per line. Source ports
- * follow MakeTraffic's rule (49152 + index among the source's flows).
- */
-std::vector<FlowSpec>
-ReadFlows(const std::string& file, uint32_t hosts)
-{
-    std::ifstream in(file);
-    if (!in)
-    {
-        throw std::invalid_argument("--flows: cannot read '" + file + "'");
-    }
-    std::string line;
-    uint64_t lineNo = 0;
-    std::vector<FlowSpec> flows;
-    std::map<uint32_t, uint32_t> perSrc;
-    auto strip = [](std::string s)
-    {
-        while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
-        {
-            s.pop_back();
-        }
-        size_t a = 0;
-        while (a < s.size() && (s[a] == ' ' || s[a] == '\t'))
-        {
-            ++a;
-        }
-        return s.substr(a);
-    };
-    while (std::getline(in, line))
-    {
-        ++lineNo;
-        line = strip(line);
-        const std::string where = file + ":" + std::to_string(lineNo);
-        if (lineNo == 1)
-        {
-            if (line != "src,dst,bytes,start_us")
-            {
-                throw std::invalid_argument(where
-                                            + ": header must be 'src,dst,bytes,start_us', "
-                                              "got '"
-                                            + line + "'");
-            }
-            continue;
-        }
-        if (line.empty())
-        {
-            continue;
-        }
-        std::vector<std::string> fields;
-        std::stringstream ss(line);
-        std::string item;
-        while (std::getline(ss, item, ','))
-        {
-            fields.push_back(strip(item));
-        }
-        if (!line.empty() && line.back() == ',')
-        {
-            fields.emplace_back();
-        }
-        if (fields.size() != 4)
-        {
-            throw std::invalid_argument(where + ": expected 4 fields (src,dst,bytes,start_us), got "
-                                        + std::to_string(fields.size()));
-        }
-        FlowSpec f;
-        f.id = static_cast<uint32_t>(flows.size());
-        f.src = static_cast<uint32_t>(ParseUintField(fields[0], where, "src", 0, hosts - 1));
-        f.dst = static_cast<uint32_t>(ParseUintField(fields[1], where, "dst", 0, hosts - 1));
-        if (f.src == f.dst)
-        {
-            throw std::invalid_argument(where + ": field 'dst' must differ from 'src' (" + fields[0]
-                                        + ")");
-        }
-        f.bytes = ParseUintField(fields[2], where, "bytes", 1, uint64_t(1) << 40);
-        char* end = nullptr;
-        const double us = std::strtod(fields[3].c_str(), &end);
-        if (fields[3].empty() || *end != '\0' || !(us >= 0) || !(us <= 1e9))
-        {
-            throw std::invalid_argument(where
-                                        + ": field 'start_us' must be a number in [0, 1e9], "
-                                          "got '"
-                                        + fields[3] + "'");
-        }
-        f.startS = us * 1e-6;
-        if (perSrc[f.src] >= 16384)
-        {
-            throw std::invalid_argument(where + ": more than 16384 flows from host "
-                                        + std::to_string(f.src));
-        }
-        f.srcPort = static_cast<uint16_t>(49152 + perSrc[f.src]++);
-        flows.push_back(f);
-    }
-    if (lineNo == 0)
-    {
-        throw std::invalid_argument(file
-                                    + ":1: empty file; header 'src,dst,bytes,start_us' "
-                                      "expected");
-    }
-    if (flows.empty())
-    {
-        throw std::invalid_argument("--flows: '" + file + "' holds no flow");
-    }
-    return flows;
-}
-
-/// "prefill:0.5" -> prefill with fraction 0.5 (set in \p tp).
-TrafficPattern
-ParsePatternItem(const std::string& item, TrafficPatternParams& tp)
-{
-    const size_t colon = item.find(':');
-    const TrafficPattern p = ParseTrafficPattern(item.substr(0, colon));
-    if (colon != std::string::npos)
-    {
-        char* end = nullptr;
-        const std::string f = item.substr(colon + 1);
-        tp.prefillFraction = std::strtod(f.c_str(), &end);
-        if (p != TrafficPattern::PREFILL || f.empty() || *end != '\0'
-            || !(tp.prefillFraction > 0 && tp.prefillFraction < 1))
-        {
-            throw std::invalid_argument("--pattern: '" + item
-                                        + "': only prefill takes a fraction in (0, 1)");
-        }
-    }
-    return p;
-}
-
-/// The flows of a pattern item such as "prefill:0.5".
-std::vector<FlowSpec>
-PatternFlows(const std::string& item, TrafficPatternParams tp)
-{
-    const TrafficPattern p = ParsePatternItem(item, tp);
-    return MakeTraffic(p, tp);
-}
 
 int
 Run(int argc, char* argv[])
@@ -215,12 +62,12 @@ Run(int argc, char* argv[])
     cli.Add("out", "results folder", "results/packet-vs-flow");
     cli.Parse(argc, argv);
 
-    compare::FabricSize size;
+    PacketFlowFabricSize size;
     size.n = static_cast<uint32_t>(cli.GetUint("n", 2, 65536));
     size.k = static_cast<uint32_t>(cli.GetUint("k", 1, size.n));
     size.s = static_cast<uint32_t>(cli.GetUint("s", 1, 1024));
     size.seed = cli.GetUint("seed", 0, UINT32_MAX);
-    compare::Options o;
+    PacketFlowOptions o;
     o.lineBps = cli.GetDouble("link-rate-gbps", 1, 100000) * 1e9;
     o.delayS = cli.GetDouble("delay-us", 0, 1e6) * 1e-6;
     o.queueBytes = cli.GetUint("queue-bytes", 10000, UINT32_MAX);
@@ -230,7 +77,7 @@ Run(int argc, char* argv[])
     o.stopS = cli.GetDouble("stop-ms", 0.001, 1e6) * 1e-3;
     const auto worst = static_cast<uint32_t>(cli.GetUint("worst", 0, 1000));
     const std::string flowsFile = cli.GetString("flows");
-    const auto& kinds = compare::FabricKinds();
+    const auto& kinds = PacketFlowFabricKinds();
 
     // The runs: (fabric, pattern).
     std::vector<std::pair<std::string, std::string>> runs;
@@ -285,7 +132,7 @@ Run(int argc, char* argv[])
         }
         if (!flowsFile.empty())
         {
-            ReadFlows(flowsFile, kinds.at(fab).build(size)->GetNHosts());
+            ReadFlowList(flowsFile, kinds.at(fab).build(size)->GetNHosts());
         }
     }
     // A routing TypeId that does not exist or is not a FabricRouting would abort mid-run.
@@ -333,26 +180,8 @@ Run(int argc, char* argv[])
                          {"rate_control", o.rateControl},
                          {"flows_file", flowsFile}};
     summary["runs"] = json::array();
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"fabric",
-                       "pattern",
-                       "id",
-                       "src",
-                       "dst",
-                       "bytes",
-                       "start_us",
-                       "fct_packet_us",
-                       "fct_flow_us",
-                       "fct_flow_ramp_us",
-                       "ratio",
-                       "retx",
-                       "cnps",
-                       "collisions",
-                       "queue_delay_bound_us",
-                       "path"});
-    CsvWriter linkCsv(
-        out.Path("links.csv"),
-        {"fabric", "pattern", "link", "bytes_packet", "bytes_flow", "util_packet", "util_flow"});
+    CsvWriter flowCsv(out.Path("flows.csv"), PacketFlowCsvHeader());
+    CsvWriter linkCsv(out.Path("links.csv"), PacketFlowLinkCsvHeader());
 
     std::cout << "packet vs flow: " << o.lineBps / 1e9 << " Gb/s links, " << o.delayS * 1e6
               << " us, RoCE rate control " << o.rateControl
@@ -373,7 +202,7 @@ Run(int argc, char* argv[])
     double wallF = 0;
     for (const auto& [fab, pat] : runs)
     {
-        const compare::FabricKind& kind = kinds.at(fab);
+        const PacketFlowFabricKind& kind = kinds.at(fab);
         if (fab != "rng" && size.n % size.k != 0)
         {
             throw std::invalid_argument("--k=" + std::to_string(size.k)
@@ -385,7 +214,7 @@ Run(int argc, char* argv[])
         std::vector<FlowSpec> flows;
         if (!flowsFile.empty())
         {
-            flows = ReadFlows(flowsFile, graph->GetNHosts());
+            flows = ReadFlowList(flowsFile, graph->GetNHosts());
         }
         else
         {
@@ -395,10 +224,10 @@ Run(int argc, char* argv[])
             tp.bytes = cli.GetString("bytes") == "default"
                          ? (pat == "allreduce" ? 65536 : 1000000)
                          : cli.GetUint("bytes", 1, uint64_t(1) << 36);
-            flows = PatternFlows(pat, tp);
+            flows = MakeTraffic(ParsePatternItem(pat, tp), tp);
         }
         std::cerr << "[" << fab << " " << pat << "] " << flows.size() << " flows..." << std::flush;
-        compare::Result r = compare::Compare(fab, pat, graph, routing, flows, o);
+        PacketFlowResult r = ComparePacketAndFlow(fab, pat, graph, routing, flows, o);
         std::cerr << " done\n";
         wallP += r.wallPacket;
         wallF += r.wallFlow;
@@ -411,71 +240,16 @@ Run(int argc, char* argv[])
                   << run["util_abs_diff_max"].get<double>() << std::setw(11) << std::setprecision(3)
                   << r.wallPacket << std::setw(10) << std::setprecision(4) << r.wallFlow
                   << std::setw(10) << std::setprecision(0) << run["speedup"].get<double>() << "\n";
-        for (const auto& f : run["flows"])
+        for (const auto& row : PacketFlowCsvRows(run))
         {
-            std::string path;
-            for (uint32_t v : f["path"])
-            {
-                path += (path.empty() ? "" : " ") + std::to_string(v);
-            }
-            flowCsv.Row({fab,
-                         pat,
-                         std::to_string(f["id"].get<uint32_t>()),
-                         std::to_string(f["src"].get<uint32_t>()),
-                         std::to_string(f["dst"].get<uint32_t>()),
-                         std::to_string(f["bytes"].get<uint64_t>()),
-                         FormatNumber(f["start_us"].get<double>()),
-                         FormatNumber(f["fct_packet_us"].get<double>()),
-                         FormatNumber(f["fct_flow_us"].get<double>()),
-                         FormatNumber(f["fct_flow_ramp_us"].get<double>()),
-                         f["fct_ratio"].is_null() ? "" : FormatNumber(f["fct_ratio"].get<double>()),
-                         std::to_string(f["retx"].get<uint64_t>()),
-                         std::to_string(f["cnps"].get<uint64_t>()),
-                         std::to_string(f["collisions"].get<uint32_t>()),
-                         FormatNumber(f["queue_delay_bound_us"].get<double>()),
-                         path});
+            flowCsv.Row(row);
         }
-        for (const auto& l : run["links"])
+        for (const auto& row : PacketFlowLinkCsvRows(run))
         {
-            linkCsv.Row({fab,
-                         pat,
-                         l["label"].get<std::string>(),
-                         std::to_string(l["bytes_packet"].get<uint64_t>()),
-                         FormatNumber(l["bytes_flow"].get<double>()),
-                         FormatNumber(l["util_packet"].get<double>()),
-                         FormatNumber(l["util_flow"].get<double>())});
+            linkCsv.Row(row);
         }
         // Worst flows by ratio, with their paths and what the packets met.
-        std::vector<json> sorted;
-        for (const auto& f : run["flows"])
-        {
-            if (!f["fct_ratio"].is_null())
-            {
-                sorted.push_back(f);
-            }
-        }
-        std::sort(sorted.begin(),
-                  sorted.end(),
-                  [](const json& a, const json& b)
-                  { return a["fct_ratio"].get<double>() > b["fct_ratio"].get<double>(); });
-        json w = json::array();
-        for (size_t i = 0; i < std::min<size_t>(worst, sorted.size()); ++i)
-        {
-            const json& f = sorted[i];
-            w.push_back({{"id", f["id"]},
-                         {"src", f["src"]},
-                         {"dst", f["dst"]},
-                         {"path", f["path"]},
-                         {"fct_ratio", f["fct_ratio"]},
-                         {"fct_packet_us", f["fct_packet_us"]},
-                         {"fct_flow_us", f["fct_flow_us"]},
-                         {"fct_flow_ramp_us", f["fct_flow_ramp_us"]},
-                         {"retx", f["retx"]},
-                         {"cnps", f["cnps"]},
-                         {"timeouts", f["timeouts"]},
-                         {"collisions", f["collisions"]},
-                         {"queue_delay_bound_us", f["queue_delay_bound_us"]}});
-        }
+        const json w = WorstPacketFlowFlows(run, worst);
         run["worst_flows"] = w;
         worstAll.push_back({{"fabric", fab}, {"pattern", pat}, {"flows", w}});
         std::vector<double> ratio = r.ratio;

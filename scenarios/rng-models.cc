@@ -37,23 +37,6 @@ FractionsJson(const std::map<uint32_t, double>& f)
     return j;
 }
 
-std::vector<uint32_t>
-PickDests(uint32_t n, uint32_t count, uint64_t seed)
-{
-    std::vector<uint32_t> all(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        all[i] = i;
-    }
-    FabricRng rng(seed ^ 0x64657374ULL);
-    for (size_t i = n; i > 1; --i)
-    {
-        std::swap(all[i - 1], all[rng.Below(i)]);
-    }
-    all.resize(std::min(n, count));
-    return all;
-}
-
 /// Path-length table for one p; returns the max |sim - model| over the given hop counts.
 json
 PathLengthCase(const RouterGraph& g,
@@ -202,7 +185,7 @@ Run(int argc, char* argv[])
                         {"swaps", rep.swaps}};
 
     // 1. Path lengths.
-    const std::vector<uint32_t> ds = PickDests(n, dests, seed);
+    const std::vector<uint32_t> ds = SampleRouters(n, dests, seed);
     Gnuplot plot(out.Path("path-length.png"));
     plot.SetTitle("Spraypoint path length vs Model 7.2, n=" + std::to_string(n)
                   + " d=" + std::to_string(d));
@@ -226,7 +209,7 @@ Run(int argc, char* argv[])
     json ed;
     ed["per_h"] = json::object();
     std::map<uint32_t, double> nonNeighbourByH;
-    const std::vector<uint32_t> td = PickDests(n, pairs, seed + 1);
+    const std::vector<uint32_t> td = SampleRouters(n, pairs, seed + 1);
     FabricRng srcRng(seed ^ 0x73726373ULL);
     for (uint32_t hh : {1u, 2u, 4u})
     {
@@ -239,30 +222,10 @@ Run(int argc, char* argv[])
         prm.h = hh;
         prm.key = seed;
         const Ptr<SpraypointRouting> routing = spraypoint(prm);
-        const SpraypointTables& tab = routing->GetTables();
-        double sumN = 0;
-        double sumO = 0;
-        uint32_t cntN = 0;
-        uint32_t cntO = 0;
-        for (uint32_t t : td)
-        {
-            const auto& nb = g.Neighbours(t);
-            for (uint32_t i = 0; i < 8; ++i)
-            {
-                const uint32_t s = nb[srcRng.Below(nb.size())];
-                sumN += CandidateMaxFlow(*routing, fab, s, t);
-                ++cntN;
-                uint32_t o;
-                do
-                {
-                    o = static_cast<uint32_t>(srcRng.Below(n));
-                } while (o == t || tab.Distance(t, o) == 1);
-                sumO += CandidateMaxFlow(*routing, fab, o, t);
-                ++cntO;
-            }
-        }
-        const double fo = sumO / cntO / d;
-        const double fn = sumN / cntN / d;
+        const MaxFlowSample mf
+            = SampleCandidateMaxFlow(*routing, routing->GetTables(), fab, td, 8, true, srcRng);
+        const double fo = mf.nonNeighbour / d;
+        const double fn = mf.neighbour / d;
         const double mo = ModelEdgeDisjointFraction(d, 0, hh, false);
         const double mn = ModelEdgeDisjointFraction(d, p, hh, true);
         nonNeighbourByH[hh] = fo;
@@ -272,7 +235,7 @@ Run(int argc, char* argv[])
                                            {"model_non_neighbour", mo},
                                            {"simulated_neighbour", fn},
                                            {"model_neighbour", mn},
-                                           {"samples", cntN + cntO}};
+                                           {"samples", mf.samples}};
     }
     // §F.3 table (neighbour sources with p = 0, d/4, d/3, d/2), model and measured.
     std::cout << "\n§F.3 table: neighbour-source max-flow / d (p = 0 is the non-neighbour "
@@ -298,19 +261,10 @@ Run(int argc, char* argv[])
                 prm.h = hh;
                 prm.key = seed;
                 const Ptr<SpraypointRouting> routing = spraypoint(prm);
-                double sum = 0;
-                uint32_t cnt = 0;
                 FabricRng r2(seed ^ pp);
-                for (uint32_t t : td)
-                {
-                    const auto& nb = g.Neighbours(t);
-                    for (uint32_t i = 0; i < 4; ++i)
-                    {
-                        sum += CandidateMaxFlow(*routing, fab, nb[r2.Below(nb.size())], t);
-                        ++cnt;
-                    }
-                }
-                sim = sum / cnt / d;
+                sim = SampleCandidateMaxFlow(*routing, routing->GetTables(), fab, td, 4, false, r2)
+                          .neighbour
+                    / d;
             }
             std::cout << std::setw(10) << std::setprecision(2) << model << " | " << std::setw(5)
                       << std::setprecision(3) << sim;

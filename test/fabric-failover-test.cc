@@ -2,6 +2,8 @@
 // Failure detection as a model (FabricFailureDetector) and the reactions of ECMP at each node:
 // adjacent nodes detect after the loss-of-signal delay and rehash locally, the others learn
 // after hops x the propagation delay and until then send into the hole.
+#include "ns3-sim-fixture.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
@@ -29,19 +31,8 @@ using namespace ns3;
 namespace
 {
 
-class FailoverTest : public ::testing::Test
+class FailoverTest : public Ns3SimTest
 {
-  protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
 };
 
 /// A flow key of \p src -> \p dst with UDP source port \p port.

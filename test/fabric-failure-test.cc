@@ -3,6 +3,8 @@
 // (queued packets flushed, packets on the wire and later ones dropped, all counted link-down),
 // repair restores delivery, routing views that have not learnt keep sending into the hole,
 // overlapping failures, TTL ends loops, and the failure spec grammar.
+#include "ns3-sim-fixture.h"
+
 #include "ns3/config.h"
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
@@ -98,21 +100,9 @@ class LoopRouting : public FabricRouting
     void DoSetGraph() override {}
 };
 
-class FabricFailure : public ::testing::TestWithParam<FabricSwitchMode>
+class FabricFailure : public Ns3SimFixture<::testing::TestWithParam<FabricSwitchMode>>
 {
   protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     Ptr<FabricNetwork> Install(std::shared_ptr<FabricGraph> g, Ptr<FabricRouting> routing)
     {
         FabricNetworkHelper links;

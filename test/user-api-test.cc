@@ -3,6 +3,7 @@
 // FabricNetworkHelper, the run drivers' hook and per-flow Config paths, FlowSpec validation
 // and default source ports, results that tell loss from packets in flight, pcap/ascii files
 // named by fabric node and port.
+#include "ns3-sim-fixture.h"
 #include "program-test-util.h"
 
 #include "ns3/core-module.h"
@@ -28,21 +29,9 @@ using namespace ns3;
 namespace
 {
 
-class UserApi : public ::testing::Test
+class UserApi : public Ns3SimTest
 {
   protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     /// Link attributes of host 0's port 0, as text.
     static std::string DataRateOf(Ptr<FabricNetwork> net)
     {

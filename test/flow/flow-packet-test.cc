@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Flow level against packet level: the same paths for the same routing TypeId, attributes and
 // seed; long uncontended flows within 2% of the packet level's FCT.
+#include "../ns3-sim-fixture.h"
+
 #include "ns3/boolean.h"
 #include "ns3/core-module.h"
 #include "ns3/flow-sim-helper.h"
@@ -15,20 +17,8 @@ using namespace ns3;
 namespace
 {
 
-class FlowVsPacket : public ::testing::Test
+class FlowVsPacket : public Ns3SimTest
 {
-  protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 // circuits bring nothing up, the drop and drain policies during reconfiguration, unchanged
 // circuits carry traffic throughout, stall = switching + restoration, and the logical
 // topology measured from the devices equals the configuration's realized matrix.
+#include "../ns3-sim-fixture.h"
 #include "../ocs/ocs-test-util.h"
 
 #include "ns3/core-module.h"
@@ -65,21 +66,9 @@ Carried(Ptr<OcsFabric> f, uint32_t i)
     return f->GetChannel(i)->GetDelivered(0) + f->GetChannel(i)->GetDelivered(1);
 }
 
-class OcsNet : public ::testing::Test
+class OcsNet : public Ns3SimTest
 {
   protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     static Ptr<OcsFabric> Cluster(const OcsWiring& w,
                                   const std::string& policy = "drop",
                                   Time switching = MicroSeconds(10),

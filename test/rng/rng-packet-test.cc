@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Packet-level: Spraypoint and k-shortest-paths over FabricNetworkHelper, with constant-rate
 // UDP and with RoCE flows: every packet delivered and accounted for, every flow complete.
+#include "../ns3-sim-fixture.h"
+
 #include "ns3/config.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/failure-mask-routing.h"
@@ -15,21 +17,9 @@
 
 using namespace ns3;
 
-class RngPacket : public ::testing::Test
+class RngPacket : public Ns3SimTest
 {
   protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     /// A random permutation of flows of \p bytes among the servers.
     std::vector<FlowSpec> Permutation(uint64_t bytes) const
     {

@@ -5,6 +5,7 @@
 #include "ns3/failure-mask-routing.h"
 #include "ns3/ksp-routing.h"
 #include "ns3/link-load.h"
+#include "ns3/rng-failures.h"
 #include "ns3/rng-models.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/spraypoint-routing.h"
@@ -511,6 +512,138 @@ TEST(Models, CandidateAnalysesMatchThePapersDefinitions)
                 }
             }
         }
+    }
+}
+
+// CandidateMaxFlow finds its links by a reachability walk (CandidateDirLinks) instead of a
+// whole fluid split: the two must name the same links, for loop-free schemes and for KSP,
+// whose hop-by-hop candidates loop (there the hop limit decides, in both).
+TEST(Models, CandidateDirLinksAreTheFluidSplitsLinks)
+{
+    const RouterGraph g = MakeRandomRegularGraph(30, 6, 5);
+    const RngFabric fab(g, 2);
+    const auto graph = fab.Build();
+    const std::vector<Ptr<FabricRouting>> schemes{
+        MakeSpraypointRouting(graph, std::make_shared<SpraypointTables>(g, Params(2, 2, 5)), 5),
+        MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(5)),
+        MakeRouting<KspRouting>(graph, "K", UintegerValue(4), "Seed", UintegerValue(5))};
+    for (const auto& r : schemes)
+    {
+        for (uint32_t maxHops : {3u, 6u, 64u})
+        {
+            uint32_t compared = 0;
+            for (uint32_t a = 0; a < fab.GetNServers(); a += 5)
+            {
+                for (uint32_t b = 1; b < fab.GetNServers(); b += 7)
+                {
+                    if (a == b)
+                    {
+                        continue;
+                    }
+                    std::vector<std::pair<uint32_t, double>> shares;
+                    FluidSplit(*r, a, b, shares, maxHops);
+                    std::vector<uint32_t> expected;
+                    for (const auto& [d, x] : shares)
+                    {
+                        expected.push_back(d);
+                    }
+                    ASSERT_FALSE(expected.empty());
+                    EXPECT_EQ(CandidateDirLinks(*r, a, b, maxHops), expected)
+                        << r->GetName() << " " << a << "->" << b << " maxHops " << maxHops;
+                    ++compared;
+                }
+            }
+            EXPECT_GT(compared, 50u);
+        }
+    }
+}
+
+TEST(Models, SampleRoutersAreDistinctAndSeeded)
+{
+    const auto a = SampleRouters(50, 20, 3);
+    ASSERT_EQ(a.size(), 20u);
+    EXPECT_EQ(std::set<uint32_t>(a.begin(), a.end()).size(), 20u);
+    EXPECT_LT(*std::max_element(a.begin(), a.end()), 50u);
+    EXPECT_EQ(SampleRouters(50, 20, 3), a);
+    EXPECT_NE(SampleRouters(50, 20, 4), a);
+    EXPECT_EQ(SampleRouters(50, 80, 3).size(), 50u); // all of them
+}
+
+// The sampler draws its sources in a fixed order from the generator it is given, and its
+// means lie between 1 and d (every neighbour source has its direct link at least).
+TEST(Models, SampleCandidateMaxFlowIsSeededAndBounded)
+{
+    const RouterGraph g = MakeRandomRegularGraph(40, 6, 2);
+    const RngFabric fab(g, 1);
+    auto tab = std::make_shared<SpraypointTables>(g, Params(2, 2, 2));
+    auto r = MakeSpraypointRouting(fab.Build(), tab, 2);
+    const auto dests = SampleRouters(40, 5, 2);
+    FabricRng a(9);
+    FabricRng b(9);
+    const MaxFlowSample x = SampleCandidateMaxFlow(*r, *tab, fab, dests, 3, true, a);
+    const MaxFlowSample y = SampleCandidateMaxFlow(*r, *tab, fab, dests, 3, true, b);
+    EXPECT_EQ(x.samples, 30u);
+    EXPECT_EQ(x.neighbour, y.neighbour);
+    EXPECT_EQ(x.nonNeighbour, y.nonNeighbour);
+    for (double m : {x.neighbour, x.nonNeighbour})
+    {
+        EXPECT_GE(m, 1.0);
+        EXPECT_LE(m, 6.0);
+    }
+    FabricRng c(9);
+    const MaxFlowSample z = SampleCandidateMaxFlow(*r, *tab, fab, dests, 3, false, c);
+    EXPECT_EQ(z.samples, 15u);
+    EXPECT_EQ(z.nonNeighbour, 0.0);
+    // One destination, one neighbour source: the mean is that pair's max-flow.
+    FabricRng d1(1);
+    FabricRng d2(1);
+    const uint32_t t = dests[0];
+    const uint32_t s = g.Neighbours(t)[d2.Below(g.Neighbours(t).size())];
+    EXPECT_EQ(SampleCandidateMaxFlow(*r, *tab, fab, {t}, 1, false, d1).neighbour,
+              double(CandidateMaxFlow(*r, fab, s, t)));
+}
+
+TEST(Failures, PicksAndStates)
+{
+    const RouterGraph g = MakeRandomRegularGraph(20, 4, 3);
+    const RngFabric fab(g, 2);
+    const auto graph = fab.Build();
+    const std::set<uint32_t> own = RouterEdgesOf(g, 7);
+    EXPECT_EQ(own.size(), 4u);
+    for (uint32_t e : own)
+    {
+        EXPECT_TRUE(g.GetEdges()[e].first == 7 || g.GetEdges()[e].second == 7);
+    }
+    FabricRng a(11);
+    FabricRng b(11);
+    const auto picked = PickRandomEdges(g, 5, a);
+    EXPECT_EQ(picked.size(), 5u);
+    EXPECT_EQ(PickRandomEdges(g, 5, b), picked);
+    EXPECT_EQ(PickRandomEdges(g, g.GetNEdges(), a).size(), g.GetNEdges());
+    EXPECT_THROW(PickRandomEdges(g, g.GetNEdges() + 1, a), std::invalid_argument);
+    const auto state = FailRouterEdges(fab, graph, own);
+    uint32_t down = 0;
+    for (uint32_t d = 0; d < 2 * graph->GetNLinks(); ++d)
+    {
+        down += state->IsDirLinkUp(d) ? 0 : 1;
+    }
+    EXPECT_EQ(down, 2 * own.size()); // both directions of each failed edge, nothing else
+    for (uint32_t e : own)
+    {
+        EXPECT_FALSE(state->IsDirLinkUp(2 * fab.RouterLink(*graph, e)));
+    }
+    TrafficPatternParams tp;
+    tp.hosts = 40;
+    tp.seed = 2;
+    tp.bytes = 1;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    const auto kept = FlowsAvoidingRouter(flows, 7, 2);
+    EXPECT_LT(kept.size(), flows.size());
+    for (uint32_t i = 0; i < kept.size(); ++i)
+    {
+        EXPECT_EQ(kept[i].id, i);
+        EXPECT_NE(kept[i].src / 2, 7u);
+        EXPECT_NE(kept[i].dst / 2, 7u);
     }
 }
 

@@ -2,6 +2,8 @@
 // Lossless RoCE (PFC): incast and all-to-all without drops on ROFT and ZCube, headroom
 // overflow when the headroom is too small, pause timing on the upstream queue, and the
 // deadlock detector's cycle search.
+#include "../ns3-sim-fixture.h"
+
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
@@ -25,21 +27,9 @@ using namespace ns3;
 namespace
 {
 
-class Pfc : public ::testing::Test
+class Pfc : public Ns3SimTest
 {
   protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     static FlowSpec Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
     {
         FlowSpec f;

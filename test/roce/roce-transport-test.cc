@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // RoCE-like transport in small ns-3 runs: line rate on an idle path, DCQCN sharing a
 // bottleneck, go-back-N under injected loss, incast, and packet accounting in every run.
+#include "../ns3-sim-fixture.h"
+
 #include "ns3/core-module.h"
 #include "ns3/error-model.h"
 #include "ns3/fabric-drop-reason.h"
@@ -19,21 +21,9 @@ using namespace ns3;
 namespace
 {
 
-class RoceTransport : public ::testing::Test
+class RoceTransport : public Ns3SimTest
 {
   protected:
-    void SetUp() override
-    {
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(1);
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     /// 16 GPUs, 4 leaves of 4, 4 spines, 400 Gb/s, 1 us links.
     static Ptr<FabricNetwork> Roft16(const std::string& queue = "8MB")
     {
@@ -260,8 +250,8 @@ TEST_F(RoceTransport, DeepQueueIncastResendsLittleForNothing)
     }
     std::cout << "deep-queue incast: drops " << r.droppedPackets << ", retransmissions " << retx
               << ", duplicates received " << dup << ", repeated NACKs ignored " << repeated
-              << ", timeouts " << timeouts << ", last completion "
-              << r.lastCompletionSeconds * 1e6 << " us\n";
+              << ", timeouts " << timeouts << ", last completion " << r.lastCompletionSeconds * 1e6
+              << " us\n";
     // Measured: 1076 drops, 2834 retransmissions (go-back-N also resends what followed each
     // loss), 10 duplicates, 24 timeouts, done in 2.2x the line-rate time.
     EXPECT_GT(retx, 0u);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -158,6 +159,45 @@ FluidSplit(const FabricRouting& routing,
     }
     shares.resize(w);
     return delivered;
+}
+
+std::vector<uint32_t>
+CandidateDirLinks(const FabricRouting& routing,
+                  uint32_t srcHost,
+                  uint32_t dstHost,
+                  uint32_t maxHops)
+{
+    const FabricGraph& g = routing.GetGraph();
+    // Breadth first, so every state is met first at its smallest hop count: it is expanded
+    // exactly when FluidSplit would expand it in some layer (hop < maxHops).
+    std::set<std::pair<uint32_t, uint32_t>> seen{{srcHost, FabricRouting::NO_PORT}};
+    std::vector<std::pair<uint32_t, uint32_t>> layer{{srcHost, FabricRouting::NO_PORT}};
+    std::vector<std::pair<uint32_t, uint32_t>> next;
+    std::vector<uint32_t> links;
+    for (uint32_t hop = 0; hop < maxHops && !layer.empty(); ++hop)
+    {
+        next.clear();
+        for (const auto& [node, inPort] : layer)
+        {
+            if (node == dstHost)
+            {
+                continue;
+            }
+            for (uint32_t p : routing.Candidates(node, inPort, dstHost))
+            {
+                links.push_back(g.GetEgressDirLink(node, p));
+                const std::pair<uint32_t, uint32_t> to{g.GetPeer(node, p), g.GetPeerPort(node, p)};
+                if (seen.insert(to).second)
+                {
+                    next.push_back(to);
+                }
+            }
+        }
+        layer.swap(next);
+    }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    return links;
 }
 
 std::vector<SharedLink>

@@ -43,6 +43,20 @@ double FluidSplit(const FabricRouting& routing,
 
 /**
  * \ingroup fabric
+ * The directed links FluidSplit gives a share to, found without computing the shares: a
+ * reachability walk over (node, in port) states from \p srcHost along routing.Candidates,
+ * stopping at \p dstHost and after \p maxHops hops (as FluidSplit drops a share that is
+ * still travelling then). Each state is expanded once, so the cost is bounded by the states,
+ * not by the hop-by-hop layers of a split.
+ * \return sorted directed link ids
+ */
+std::vector<uint32_t> CandidateDirLinks(const FabricRouting& routing,
+                                        uint32_t srcHost,
+                                        uint32_t dstHost,
+                                        uint32_t maxHops = 64);
+
+/**
+ * \ingroup fabric
  * A switch-to-switch directed link that the routing puts more than one flow on.
  */
 struct SharedLink

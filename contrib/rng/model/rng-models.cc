@@ -116,11 +116,10 @@ CandidateMaxFlow(const FabricRouting& routing, const RngFabric& fab, uint32_t s,
     Graph fg(fab.GetNRouters());
     auto cap = boost::get(boost::edge_capacity, fg);
     auto rev = boost::get(boost::edge_reverse, fg);
-    // The router links the routing can use from s's first server to t's: every one at most
-    // once, whatever its share.
-    std::vector<std::pair<uint32_t, double>> shares;
-    FluidSplit(routing, s * fab.GetServersPerRouter(), t * fab.GetServersPerRouter(), shares);
-    for (const auto& [d, x] : shares)
+    // The router links the routing can use from s's first server to t's (the links
+    // FluidSplit would load, found by a reachability walk): each has capacity 1.
+    for (uint32_t d :
+         CandidateDirLinks(routing, s * fab.GetServersPerRouter(), t * fab.GetServersPerRouter()))
     {
         const uint32_t a = g.GetDirLinkTail(d);
         const uint32_t b = g.GetDirLinkHead(d);
@@ -136,6 +135,62 @@ CandidateMaxFlow(const FabricRouting& routing, const RngFabric& fab, uint32_t s,
         rev[e2] = e1;
     }
     return static_cast<uint32_t>(boost::push_relabel_max_flow(fg, s, t));
+}
+
+MaxFlowSample
+SampleCandidateMaxFlow(const FabricRouting& routing,
+                       const SpraypointTables& tables,
+                       const RngFabric& fab,
+                       const std::vector<uint32_t>& dests,
+                       uint32_t perDest,
+                       bool nonNeighbour,
+                       FabricRng& rng)
+{
+    const RouterGraph& g = fab.GetRouters();
+    const uint32_t n = g.GetN();
+    double sumN = 0;
+    double sumO = 0;
+    uint32_t cntN = 0;
+    uint32_t cntO = 0;
+    for (uint32_t t : dests)
+    {
+        const auto& nb = g.Neighbours(t);
+        for (uint32_t i = 0; i < perDest; ++i)
+        {
+            sumN += CandidateMaxFlow(routing, fab, nb[rng.Below(nb.size())], t);
+            ++cntN;
+            if (!nonNeighbour)
+            {
+                continue;
+            }
+            uint32_t o;
+            do
+            {
+                o = static_cast<uint32_t>(rng.Below(n));
+            } while (o == t || tables.Distance(t, o) == 1);
+            sumO += CandidateMaxFlow(routing, fab, o, t);
+            ++cntO;
+        }
+    }
+    MaxFlowSample r;
+    r.neighbour = cntN ? sumN / cntN : 0.0;
+    r.nonNeighbour = cntO ? sumO / cntO : 0.0;
+    r.samples = cntN + cntO;
+    return r;
+}
+
+std::vector<uint32_t>
+SampleRouters(uint32_t n, uint32_t count, uint64_t seed)
+{
+    std::vector<uint32_t> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    FabricRng rng(seed ^ 0x64657374ULL);
+    for (size_t i = n; i > 1; --i)
+    {
+        std::swap(all[i - 1], all[rng.Below(i)]);
+    }
+    all.resize(std::min(n, count));
+    return all;
 }
 
 FluidThroughput

@@ -2,6 +2,7 @@
 #ifndef RNG_MODELS_H
 #define RNG_MODELS_H
 
+#include "ns3/fabric-rng.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/rng-topology.h"
 #include "ns3/spraypoint-tables.h"
@@ -71,6 +72,39 @@ uint32_t CandidateMaxFlow(const FabricRouting& routing,
                           const RngFabric& fab,
                           uint32_t s,
                           uint32_t t);
+
+/**
+ * \ingroup rng
+ * Mean CandidateMaxFlow (edge-disjoint paths, in lanes) over sampled sources.
+ */
+struct MaxFlowSample
+{
+    double neighbour{0};    //!< mean max-flow from neighbours of the destination
+    double nonNeighbour{0}; //!< mean max-flow from other routers (0 if not sampled)
+    uint32_t samples{0};    //!< max-flows computed
+};
+
+/**
+ * \ingroup rng
+ * For each destination t of \p dests, \p perDest times: a random neighbour of t as source and,
+ * if \p nonNeighbour, then a random router that is neither t nor a neighbour of t (drawn in
+ * that order from \p rng, so a seed gives the same samples); the CandidateMaxFlow of each.
+ * \param tables the Spraypoint tables of \p routing (their distances tell neighbours apart)
+ */
+MaxFlowSample SampleCandidateMaxFlow(const FabricRouting& routing,
+                                     const SpraypointTables& tables,
+                                     const RngFabric& fab,
+                                     const std::vector<uint32_t>& dests,
+                                     uint32_t perDest,
+                                     bool nonNeighbour,
+                                     FabricRng& rng);
+
+/**
+ * \ingroup rng
+ * \p count distinct routers of 0..n-1 (all n if count >= n): the first ones of a seeded
+ * Fisher-Yates shuffle, e.g. the destinations a model is sampled at.
+ */
+std::vector<uint32_t> SampleRouters(uint32_t n, uint32_t count, uint64_t seed);
 
 /**
  * \ingroup rng

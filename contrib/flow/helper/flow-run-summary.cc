@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "flow-run-summary.h"
+
+#include "ns3/fabric-results.h"
+#include "ns3/fabric-stats.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowRunSummary");
+
+uint32_t
+FlowSimRouterLinks(const FlowSimRecord& record)
+{
+    return record.path.size() >= 3 ? static_cast<uint32_t>(record.path.size() - 3) : 0;
+}
+
+nlohmann::json
+SummarizeFlowRun(const FlowSimulator& sim, const FabricGraph& g)
+{
+    std::vector<double> tput;
+    std::vector<double> slow;
+    uint32_t incomplete = 0;
+    double last = 0;
+    double wire = 0;
+    double routerLinks = 0;
+    std::map<uint32_t, double> hist; // router-router links of the hashed path, by wire bytes
+    const auto& records = sim.GetRecords();
+    for (const auto& r : records)
+    {
+        if (!r.complete)
+        {
+            ++incomplete;
+            continue;
+        }
+        tput.push_back(8.0 * r.spec.bytes / r.FctSeconds() / 1e9);
+        slow.push_back(r.Slowdown());
+        last = std::max(last, r.finishS);
+        const uint32_t links = FlowSimRouterLinks(r);
+        hist[links] += r.wireBytes;
+        routerLinks += links * r.wireBytes;
+        wire += r.wireBytes;
+    }
+    std::sort(tput.begin(), tput.end());
+    double tputMean = 0;
+    for (double x : tput)
+    {
+        tputMean += x / tput.size();
+    }
+    nlohmann::json hj = nlohmann::json::object();
+    for (const auto& [k, b] : hist)
+    {
+        hj[std::to_string(k)] = b / wire;
+    }
+    // Busiest router-router link: bytes / (capacity x completion time).
+    double busiest = 0;
+    const auto& links = sim.GetLinks();
+    for (uint32_t d = 0; d < links.size(); ++d)
+    {
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)) && last > 0)
+        {
+            busiest = std::max(busiest, 8 * links[d].bytes / (links[d].capacityBps * last));
+        }
+    }
+    return nlohmann::json{
+        {"flows", records.size()},
+        {"flows_incomplete", incomplete},
+        {"completion_us", last * 1e6},
+        {"throughput_gbps",
+         {{"mean", tputMean},
+          {"p1", Quantile(tput, 0.01)},
+          {"min", tput.empty() ? 0 : tput.front()}}},
+        {"fct_slowdown", {{"p50", Quantile(slow, 0.5)}, {"p99", Quantile(slow, 0.99)}}},
+        {"mean_router_links", wire > 0 ? routerLinks / wire : 0.0},
+        {"path_length_hist", hj},
+        {"busiest_router_link_util", busiest},
+        {"water_fillings", sim.GetStats().recomputations},
+        {"wall_s", sim.GetStats().wallSeconds}};
+}
+
+std::vector<std::string>
+FlowSimCsvHeader()
+{
+    return {
+        "id", "src", "dst", "bytes", "start_us", "fct_us", "ideal_us", "slowdown", "router_links"};
+}
+
+std::vector<std::string>
+FlowSimCsvCells(const FlowSimRecord& rec)
+{
+    return {std::to_string(rec.spec.id),
+            std::to_string(rec.spec.src),
+            std::to_string(rec.spec.dst),
+            std::to_string(rec.spec.bytes),
+            FormatNumber(rec.startS * 1e6),
+            FormatNumber(rec.complete ? rec.FctSeconds() * 1e6 : -1.0),
+            FormatNumber(rec.idealS * 1e6),
+            FormatNumber(rec.Slowdown()),
+            std::to_string(FlowSimRouterLinks(rec))};
+}
+
+nlohmann::json
+CompareFlowRuns(const nlohmann::json& run,
+                const nlohmann::json& baseline,
+                double tolerance,
+                const std::string& baselineName)
+{
+    if (!(tolerance >= 0 && tolerance < 1))
+    {
+        throw std::invalid_argument("CompareFlowRuns: tolerance must be in [0, 1), got "
+                                    + std::to_string(tolerance));
+    }
+    if (run["flows_incomplete"].get<uint32_t>() + baseline["flows_incomplete"].get<uint32_t>() > 0)
+    {
+        return {{"matches_or_exceeds", nullptr}, {"reason", "flows incomplete"}};
+    }
+    const double done
+        = run["completion_us"].get<double>() / baseline["completion_us"].get<double>();
+    const double tput = run["throughput_gbps"]["mean"].get<double>()
+                      / baseline["throughput_gbps"]["mean"].get<double>();
+    const std::string suffix = baselineName.empty() ? "baseline" : baselineName;
+    return {{"completion_vs_" + suffix, done},
+            {"mean_throughput_vs_" + suffix, tput},
+            {"matches_or_exceeds", done <= 1 + tolerance && tput >= 1 - tolerance}};
+}
+
+} // namespace ns3

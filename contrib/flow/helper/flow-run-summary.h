@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FLOW_RUN_SUMMARY_H
+#define FLOW_RUN_SUMMARY_H
+
+#include "ns3/fabric-graph.h"
+#include "ns3/flow-simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flow
+ * Switch-to-switch links on a flow-level record's hashed path (path nodes - 3: the host
+ * links at both ends do not count), 0 for a path shorter than that.
+ */
+uint32_t FlowSimRouterLinks(const FlowSimRecord& record);
+
+/**
+ * \ingroup flow
+ * The per-run statistics of a flow-level run as JSON, the way the scenarios compare them with
+ * packet-level runs: "flows", "flows_incomplete", "completion_us" (last finish of a completed
+ * flow), "throughput_gbps" {mean, p1, min} (message bits / FCT of the completed flows,
+ * nearest-rank p1), "fct_slowdown" {p50, p99}, "mean_router_links" and "path_length_hist"
+ * (switch-switch links of the hashed paths, weighted by wire bytes), "busiest_router_link_util"
+ * (bytes of the busiest switch-switch link / (capacity x completion)), "water_fillings" and
+ * "wall_s" (the run's wall clock).
+ * \param graph the graph the run's routing was bound to
+ */
+nlohmann::json SummarizeFlowRun(const FlowSimulator& sim, const FabricGraph& graph);
+
+/// \ingroup flow The column names of FlowSimCsvCells.
+std::vector<std::string> FlowSimCsvHeader();
+
+/**
+ * \ingroup flow
+ * One flow as CSV cells: id, src, dst, bytes, start_us, fct_us (-1 if not complete), ideal_us,
+ * slowdown, router_links (FlowSimRouterLinks).
+ */
+std::vector<std::string> FlowSimCsvCells(const FlowSimRecord& record);
+
+/**
+ * \ingroup flow
+ * Whether a run "matches or exceeds" a baseline run of the same flows (two SummarizeFlowRun
+ * results): completion time at most (1 + \p tolerance) x the baseline's and mean throughput at
+ * least (1 - \p tolerance) x the baseline's. When either side left flows incomplete the
+ * comparison over completed flows would flatter it: no verdict ("matches_or_exceeds": null,
+ * "reason": "flows incomplete"). Otherwise "completion_vs_baseline", "mean_throughput_vs_baseline"
+ * (ratios run / baseline) and "matches_or_exceeds".
+ * \param baselineName the suffix of the two ratio keys ("baseline" when empty), e.g. "fat_tree"
+ */
+nlohmann::json CompareFlowRuns(const nlohmann::json& run,
+                               const nlohmann::json& baseline,
+                               double tolerance,
+                               const std::string& baselineName = "baseline");
+
+} // namespace ns3
+
+#endif // FLOW_RUN_SUMMARY_H
