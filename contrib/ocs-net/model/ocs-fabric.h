@@ -155,6 +155,8 @@ class OcsFabric : public Object
     bool Drained(uint32_t index) const;
     void StartSwitching();
     void SwitchEnded(uint32_t ocs);
+    /// Open (true) or close (false) a batch of routing-view changes (FabricRouting).
+    void ViewBatch(bool begin);
 
     std::optional<OcsWiring> m_wiring;
     Ptr<FabricNetwork> m_net;
@@ -168,6 +170,7 @@ class OcsFabric : public Object
     std::vector<uint8_t> m_up;                 //!< per logical link: both circuits ready
     std::vector<uint8_t> m_viewUp;             //!< per logical link: up in the routing view
     Policy m_policy{DROP};
+    bool m_batchViews{true}; //!< BatchRoutingUpdates
     Time m_drainPoll;
     Time m_drainTimeout;
     bool m_reconfiguring{false};
