@@ -12,17 +12,18 @@
 // (set, --solve-us) minus what the overlap hides (--overlap-us), then drain (drain policy),
 // switching (--switching-us) and link restoration (--restoration-us).
 //
-// Workloads (steps):
+// Workloads (steps; OcsPhasedWorkload, run by RunOcsReconfig):
 // - moe: MoE layers. Layer l's dispatch demand pairs each EG with k others (k random perfect
-//   matchings, seeded), with a random weight per direction; a layer's flows (host i of EG a to
-//   host i of EG b) start once the previous layer's flows completed, after a fixed budget:
-//   the announced stall (solve not hidden + switching + restoration) plus a margin (a layer
-//   whose reconfiguration changes no circuit waits it too). Phase completion: previous layer done
-//   -> this layer done (stall included); total: the iteration time.
+//   matchings, seeded), with a random weight per direction. When the previous layer's flows
+//   completed the controller reconfigures for the layer (the solve overlaps the computation:
+//   only what --overlap-us does not hide counts), and the layer's flows (host i of EG a to
+//   host i of EG b) start when the controller reports the new topology in place. Phase
+//   completion: previous layer done -> this layer done (stall included); total: the iteration.
 // - jobs: multi-job training trace (OcsToeWorkload: jobs of 2..4 EGs, all-to-all plus ring
 //   demand, 50% churn per step). A step every --step-us: the controller reconfigures for the
 //   new job mix while the running jobs' flows are in flight (so drop and drain differ); the
-//   step's flows start after the same budget (plus the drain timeout with drain). Total: makespan.
+//   step's flows start after the announced stall (plus the drain timeout with drain) and a
+//   5 us margin. Total: makespan.
 //
 //   ./build/bin/ocs-reconfig                      # cross+exact, uniform+greedy, uniform+bvn
 //   ./build/bin/ocs-reconfig --wiring=cross --algorithm=exact --policy=drain --switching-us=25

@@ -6,6 +6,7 @@
 #include "ns3/ocs-cluster-helper.h"
 #include "ns3/ocs-controller.h"
 #include "ns3/ocs-setup.h"
+#include "ns3/roce-header.h"
 #include "ns3/roce-sender.h"
 #include "ns3/string.h"
 
@@ -51,12 +52,11 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
     // connect at all would have no route when it starts; it is left out and counted.
     const bool moe = p.moe;
     const Time unhidden = p.solve > p.overlap ? p.solve - p.overlap : Time(0);
-    // When a step's flows start: the announced stall (solve not hidden + switching +
-    // restoration) plus a margin, the same for both policies; the job trace's drain policy
-    // adds its drain timeout (traffic is in flight there). A layer that would start before its
-    // reconfiguration ended is an error, never a silent start on the old topology.
+    // When a job-trace step's flows start: the announced stall (solve not hidden + switching +
+    // restoration, + the drain timeout with the drain policy: traffic is in flight there) plus
+    // a margin. MoE layers start when the controller reports their reconfiguration done.
     const Time budget = unhidden + switching + p.restoration + p.drainMargin
-                      + (p.policy == "drain" && !moe ? p.drainTimeout : Time(0));
+                      + (p.policy == "drain" ? p.drainTimeout : Time(0));
     std::vector<FlowSpec> flows;
     std::vector<uint32_t> stepOfFlow;
     out.phases.resize(demands.size());
@@ -85,8 +85,8 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
             f.id = uint32_t(flows.size());
             if (moe)
             {
-                f.phase = s;
-                f.startS = s == 0 ? 0.0 : budget.GetSeconds();
+                f.phase = s; // starts through the phase gate below
+                f.startS = 0.0;
             }
             else
             {
@@ -104,9 +104,10 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
 
     // The step in progress: drops are attributed to it.
     auto current = std::make_shared<uint32_t>(0);
-    auto countDrop = [&out, current](Ptr<const Packet>, const std::string&)
+    auto countDrop = [&out, current](Ptr<const Packet> pkt, const std::string&)
     {
         ++out.phases[*current].lostPackets;
+        out.phases[*current].lostBytes += pkt->GetSize();
     };
     for (uint32_t i = 0; i < fabric->GetLogicalLinks().size(); ++i)
     {
@@ -125,15 +126,18 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
         }
     }
 
-    auto apply = [&out, ctl, current](uint32_t s, const std::vector<double>& demand)
+    // Reconfigure for step s now; \p then runs when the new topology is in place.
+    auto apply = [&out, ctl, current](
+                     uint32_t s, const std::vector<double>& demand, std::function<void()> then)
     {
         *current = s;
         out.phases[s].startUs = Simulator::Now().GetSeconds() * 1e6;
         ctl->Apply(demand,
                    Callback<void, const OcsControllerStep&>(
-                       [&out, s](const OcsControllerStep& st)
+                       [&out, s, then](const OcsControllerStep& st)
                        {
                            OcsPhaseRecord& ph = out.phases[s];
+                           ph.reconfigEndUs = st.reconfig.end.GetSeconds() * 1e6;
                            ph.solveUs = st.measuredSolveUs;
                            ph.solveSimUs = st.solveTime.GetSeconds() * 1e6;
                            ph.stallUs = st.Stall().GetSeconds() * 1e6;
@@ -144,6 +148,10 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
                            ph.linksDown = st.reconfig.linksDown;
                            out.windows.emplace_back(st.requested.GetSeconds() * 1e6,
                                                     st.reconfig.end.GetSeconds() * 1e6);
+                           if (then)
+                           {
+                               then();
+                           }
                        }));
     };
 
@@ -172,39 +180,45 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
     }
     FabricRoceRunOptions opt;
     opt.stopAt = p.stopAt;
+    // Every flow: when it starts (a later phase's flow must find its topology in place) and
+    // the data it sends again.
+    opt.senderCreated = [&](uint32_t flow, Ptr<RoceSender> sender)
+    {
+        const uint32_t s = stepOfFlow[flow];
+        OcsPhaseRecord& ph = out.phases[s];
+        const double startUs = (Simulator::Now() + Seconds(flows[flow].startS)).GetSeconds() * 1e6;
+        if (s > 0 && moe && (fabric->IsReconfiguring() || startUs < ph.reconfigEndUs))
+        {
+            throw std::logic_error("RunOcsReconfig: layer " + std::to_string(s)
+                                   + " started before its reconfiguration ended");
+        }
+        ph.flowsStartUs = ph.flowsStartUs < 0 ? startUs : std::min(ph.flowsStartUs, startUs);
+        sender->TraceConnectWithoutContext(
+            "Tx",
+            Callback<void, Ptr<const Packet>, uint32_t, bool>(
+                [&ph](Ptr<const Packet> pkt, uint32_t, bool retransmit)
+                {
+                    if (retransmit)
+                    {
+                        ph.retxBytes += pkt->GetSize() - RoceHeader().GetSerializedSize();
+                    }
+                }));
+    };
     if (moe)
     {
-        // A layer's reconfiguration starts when every flow of the previous layer completed.
-        auto remaining = std::make_shared<std::vector<uint32_t>>(demands.size(), 0);
-        for (uint32_t s : stepOfFlow)
+        // Layer s starts when every flow of layer s - 1 completed (RoceTrafficHelper phases)
+        // and the controller reconfigured for it: the gate requests the reconfiguration and
+        // opens when the controller reports it done.
+        opt.phaseGate = [&](uint32_t s, std::function<void()> open)
         {
-            ++(*remaining)[s];
-        }
-        opt.senderCreated = [&, remaining](uint32_t flow, Ptr<RoceSender> sender)
-        {
-            const uint32_t s = stepOfFlow[flow];
-            if (s > 0 && ctl->GetFabric()->IsReconfiguring())
-            {
-                throw std::runtime_error("internal: layer " + std::to_string(s)
-                                         + " started before its reconfiguration ended");
-            }
-            sender->TraceConnectWithoutContext("Complete",
-                                               Callback<void, uint32_t>(
-                                                   [&, remaining, s](uint32_t)
-                                                   {
-                                                       if (--(*remaining)[s] == 0
-                                                           && s + 1 < demands.size())
-                                                       {
-                                                           apply(s + 1, demands[s + 1]);
-                                                       }
-                                                   }));
+            apply(s, demands[s], std::move(open));
         };
     }
     else
     {
         for (uint32_t s = 1; s < demands.size(); ++s)
         {
-            Simulator::Schedule(p.stepPeriod * s, [&, s]() { apply(s, demands[s]); });
+            Simulator::Schedule(p.stepPeriod * s, [&, s]() { apply(s, demands[s], nullptr); });
         }
     }
     out.roce = RunFabricRoce(fabric->GetNetwork(), flows, opt);
@@ -241,15 +255,26 @@ OcsReconfigRunToJson(const OcsReconfigRunResult& o)
                           {"links_down", ph.linksDown},
                           {"ltcr", ph.ltcr},
                           {"lost_packets", ph.lostPackets},
+                          {"lost_bytes", ph.lostBytes},
                           {"retransmitted_packets", ph.retxPackets},
+                          {"retransmitted_bytes", ph.retxBytes},
+                          {"reconfig_end_us", ph.reconfigEndUs},
+                          {"flows_start_us", ph.flowsStartUs},
                           {"completion_us", ph.completionUs},
                           {"flows", ph.flows},
                           {"unroutable_flows", ph.unroutableFlows}});
     }
     uint64_t retx = 0;
+    uint64_t retxBytes = 0;
+    uint64_t lostBytes = 0;
     for (const auto& f : o.roce.flows)
     {
         retx += f.retxPackets;
+    }
+    for (const OcsPhaseRecord& ph : o.phases)
+    {
+        retxBytes += ph.retxBytes;
+        lostBytes += ph.lostBytes;
     }
     return {{"wiring", o.config.wiring},
             {"algorithm", o.config.algorithm},
@@ -258,9 +283,11 @@ OcsReconfigRunToJson(const OcsReconfigRunResult& o)
             {"sent_packets", o.roce.sentPackets},
             {"delivered_packets", o.roce.deliveredPackets},
             {"lost_packets", o.roce.droppedPackets},
+            {"lost_bytes", lostBytes},
             {"in_flight_packets", o.roce.inFlightPackets},
             {"unaccounted_packets", o.roce.Unaccounted()},
             {"retransmitted_packets", retx},
+            {"retransmitted_bytes", retxBytes},
             {"drops_by_reason", o.roce.drops},
             {"incomplete_flows", o.roce.incompleteFlows},
             {"total_completion_us", o.totalUs},
@@ -284,7 +311,9 @@ OcsPhaseCsvColumns()
             "changed_circuits",
             "ltcr",
             "lost_packets",
+            "lost_bytes",
             "retransmitted_packets",
+            "retransmitted_bytes",
             "completion_us"};
 }
 
@@ -307,7 +336,9 @@ WriteOcsPhaseRows(CsvWriter& csv, const std::string& workload, const OcsReconfig
                  std::to_string(ph.changedCircuits),
                  FormatNumber(ph.ltcr),
                  std::to_string(ph.lostPackets),
+                 std::to_string(ph.lostBytes),
                  std::to_string(ph.retxPackets),
+                 std::to_string(ph.retxBytes),
                  FormatNumber(ph.completionUs)});
     }
 }

@@ -33,7 +33,9 @@ struct OcsReconfigRunConfig
     Time overlap;                //!< OcsController Overlap
     Time restoration{MicroSeconds(10)};
     Time drainTimeout{MicroSeconds(50)};
-    Time drainMargin{MicroSeconds(5)};  //!< start budget beyond the announced stall
+    /// Job trace: a step's flows start this long after the announced stall.
+    Time drainMargin{MicroSeconds(5)};
+
     Time stepPeriod{MicroSeconds(200)}; //!< job trace: time between steps
     Time bin{MicroSeconds(5)};          //!< aggregate throughput bin
     Time stopAt{Seconds(1)};            //!< safety horizon
@@ -51,7 +53,12 @@ struct OcsPhaseRecord
     uint32_t linksDown{0};
     double ltcr{1};
     uint64_t lostPackets{0};
+    uint64_t lostBytes{0}; //!< dropped packets as on the wire (headers, control included)
     uint64_t retxPackets{0};
+    uint64_t retxBytes{0};   //!< data payload sent again
+    double reconfigEndUs{0}; //!< the controller reported the new topology in place
+    double flowsStartUs{-1}; //!< its first flow started (-1: none)
+
     double completionUs{0}; //!< start -> its last flow completed
     uint32_t flows{0};
     uint32_t unroutableFlows{0}; //!< left out: the realized topology cannot join their EGs
@@ -73,12 +80,15 @@ struct OcsReconfigRunResult
  * Run the OCS reconfiguration experiment once: an OcsClusterHelper cluster, an OcsController
  * that installs step 0's configuration at time 0 and reconfigures for every later step,
  * RoCE flows of \p load.sending (OcsDemandFlows) over it.
- * - MoE: layer s+1's reconfiguration is requested when every flow of layer s completed; the
- *   layer's flows start after a fixed budget (unhidden solve + switching + restoration +
- *   drainMargin).
+ * - MoE: layer s+1's reconfiguration is requested when every flow of layer s completed (the
+ *   solve overlaps the computation: only the solve time beyond Overlap delays it), and the
+ *   layer's flows start when the controller reports the reconfiguration done (a phase gate of
+ *   RoceTrafficHelper): the stall is exactly what the reconfiguration costs.
  * - Job trace: a reconfiguration every stepPeriod while the running jobs' flows are in
- *   flight; a step's flows start after the same budget (plus the drain timeout, drain
- *   policy).
+ *   flight; a step's flows start after the announced stall (unhidden solve + switching +
+ *   restoration, plus the drain timeout with the drain policy) plus drainMargin.
+ * A flow of a later phase that starts while the fabric is still reconfiguring is an error
+ * (std::logic_error), never a silent start on the old topology.
  * Flows whose EGs a realized topology cannot join are left out and counted per phase.
  * Destroys the simulator at the end.
  * \throws std::invalid_argument on bad names or sizes (OcsSetup, OcsClusterHelper)
