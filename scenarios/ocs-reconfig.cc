@@ -92,9 +92,9 @@ Run(int argc, char* argv[])
     }
 
     OcsReconfigRunConfig p;
-    // --full: 16 EGs x 8 ports x 4 hosts, which this packet level runs in minutes (at 32 EGs
-    // EcmpRouting's table rebuild on every link change of a reconfiguration dominates); the
-    // paper's 2048-GPU runs are the flow-level model's (contrib/flow).
+    // --full: 16 EGs x 8 ports x 4 hosts (about a minute for the comparison); larger clusters
+    // with --egs/--ports (see the estimate below and doc/ocs-net.md); the paper's 2048-GPU runs
+    // are the flow-level model's (contrib/flow).
     const bool full = cli.GetBool("full");
     p.egs = full && !cli.IsSet("egs") ? 16 : uint32_t(cli.GetUint("egs", 2, 64));
     p.ports = full && !cli.IsSet("ports") ? 8 : uint32_t(cli.GetUint("ports", 2, 16));
@@ -162,13 +162,15 @@ Run(int argc, char* argv[])
         }
     }
     {
-        // Measured on the loaded 2-core machine (MoE, one run, 2 ports, 1 host per EG): 0.24 s
-        // at 16 EGs, 2.2 s at 32, 43 s at 64 (EcmpRouting's table rebuilds on every link change
-        // grow about as EGs^4); 32 EGs x 4 ports 6 s, 16 EGs x 8 ports x 4 hosts 4 s; 2 to 8
-        // steps hardly matter at these sizes.
-        const double perRun = 0.05
-                            + 2.5 * std::pow(p.egs / 32.0, 4) * std::pow(p.ports / 2.0, 1.5)
-                                  * p.hostsPerEg * (1 + steps / 20.0);
+        // Measured on the loaded 2-core machine (MoE, cross+exact, 4 layers, routing updates
+        // batched): 32 EGs x 4 ports x 1 host 10 s, 16 x 8 x 4 13 s, 32 x 8 x 4 36 s, 64 x 8 x 2
+        // 81 s (192 MB): packet work, which grows with E x P (the MoE volume) and a little
+        // faster (logical links grow as E^2 P); 5.3 KB per E^2 P of memory.
+        const double ep = double(p.egs) * p.ports / 128.0;
+        const double perRun = 0.05 + 10 * std::pow(ep, 1.5) * (1 + steps) / 5.0;
+        CheckFabricMemory(20e6 + 5300.0 * p.egs * p.egs * p.ports * (1 + p.hostsPerEg / 8.0),
+                          "--egs=" + std::to_string(p.egs) + " --ports=" + std::to_string(p.ports)
+                              + " --hosts-per-eg=" + std::to_string(p.hostsPerEg));
         const double runs = double(choices.size()) * (wl == "both" ? 2 : 1)
                           + (sweep && choices.size() > 1 ? 4.0 * choices.size() : 0.0);
         CheckFabricRunTime(runs * perRun,
