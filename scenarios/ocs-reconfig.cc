@@ -164,11 +164,13 @@ Run(int argc, char* argv[])
     {
         // Measured on the loaded 2-core machine (MoE, cross+exact, 4 layers, routing updates
         // batched): 32 EGs x 4 ports x 1 host 10 s, 16 x 8 x 4 13 s, 32 x 8 x 4 36 s, 64 x 8 x 2
-        // 81 s (192 MB): packet work, which grows with E x P (the MoE volume) and a little
-        // faster (logical links grow as E^2 P); 5.3 KB per E^2 P of memory.
+        // 81 s (192 MB), 64 x 16 x 4 with 2 layers 198 s (72 s CPU, 362 MB): packet work,
+        // which grows with E x P (the MoE volume) and a little faster (logical links grow as
+        // E^2 P); memory about 5.3 KB per E^2 P (devices of the logical links) and 150 KB per
+        // host.
         const double ep = double(p.egs) * p.ports / 128.0;
         const double perRun = 0.05 + 10 * std::pow(ep, 1.5) * (1 + steps) / 5.0;
-        CheckFabricMemory(20e6 + 5300.0 * p.egs * p.egs * p.ports * (1 + p.hostsPerEg / 8.0),
+        CheckFabricMemory(20e6 + 5300.0 * p.egs * p.egs * p.ports + 150e3 * p.egs * p.hostsPerEg,
                           "--egs=" + std::to_string(p.egs) + " --ports=" + std::to_string(p.ports)
                               + " --hosts-per-eg=" + std::to_string(p.hostsPerEg));
         const double runs = double(choices.size()) * (wl == "both" ? 2 : 1)
