@@ -713,6 +713,7 @@ TEST(OcsReconfigRun, DropPolicyCountsLostAndRetransmittedBytesPerPhase)
     }
     EXPECT_GT(lost, 0u);
     EXPECT_GT(retx, 0u);
+    EXPECT_EQ(lost, r.roce.droppedPackets); // every drop falls into some phase
     const nlohmann::json j = OcsReconfigRunToJson(r);
     EXPECT_EQ(j["lost_bytes"].get<uint64_t>(), lostBytes);
     EXPECT_EQ(j["retransmitted_bytes"].get<uint64_t>(), retxBytes);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ocs-reconfig-run.h"
 
+#include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/log.h"
 #include "ns3/ocs-cluster-helper.h"
@@ -9,6 +10,7 @@
 #include "ns3/roce-header.h"
 #include "ns3/roce-sender.h"
 #include "ns3/string.h"
+#include "ns3/traffic-control-layer.h"
 
 #include <algorithm>
 #include <memory>
@@ -123,6 +125,28 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
         {
             fw->TraceConnectWithoutContext(
                 "Drop", Callback<void, Ptr<const Packet>, const std::string&>(countDrop));
+        }
+    }
+    // Every device's queue overflow, links that are down (FabricLinkGuard) and full host
+    // queues, as FabricLinkMonitor counts them for the run.
+    const FabricGraph& graph = fabric->GetNetwork()->GetGraph();
+    auto countDrop1 = [countDrop](Ptr<const Packet> pkt) { countDrop(pkt, ""); };
+    for (uint32_t v = 0; v < graph.GetNNodes(); ++v)
+    {
+        Ptr<Node> node = fabric->GetNetwork()->GetNode(v);
+        for (uint32_t port = 0; port < graph.GetNPorts(v); ++port)
+        {
+            fabric->GetNetwork()->GetDevice(v, port)->TraceConnectWithoutContext(
+                "MacTxDrop", Callback<void, Ptr<const Packet>>(countDrop1));
+        }
+        if (Ptr<FabricLinkGuard> guard = node->GetObject<FabricLinkGuard>())
+        {
+            guard->TraceConnectWithoutContext(
+                "Drop", Callback<void, Ptr<const Packet>, const std::string&>(countDrop));
+        }
+        if (Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>())
+        {
+            tc->TraceConnectWithoutContext("TcDrop", Callback<void, Ptr<const Packet>>(countDrop1));
         }
     }
 
