@@ -97,7 +97,7 @@ Run(int argc, char* argv[])
     // are the flow-level model's (contrib/flow).
     const bool full = cli.GetBool("full");
     p.egs = full && !cli.IsSet("egs") ? 16 : uint32_t(cli.GetUint("egs", 2, 64));
-    p.ports = full && !cli.IsSet("ports") ? 8 : uint32_t(cli.GetUint("ports", 2, 16));
+    p.ports = full && !cli.IsSet("ports") ? 8 : uint32_t(cli.GetUint("ports", 2, 32));
     if (p.egs % 2 || p.ports % 2)
     {
         throw std::invalid_argument("--egs and --ports must be even (Cross Wiring pairs OCSes, "
@@ -106,7 +106,18 @@ Run(int argc, char* argv[])
                                     + " --ports=" + std::to_string(p.ports));
     }
     p.hostsPerEg
-        = full && !cli.IsSet("hosts-per-eg") ? 4 : uint32_t(cli.GetUint("hosts-per-eg", 1, 16));
+        = full && !cli.IsSet("hosts-per-eg") ? 4 : uint32_t(cli.GetUint("hosts-per-eg", 1, 32));
+    // One device per possible peer port (doc/ocs-net.md, model note) within the addressing
+    // plan's ports per node.
+    if (p.ports * (p.egs - 1) + p.hostsPerEg > 1023)
+    {
+        throw std::invalid_argument(
+            "--egs=" + std::to_string(p.egs) + " --ports=" + std::to_string(p.ports)
+            + " --hosts-per-eg=" + std::to_string(p.hostsPerEg)
+            + ": an EG would have ports x (egs - 1) + hosts-per-eg = "
+            + std::to_string(p.ports * (p.egs - 1) + p.hostsPerEg)
+            + " devices, at most 1023 (one device per peer port it can be joined to)");
+    }
     const uint32_t steps = uint32_t(cli.GetUint("steps", 1, 100));
     const uint32_t moeK = cli.IsSet("moe-k") ? uint32_t(cli.GetUint("moe-k", 1, p.ports)) : p.ports;
     const double moeUnit = cli.GetDouble("unit-kb", 1, 1e5) * 1000;
