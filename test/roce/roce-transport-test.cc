@@ -260,8 +260,8 @@ TEST_F(RoceTransport, DeepQueueIncastResendsLittleForNothing)
     }
     std::cout << "deep-queue incast: drops " << r.droppedPackets << ", retransmissions " << retx
               << ", duplicates received " << dup << ", repeated NACKs ignored " << repeated
-              << ", timeouts " << timeouts << ", last completion "
-              << r.lastCompletionSeconds * 1e6 << " us\n";
+              << ", timeouts " << timeouts << ", last completion " << r.lastCompletionSeconds * 1e6
+              << " us\n";
     // Measured: 1076 drops, 2834 retransmissions (go-back-N also resends what followed each
     // loss), 10 duplicates, 24 timeouts, done in 2.2x the line-rate time.
     EXPECT_GT(retx, 0u);
@@ -333,6 +333,44 @@ TEST_F(RoceTransport, PhasesAndAfterOrderFlows)
     std::vector<FlowSpec> twice{Flow(3, 0, 5, 1000), Flow(3, 1, 6, 1000)};
     RoceTrafficHelper helper2(Roft16());
     EXPECT_THROW(helper2.Install(twice), std::invalid_argument);
+}
+
+TEST_F(RoceTransport, PhaseGateHoldsAPhaseUntilItOpens)
+{
+    auto net = Roft16();
+    std::vector<FlowSpec> flows{
+        Flow(0, 0, 5, 100000), Flow(1, 1, 6, 100000), Flow(2, 2, 7, 100000)};
+    flows[1].phase = 1;
+    flows[2].phase = 2;
+    std::vector<std::pair<uint32_t, Time>> gated;
+    FabricRoceRunOptions opt;
+    // Phase 1 opens 30 us after its predecessors completed (open twice: once counts); phase 2
+    // at once.
+    opt.phaseGate = [&gated](uint32_t phase, std::function<void()> open)
+    {
+        gated.emplace_back(phase, Simulator::Now());
+        if (phase == 1)
+        {
+            Simulator::Schedule(MicroSeconds(30), open);
+            Simulator::Schedule(MicroSeconds(40), open);
+        }
+        else
+        {
+            open();
+        }
+    };
+    auto r = RunFabricRoce(net, flows, opt);
+    for (const auto& f : r.flows)
+    {
+        ASSERT_TRUE(f.complete) << f.spec.id;
+    }
+    ASSERT_EQ(gated.size(), 2u);
+    EXPECT_EQ(gated[0], std::make_pair(1u, r.flows[0].finish));
+    EXPECT_EQ(r.flows[1].start, r.flows[0].finish + MicroSeconds(30));
+    EXPECT_EQ(gated[1], std::make_pair(2u, r.flows[1].finish));
+    EXPECT_EQ(r.flows[2].start, r.flows[1].finish);
+    EXPECT_EQ(r.sentPackets, r.deliveredPackets); // the second open started nothing twice
+    ExpectAccounted(r);
 }
 
 TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
