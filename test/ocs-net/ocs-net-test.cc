@@ -57,6 +57,29 @@ RingChanged()
             {2, 2, 1}};
 }
 
+/// All-to-all flows among the 4 hosts of a 4-EG cluster, \p bytes each.
+std::vector<FlowSpec>
+FourHostAllToAll(uint64_t bytes)
+{
+    std::vector<FlowSpec> flows;
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        for (uint32_t d = 0; d < 4; ++d)
+        {
+            if (s != d)
+            {
+                FlowSpec fl;
+                fl.id = uint32_t(flows.size());
+                fl.src = s;
+                fl.dst = d;
+                fl.bytes = bytes;
+                flows.push_back(fl);
+            }
+        }
+    }
+    return flows;
+}
+
 uint64_t
 Carried(Ptr<OcsFabric> f, uint32_t i)
 {
@@ -125,21 +148,7 @@ class OcsNet : public ::testing::Test
     }
 
     /// All-to-all flows between the 4 hosts of the 4-EG cluster.
-    static std::vector<FlowSpec> AllToAll(uint64_t bytes)
-    {
-        std::vector<FlowSpec> flows;
-        for (uint32_t s = 0; s < 4; ++s)
-        {
-            for (uint32_t d = 0; d < 4; ++d)
-            {
-                if (s != d)
-                {
-                    flows.push_back(Flow(uint32_t(flows.size()), s, d, bytes));
-                }
-            }
-        }
-        return flows;
-    }
+    static std::vector<FlowSpec> AllToAll(uint64_t bytes) { return FourHostAllToAll(bytes); }
 };
 
 TEST_F(OcsNet, GraphHasOneLinkPerRealizablePortPair)
@@ -288,22 +297,7 @@ RunWindow(Ptr<OcsFabric> f)
                             *atStart = Carried(f, unchanged);
                             f->Reconfigure(RingChanged());
                         });
-    std::vector<FlowSpec> flows;
-    for (uint32_t s = 0; s < 4; ++s)
-    {
-        for (uint32_t d = 0; d < 4; ++d)
-        {
-            if (s != d)
-            {
-                FlowSpec fl;
-                fl.id = uint32_t(flows.size());
-                fl.src = s;
-                fl.dst = d;
-                fl.bytes = 4000000;
-                flows.push_back(fl);
-            }
-        }
-    }
+    const std::vector<FlowSpec> flows = FourHostAllToAll(4000000);
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(100);
     out.r = RunFabricRoce(f->GetNetwork(), flows, opt);
@@ -742,22 +736,7 @@ RunWithBatching(bool batch)
     f->GetNetwork()->GetRouting()->TraceConnectWithoutContext(
         "RoutesChanged", Callback<void, uint32_t>([&out](uint32_t) { ++out.routeChanges; }));
     Simulator::Schedule(MicroSeconds(100), [f]() { f->Reconfigure(RingChanged()); });
-    std::vector<FlowSpec> flows;
-    for (uint32_t s = 0; s < 4; ++s)
-    {
-        for (uint32_t d = 0; d < 4; ++d)
-        {
-            if (s != d)
-            {
-                FlowSpec fl;
-                fl.id = uint32_t(flows.size());
-                fl.src = s;
-                fl.dst = d;
-                fl.bytes = 2000000;
-                flows.push_back(fl);
-            }
-        }
-    }
+    const std::vector<FlowSpec> flows = FourHostAllToAll(2000000);
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(100);
     out.r = RunFabricRoce(f->GetNetwork(), flows, opt);
