@@ -60,7 +60,8 @@ struct OcsReconfigRecord
  * (FabricNetwork::GetState: the devices obey it) and to the routing view (the controller's
  * knowledge: it withdraws a link from the view when it decides to change its circuits, and
  * adds it when it comes up), so EcmpRouting rehashes over what is left (shortest paths through
- * other EGs where no direct link remains).
+ * other EGs where no direct link remains). Links that change in one instant reach the routing
+ * as one update (FabricRouting::BeginViewBatch/EndViewBatch; attribute BatchRoutingUpdates).
  *
  * Model note: an EG port has one ns-3 device per logical link it can take part in; at most one
  * of them is up at any time (an N and an S half-port carry one circuit each), so they share
