@@ -18,12 +18,8 @@
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
-#include "ns3/ocs-configurator.h"
-#include "ns3/ocs-cross-raw.h"
-#include "ns3/ocs-logical-solver.h"
-#include "ns3/ocs-routed-mlu.h"
 #include "ns3/ocs-setup.h"
-#include "ns3/ocs-toe-workload.h"
+#include "ns3/ocs-toe-benchmark.h"
 
 #include <malloc.h>
 
@@ -42,17 +38,6 @@ namespace
 
 /// ocs-toe reports sorted[round(q (n-1))] (its published tables use this rule).
 constexpr QuantileMethod kRule = QuantileMethod::ROUNDED_INDEX;
-
-struct Series
-{
-    std::vector<double> ltcr;
-    std::vector<double> solveUs;
-    std::vector<double> decompUs;
-    std::vector<double> mluRatio; //!< --mlu: routed MLU of the realized topology / logical's
-    std::vector<double> unrouted; //!< --mlu: fraction of the demand the realization disconnects
-    uint32_t timeouts{0};
-    uint32_t provedOptimal{0};
-};
 
 std::vector<uint32_t>
 ParseUintList(const std::vector<std::string>& items,
@@ -175,6 +160,21 @@ Run(int argc, char* argv[])
     const double ilpMs = cli.GetDouble("ilp-time-limit-ms", 1, 3.6e6);
     const auto ilpSteps = static_cast<uint32_t>(cli.GetUint("ilp-steps", 0, 100000));
     const uint64_t seed = cli.GetUint("seed", 0, UINT64_MAX);
+    const OcsToeBenchmarkParams bp{gpusPerEg,
+                                   ports,
+                                   churn,
+                                   jobSizes,
+                                   ringWeight,
+                                   fillIdle,
+                                   wirings,
+                                   algorithms,
+                                   dfsMs,
+                                   ilpMs,
+                                   ilpSteps,
+                                   steps,
+                                   seed,
+                                   withMlu,
+                                   crossRaw};
     for (uint32_t g : gpusList)
     {
         if (g % gpusPerEg != 0)
@@ -185,23 +185,14 @@ Run(int argc, char* argv[])
         }
     }
     {
-        // Measured (Release): about 24 bytes per EG pair (E=4096: 0.42 GB, E=8192: 1.6 GB)
-        // and 0.1 us per EG pair per step and algorithm, plus the DFS and ILP time limits.
         double seconds = 0;
         for (uint32_t g : gpusList)
         {
-            const double e = double(g) / gpusPerEg;
-            const std::string sizes = "--gpus=" + std::to_string(g)
-                                    + " with --gpus-per-eg=" + std::to_string(gpusPerEg) + " ("
-                                    + FormatNumber(e, 6) + " EGs)";
-            CheckFabricMemory(30e6 + 24 * e * e, sizes);
-            const bool dfs = std::count(algorithms.begin(), algorithms.end(), OcsAlgorithm::DFS);
-            const bool ilp = std::count(algorithms.begin(), algorithms.end(), OcsAlgorithm::ILP);
-            seconds += 1e-7 * e * e * steps * algorithms.size() * wirings.size()
-                     + (dfs ? steps * wirings.size() * dfsMs / 1e3 : 0)
-                     + (ilp ? (ilpSteps ? std::min(ilpSteps, steps) : steps) * wirings.size()
-                                  * ilpMs / 1e3
-                            : 0);
+            CheckFabricMemory(OcsToeEstimateBytes(g, bp),
+                              "--gpus=" + std::to_string(g)
+                                  + " with --gpus-per-eg=" + std::to_string(gpusPerEg) + " ("
+                                  + FormatNumber(double(g) / gpusPerEg, 6) + " EGs)");
+            seconds += OcsToeEstimateSeconds(g, bp);
         }
         CheckFabricRunTime(seconds,
                            "--gpus=" + cli.GetString("gpus")
@@ -239,141 +230,61 @@ Run(int argc, char* argv[])
     CsvWriter logicalCsv(out.Path("logical.csv"),
                          {"gpus", "step", "jobs", "mlu", "links", "spare_links", "solve_us"});
 
-    std::map<std::tuple<uint32_t, std::string, std::string>, Series> series;
-    std::vector<std::tuple<uint32_t, std::string, std::string>> order;
+    // Every (size, wiring, algorithm) series, in the order they first ran.
+    std::vector<std::pair<uint32_t, OcsToeSeries>> series;
     json logicalSummary = json::object();
     bool crossExact = true;
     const auto wall0 = std::chrono::steady_clock::now();
-
     for (uint32_t gpus : gpusList)
     {
-        const uint32_t egs = gpus / gpusPerEg;
-        OcsToeWorkload workload(egs, gpusPerEg, seed, churn, jobSizes, ringWeight);
-        std::vector<OcsConfigurator> confs;
-        for (OcsWiringType t : wirings)
+        const std::string g = std::to_string(gpus);
+        const std::string e = std::to_string(gpus / gpusPerEg);
+        const OcsToeSizeResult r = RunOcsToeBenchmark(
+            gpus,
+            bp,
+            [&](const OcsToeStepRecord& x)
+            {
+                stepCsv.Row({g,
+                             e,
+                             std::to_string(x.step),
+                             x.wiring,
+                             x.algorithm,
+                             FormatNumber(x.ltcr, 9),
+                             FormatNumber(x.solveUs),
+                             FormatNumber(x.decompUs),
+                             x.timedOut ? "1" : "0",
+                             std::to_string(x.targetLinks),
+                             std::to_string(x.realizedLinks)});
+            },
+            [&](const OcsToeLogicalRecord& x)
+            {
+                logicalCsv.Row({g,
+                                std::to_string(x.step),
+                                std::to_string(x.jobs),
+                                FormatNumber(x.mlu),
+                                std::to_string(x.links),
+                                std::to_string(x.spareLinks),
+                                FormatNumber(x.solveUs)});
+            },
+            [&](uint32_t step)
+            {
+                if ((step + 1) % 10 == 0 || step + 1 == steps)
+                {
+                    const double t
+                        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0)
+                              .count();
+                    std::cerr << "[" << gpus << " GPUs] step " << step + 1 << "/" << steps << " ("
+                              << FormatNumber(t, 3) << " s)\n";
+                }
+            });
+        crossExact = crossExact && r.exactComplete;
+        for (const OcsToeSeries& x : r.series)
         {
-            confs.emplace_back(OcsWiring(t, egs, ports));
+            series.emplace_back(gpus, x);
         }
-        std::vector<double> logicalUs;
-        std::vector<double> mlus;
-        for (uint32_t step = 0; step < steps; ++step)
-        {
-            if (step > 0)
-            {
-                workload.Step();
-            }
-            const auto demand = workload.Demand();
-            const auto t0 = std::chrono::steady_clock::now();
-            const OcsLogicalSolution sol
-                = SolveLogicalTopologyMlu(demand, egs, ports, 1.0, fillIdle);
-            const double lus
-                = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-                      .count();
-            logicalUs.push_back(lus);
-            mlus.push_back(sol.mlu);
-            logicalCsv.Row({std::to_string(gpus),
-                            std::to_string(step),
-                            std::to_string(workload.GetJobs().size()),
-                            FormatNumber(sol.mlu),
-                            std::to_string(sol.logical.Total() / 2),
-                            std::to_string(sol.spareLinks),
-                            FormatNumber(lus)});
-            for (const OcsConfigurator& conf : confs)
-            {
-                const OcsWiringType t = conf.GetWiring().GetType();
-                for (OcsAlgorithm a : algorithms)
-                {
-                    if (a == OcsAlgorithm::EXACT && t == OcsWiringType::UNIFORM)
-                    {
-                        continue; // no exact polynomial algorithm on Uniform
-                    }
-                    if (a == OcsAlgorithm::ILP && ilpSteps > 0 && step >= ilpSteps)
-                    {
-                        continue;
-                    }
-                    const double limit = a == OcsAlgorithm::ILP ? ilpMs : dfsMs;
-                    const OcsConfigResult r = conf.Configure(sol.logical, a, limit);
-                    const auto key
-                        = std::make_tuple(gpus, OcsWiringTypeName(t), OcsAlgorithmName(a));
-                    if (!series.count(key))
-                    {
-                        order.push_back(key);
-                    }
-                    Series& s = series[key];
-                    s.ltcr.push_back(r.ltcr);
-                    s.solveUs.push_back(r.solveUs);
-                    s.decompUs.push_back(r.decompositionUs);
-                    s.timeouts += r.timedOut ? 1 : 0;
-                    s.provedOptimal += r.provedOptimal ? 1 : 0;
-                    if (withMlu)
-                    {
-                        const OcsRoutedLoad load = RouteDemandEcmp(r.realized, demand);
-                        double total = 0;
-                        for (double x : demand)
-                        {
-                            total += x;
-                        }
-                        s.mluRatio.push_back(sol.mlu > 0 ? load.mlu / sol.mlu : 1.0);
-                        s.unrouted.push_back(total > 0 ? load.unroutedDemand / total : 0.0);
-                    }
-                    if (a == OcsAlgorithm::EXACT && r.ltcr < 1.0)
-                    {
-                        crossExact = false; // would be a bug: exact is complete
-                    }
-                    stepCsv.Row({std::to_string(gpus),
-                                 std::to_string(egs),
-                                 std::to_string(step),
-                                 OcsWiringTypeName(t),
-                                 OcsAlgorithmName(a),
-                                 FormatNumber(r.ltcr, 9),
-                                 FormatNumber(r.solveUs),
-                                 FormatNumber(r.decompositionUs),
-                                 r.timedOut ? "1" : "0",
-                                 std::to_string(sol.logical.Total() / 2),
-                                 std::to_string(r.realized.Total() / 2)});
-                }
-            }
-            if (crossRaw)
-            {
-                // The raw Cross Wiring reading of greedy (orientation chosen with the colour).
-                const OcsWiring cw(OcsWiringType::CROSS, egs, ports);
-                const OcsConfigResult r = ConfigureCrossRawGreedy(cw, sol.logical);
-                const auto key
-                    = std::make_tuple(gpus, std::string("cross"), std::string("greedy-raw"));
-                if (!series.count(key))
-                {
-                    order.push_back(key);
-                }
-                Series& s = series[key];
-                s.ltcr.push_back(r.ltcr);
-                s.solveUs.push_back(r.solveUs);
-                s.decompUs.push_back(0);
-                if (withMlu)
-                {
-                    const OcsRoutedLoad load = RouteDemandEcmp(r.realized, demand);
-                    double total = 0;
-                    for (double x : demand)
-                    {
-                        total += x;
-                    }
-                    s.mluRatio.push_back(sol.mlu > 0 ? load.mlu / sol.mlu : 1.0);
-                    s.unrouted.push_back(total > 0 ? load.unroutedDemand / total : 0.0);
-                }
-            }
-            if ((step + 1) % 10 == 0 || step + 1 == steps)
-            {
-                std::cerr << "[" << gpus << " GPUs] step " << step + 1 << "/" << steps << " ("
-                          << FormatNumber(std::chrono::duration<double>(
-                                              std::chrono::steady_clock::now() - wall0)
-                                              .count(),
-                                          3)
-                          << " s)\n";
-            }
-        }
-        logicalSummary[std::to_string(gpus)]
-            = {{"egs", egs},
-               {"mlu_median", Quantile(mlus, 0.5, kRule)},
-               {"solve_us_median", Quantile(logicalUs, 0.5, kRule)}};
+        logicalSummary[g] = {{"egs", r.egs},
+                             {"mlu_median", Quantile(r.mlus, 0.5, kRule)},
+                             {"solve_us_median", Quantile(r.logicalUs, 0.5, kRule)}};
     }
 
     // Table.
@@ -387,10 +298,10 @@ Run(int argc, char* argv[])
               << "solve-maxus" << std::setw(10) << "timeouts"
               << "\n";
     json results = json::array();
-    for (const auto& key : order)
+    for (const auto& [gpus, s] : series)
     {
-        const auto& [gpus, wiring, algo] = key;
-        const Series& s = series[key];
+        const std::string& wiring = s.wiring;
+        const std::string& algo = s.algorithm;
         const auto exactSteps
             = std::count_if(s.ltcr.begin(), s.ltcr.end(), [](double x) { return x >= 1.0; });
         std::cout << std::left << std::setw(7) << gpus << std::setw(9) << wiring << std::setw(8)
@@ -433,16 +344,15 @@ Run(int argc, char* argv[])
                   << "algo" << std::right << std::setw(12) << "MLU/bound" << std::setw(10)
                   << "above-%" << std::setw(10) << "max" << std::setw(12) << "unrouted-%"
                   << "\n";
-        for (const auto& key : order)
+        for (const auto& [gpus, s] : series)
         {
-            const auto& [gpus, wiring, algo] = key;
-            const Series& s = series[key];
-            std::cout << std::left << std::setw(7) << gpus << std::setw(9) << wiring << std::setw(8)
-                      << algo << std::right << std::fixed << std::setprecision(3) << std::setw(12)
-                      << Mean(s.mluRatio) << std::setprecision(1) << std::setw(10)
-                      << (Mean(s.mluRatio) - 1) * 100 << std::setprecision(3) << std::setw(10)
-                      << Quantile(s.mluRatio, 1, kRule) << std::setprecision(2) << std::setw(12)
-                      << Mean(s.unrouted) * 100 << std::defaultfloat << "\n";
+            std::cout << std::left << std::setw(7) << gpus << std::setw(9) << s.wiring
+                      << std::setw(8) << s.algorithm << std::right << std::fixed
+                      << std::setprecision(3) << std::setw(12) << Mean(s.mluRatio)
+                      << std::setprecision(1) << std::setw(10) << (Mean(s.mluRatio) - 1) * 100
+                      << std::setprecision(3) << std::setw(10) << Quantile(s.mluRatio, 1, kRule)
+                      << std::setprecision(2) << std::setw(12) << Mean(s.unrouted) * 100
+                      << std::defaultfloat << "\n";
         }
         summary["params"]["mlu"] = true;
     }
@@ -484,12 +394,19 @@ Run(int argc, char* argv[])
             const double dx = (double(wi) - 0.5 * (wirings.size() - 1)) * 0.2;
             for (size_t ai = 0; ai < algorithms.size(); ++ai)
             {
-                const auto key = std::make_tuple(gpus, wname, OcsAlgorithmName(algorithms[ai]));
-                if (!series.count(key))
+                const auto it = std::find_if(series.begin(),
+                                             series.end(),
+                                             [&](const auto& x)
+                                             {
+                                                 return x.first == gpus && x.second.wiring == wname
+                                                     && x.second.algorithm
+                                                            == OcsAlgorithmName(algorithms[ai]);
+                                             });
+                if (it == series.end())
                 {
                     continue;
                 }
-                const auto& v = series[key].ltcr;
+                const auto& v = it->second.ltcr;
                 const double lo = Quantile(v, 0, kRule);
                 const double hi = Quantile(v, 1, kRule);
                 range.Add(ai + dx, 0.5 * (lo + hi), 0.5 * (hi - lo));
@@ -512,15 +429,15 @@ Run(int argc, char* argv[])
         plot.AppendExtra("set key outside right");
         plot.AppendExtra("set grid");
         std::map<std::string, Gnuplot2dDataset> byAlgo;
-        for (const auto& key : order)
+        for (const auto& [gpus, s] : series)
         {
-            const std::string name = std::get<1>(key) + " " + std::get<2>(key);
+            const std::string name = s.wiring + " " + s.algorithm;
             if (!byAlgo.count(name))
             {
                 byAlgo.emplace(name, Gnuplot2dDataset(name));
                 byAlgo.at(name).SetStyle(Gnuplot2dDataset::LINES_POINTS);
             }
-            byAlgo.at(name).Add(std::get<0>(key), Quantile(series[key].solveUs, 0.5, kRule));
+            byAlgo.at(name).Add(gpus, Quantile(s.solveUs, 0.5, kRule));
         }
         for (auto& [name, ds] : byAlgo)
         {

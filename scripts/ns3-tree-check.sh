@@ -41,9 +41,9 @@ case "$profile" in debug | default | release | optimized) ;;
   *) echo "error: NS3_PROFILE must be one of debug, default, release, optimized" >&2; exit 2 ;;
 esac
 
-modules=(fabric roce zcube ocs rng flow)
+modules=(fabric roce zcube ocs rng flow ocs-net)
 # The ns-3 TestSuites our modules declare (grep -rn ': TestSuite(' contrib).
-suites=(fabric-packet zcube-packet roce-packet rng-packet ocs-algorithms)
+suites=(fabric-packet zcube-packet roce-packet rng-packet ocs-algorithms ocs-net)
 
 start=$(date +%s)
 for m in "${modules[@]}"; do

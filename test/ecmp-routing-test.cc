@@ -156,3 +156,53 @@ TEST(EcmpRouting, MultiNicHostsAndParallelLinks)
     }
     EXPECT_EQ(used.size(), 3u);
 }
+
+TEST(EcmpRouting, ViewBatchReactsOnceWithTheSameTables)
+{
+    RoftLayout rl(64, 8, 4);
+    auto g = rl.Build();
+    // The spine links of leaf 0 to spines 0 and 1 fail in one instant.
+    std::vector<uint32_t> failed;
+    for (uint32_t p = 0; p < g->GetNPorts(rl.LeafNode(0)); ++p)
+    {
+        const uint32_t peer = g->GetPeer(rl.LeafNode(0), p);
+        if (peer == rl.SpineNode(0) || peer == rl.SpineNode(1))
+        {
+            failed.push_back(g->GetEgressDirLink(rl.LeafNode(0), p) / 2);
+        }
+    }
+    ASSERT_EQ(failed.size(), 2u);
+    auto eager = Ecmp(g, 1, true);
+    auto batched = Ecmp(g, 1, true);
+    uint32_t eagerReactions = 0;
+    uint32_t batchedReactions = 0;
+    eager->TraceConnectWithoutContext(
+        "RoutesChanged", Callback<void, uint32_t>([&](uint32_t) { ++eagerReactions; }));
+    batched->TraceConnectWithoutContext(
+        "RoutesChanged", Callback<void, uint32_t>([&](uint32_t) { ++batchedReactions; }));
+    batched->BeginViewBatch();
+    batched->BeginViewBatch(); // batches nest
+    for (uint32_t l : failed)
+    {
+        eager->GetView()->FailLink(l);
+        batched->GetView()->FailLink(l);
+    }
+    batched->EndViewBatch();
+    EXPECT_EQ(batchedReactions, 0u); // the outer batch is still open
+    batched->EndViewBatch();
+    EXPECT_EQ(eagerReactions, 4u); // one per directed link
+    EXPECT_EQ(batchedReactions, 1u);
+    // The same equal-cost sets and paths as reacting to each change.
+    EXPECT_EQ(batched->GetCandidates(rl.LeafNode(0), 63), eager->GetCandidates(rl.LeafNode(0), 63));
+    EXPECT_EQ(batched->GetCandidates(rl.LeafNode(0), 63).size(), 2u);
+    for (const auto& f : AllReduce(64))
+    {
+        EXPECT_EQ(TracePath(*batched, f.src, f.dst, f.Key()).nodes,
+                  TracePath(*eager, f.src, f.dst, f.Key()).nodes);
+    }
+    // An empty batch does nothing; an unmatched end is an error.
+    batched->BeginViewBatch();
+    batched->EndViewBatch();
+    EXPECT_EQ(batchedReactions, 1u);
+    EXPECT_THROW(batched->EndViewBatch(), std::logic_error);
+}

@@ -7,10 +7,12 @@
 #include "../ocs/ocs-test-util.h"
 
 #include "ns3/core-module.h"
+#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/ocs-cluster-helper.h"
 #include "ns3/ocs-configurator.h"
 #include "ns3/ocs-controller.h"
+#include "ns3/ocs-reconfig-run.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
@@ -58,6 +60,29 @@ RingChanged()
             {2, 3, 0},
             {2, 1, 2},
             {2, 2, 1}};
+}
+
+/// All-to-all flows among the 4 hosts of a 4-EG cluster, \p bytes each.
+std::vector<FlowSpec>
+FourHostAllToAll(uint64_t bytes)
+{
+    std::vector<FlowSpec> flows;
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        for (uint32_t d = 0; d < 4; ++d)
+        {
+            if (s != d)
+            {
+                FlowSpec fl;
+                fl.id = uint32_t(flows.size());
+                fl.src = s;
+                fl.dst = d;
+                fl.bytes = bytes;
+                flows.push_back(fl);
+            }
+        }
+    }
+    return flows;
 }
 
 uint64_t
@@ -116,21 +141,7 @@ class OcsNet : public Ns3SimTest
     }
 
     /// All-to-all flows between the 4 hosts of the 4-EG cluster.
-    static std::vector<FlowSpec> AllToAll(uint64_t bytes)
-    {
-        std::vector<FlowSpec> flows;
-        for (uint32_t s = 0; s < 4; ++s)
-        {
-            for (uint32_t d = 0; d < 4; ++d)
-            {
-                if (s != d)
-                {
-                    flows.push_back(Flow(uint32_t(flows.size()), s, d, bytes));
-                }
-            }
-        }
-        return flows;
-    }
+    static std::vector<FlowSpec> AllToAll(uint64_t bytes) { return FourHostAllToAll(bytes); }
 };
 
 TEST_F(OcsNet, GraphHasOneLinkPerRealizablePortPair)
@@ -279,22 +290,7 @@ RunWindow(Ptr<OcsFabric> f)
                             *atStart = Carried(f, unchanged);
                             f->Reconfigure(RingChanged());
                         });
-    std::vector<FlowSpec> flows;
-    for (uint32_t s = 0; s < 4; ++s)
-    {
-        for (uint32_t d = 0; d < 4; ++d)
-        {
-            if (s != d)
-            {
-                FlowSpec fl;
-                fl.id = uint32_t(flows.size());
-                fl.src = s;
-                fl.dst = d;
-                fl.bytes = 4000000;
-                flows.push_back(fl);
-            }
-        }
-    }
+    const std::vector<FlowSpec> flows = FourHostAllToAll(4000000);
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(100);
     out.r = RunFabricRoce(f->GetNetwork(), flows, opt);
@@ -719,6 +715,178 @@ TEST_F(OcsNet, ControllerReconfiguresAndRoutesFollowForEveryWiring)
         EXPECT_EQ(step.Stall(), MicroSeconds(12) + step.reconfig.Stall());
         EXPECT_EQ(step.reconfig.requested - step.requested, MicroSeconds(12));
     }
+}
+
+} // namespace
+
+namespace
+{
+
+/// A small MoE run of the experiment helper: 6 EGs x 4 ports, 3 layers, drain.
+OcsReconfigRunConfig
+SmallMoe(Time solve, Time overlap)
+{
+    OcsReconfigRunConfig c;
+    c.wiring = "cross";
+    c.algorithm = "exact";
+    c.policy = "drain";
+    c.switchingUs = 25;
+    c.egs = 6;
+    c.ports = 4;
+    c.hostsPerEg = 1;
+    c.moe = true;
+    c.bytesPerUnit = 64000;
+    c.solve = solve;
+    c.overlap = overlap;
+    c.restoration = MicroSeconds(10);
+    c.stopAt = MilliSeconds(100);
+    return c;
+}
+
+TEST(OcsReconfigRun, MoeLayersStartWhenTheControllerReportsTheReconfigurationDone)
+{
+    struct Case
+    {
+        Time solve;
+        Time overlap;
+        double unhiddenUs;
+    };
+    // Solve partly hidden by the computation, and wholly hidden.
+    for (const Case& k : {Case{MicroSeconds(50), MicroSeconds(20), 30},
+                          Case{MicroSeconds(50), MicroSeconds(80), 0}})
+    {
+        const OcsPhasedWorkload load = OcsMoeWorkload(6, 3, 4, 1);
+        const OcsReconfigRunResult r = RunOcsReconfig(SmallMoe(k.solve, k.overlap), load);
+        EXPECT_EQ(r.roce.Unaccounted(), 0);
+        EXPECT_EQ(r.roce.incompleteFlows, 0u);
+        EXPECT_EQ(r.roce.droppedPackets, 0u); // drain, and nothing in flight between layers
+        ASSERT_EQ(r.phases.size(), 3u);
+        EXPECT_EQ(r.phases[0].flowsStartUs, 0.0);
+        uint32_t changed = 0;
+        for (uint32_t s = 1; s < 3; ++s)
+        {
+            SCOPED_TRACE("layer " + std::to_string(s));
+            const OcsPhaseRecord& ph = r.phases[s];
+            const OcsPhaseRecord& prev = r.phases[s - 1];
+            ASSERT_GT(ph.flows, 0u);
+            // Requested when the previous layer's last flow completed.
+            EXPECT_NEAR(ph.startUs, prev.startUs + prev.completionUs, 1e-6);
+            // The layer started when its reconfiguration ended: not before, not later.
+            EXPECT_GT(ph.reconfigEndUs, ph.startUs);
+            EXPECT_NEAR(ph.flowsStartUs, ph.reconfigEndUs, 1e-6);
+            EXPECT_NEAR(ph.stallUs, ph.reconfigEndUs - ph.startUs, 1e-6);
+            // Stall: the solve the overlap did not hide, + drain, switching and restoration
+            // when circuits change.
+            const double expected
+                = k.unhiddenUs + (ph.changedCircuits > 0 ? ph.drainUs + 25 + 10 : 0.0);
+            EXPECT_NEAR(ph.stallUs, expected, 1e-6);
+            EXPECT_LT(ph.drainUs, 1.0); // nothing to drain between layers
+            changed += ph.changedCircuits;
+        }
+        EXPECT_GT(changed, 0u); // the demand changes: the check above saw real switching
+    }
+}
+
+TEST(OcsReconfigRun, DropPolicyCountsLostAndRetransmittedBytesPerPhase)
+{
+    // Job trace: reconfigurations while jobs run, drop policy, so packets are lost.
+    OcsReconfigRunConfig c = SmallMoe(MicroSeconds(50), MicroSeconds(0));
+    c.moe = false;
+    c.policy = "drop";
+    c.egs = 12;
+    c.hostsPerEg = 2;
+    c.bytesPerUnit = 4096000;
+    c.switchingUs = 10;
+    c.stepPeriod = MicroSeconds(200);
+    const OcsReconfigRunResult r = RunOcsReconfig(c, OcsJobTraceWorkload(12, 2, 5, 3));
+    EXPECT_EQ(r.roce.Unaccounted(), 0);
+    uint64_t lost = 0;
+    uint64_t lostBytes = 0;
+    uint64_t retx = 0;
+    uint64_t retxBytes = 0;
+    for (const OcsPhaseRecord& ph : r.phases)
+    {
+        // A lost packet is at least its headers; a resent data packet carries at most 4 KB.
+        EXPECT_GE(ph.lostBytes, ph.lostPackets * 40);
+        EXPECT_LE(ph.retxBytes, ph.retxPackets * 4096);
+        EXPECT_EQ(ph.retxBytes > 0, ph.retxPackets > 0);
+        lost += ph.lostPackets;
+        lostBytes += ph.lostBytes;
+        retx += ph.retxPackets;
+        retxBytes += ph.retxBytes;
+    }
+    EXPECT_GT(lost, 0u);
+    EXPECT_GT(retx, 0u);
+    EXPECT_EQ(lost, r.roce.droppedPackets); // every drop falls into some phase
+    const nlohmann::json j = OcsReconfigRunToJson(r);
+    EXPECT_EQ(j["lost_bytes"].get<uint64_t>(), lostBytes);
+    EXPECT_EQ(j["retransmitted_bytes"].get<uint64_t>(), retxBytes);
+    EXPECT_TRUE(j["phases"][0].contains("lost_bytes"));
+    EXPECT_TRUE(j["phases"][0].contains("retransmitted_bytes"));
+}
+
+/// Runs the drop-policy window of RunWindow with routing updates batched or not.
+struct BatchRun
+{
+    FabricRoceRunResult r;
+    uint32_t routeChanges{0};
+};
+
+BatchRun
+RunWithBatching(bool batch)
+{
+    OcsClusterHelper helper;
+    helper.SetSwitchAttribute("SwitchingDelay", TimeValue(MicroSeconds(10)));
+    helper.SetSwitchAttribute("RestorationDelay", TimeValue(MicroSeconds(5)));
+    helper.SetFabricAttribute("Policy", StringValue("drop"));
+    helper.SetFabricAttribute("BatchRoutingUpdates", BooleanValue(batch));
+    Ptr<OcsFabric> f = helper.Install(OcsWiring(OcsWiringType::UNIFORM, 4, 3));
+    f->SetCircuits(Ring());
+    BatchRun out;
+    f->GetNetwork()->GetRouting()->TraceConnectWithoutContext(
+        "RoutesChanged", Callback<void, uint32_t>([&out](uint32_t) { ++out.routeChanges; }));
+    Simulator::Schedule(MicroSeconds(100), [f]() { f->Reconfigure(RingChanged()); });
+    const std::vector<FlowSpec> flows = FourHostAllToAll(2000000);
+    FabricRoceRunOptions opt;
+    opt.stopAt = MilliSeconds(100);
+    out.r = RunFabricRoce(f->GetNetwork(), flows, opt);
+    f->Dispose();
+    return out;
+}
+
+TEST(OcsReconfigRun, BatchedRoutingUpdatesGiveTheSameRunWithFewerRebuilds)
+{
+    const BatchRun batched = RunWithBatching(true);
+    const BatchRun single = RunWithBatching(false);
+    // One reaction per instant instead of one per link: the reconfiguration withdraws 2
+    // links (2 changes), tears down and restores 2 new ones.
+    EXPECT_LT(batched.routeChanges, single.routeChanges);
+    EXPECT_GT(batched.routeChanges, 0u);
+    // Same routes at every decision: the same packets, drops and completion times.
+    EXPECT_EQ(batched.r.sentPackets, single.r.sentPackets);
+    EXPECT_EQ(batched.r.droppedPackets, single.r.droppedPackets);
+    EXPECT_EQ(batched.r.drops, single.r.drops);
+    ASSERT_EQ(batched.r.flows.size(), single.r.flows.size());
+    for (size_t i = 0; i < batched.r.flows.size(); ++i)
+    {
+        EXPECT_EQ(batched.r.flows[i].finish, single.r.flows[i].finish) << "flow " << i;
+    }
+}
+
+TEST(OcsReconfigRun, ClusterHelperTakesTheRoutingScheme)
+{
+    OcsClusterHelper helper;
+    helper.SetRouting("ns3::EcmpRouting", "Seed", UintegerValue(7));
+    Ptr<OcsFabric> f = helper.Install(OcsWiring(OcsWiringType::UNIFORM, 4, 2));
+    Ptr<EcmpRouting> ecmp = DynamicCast<EcmpRouting>(f->GetNetwork()->GetRouting());
+    ASSERT_TRUE(ecmp);
+    EXPECT_EQ(ecmp->GetSeed(), 7u);
+    EXPECT_EQ(ecmp->GetView(), f->GetView()); // it decides from the view the fabric maintains
+    f->Dispose();
+    OcsClusterHelper wrong;
+    wrong.SetRouting("ns3::OcsSwitch");
+    EXPECT_THROW(wrong.Install(OcsWiring(OcsWiringType::UNIFORM, 4, 2)), std::invalid_argument);
+    Simulator::Destroy();
 }
 
 } // namespace

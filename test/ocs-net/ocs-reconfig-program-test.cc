@@ -107,7 +107,8 @@ TEST(OcsReconfigScenario, BadInputExitsTwo)
                                    "--policy=maybe",
                                    "--egs=7",
                                    "--switching-us=-1",
-                                   "--step-us=10 --workload=jobs"})
+                                   "--step-us=10 --workload=jobs",
+                                   "--egs=64 --ports=32 --hosts-per-eg=1"})
     {
         const Outcome o = RunProgram(BIN + "/ocs-reconfig " + args
                                      + " --out=" + TempDir("ocs-reconfig-bad", true));

@@ -325,6 +325,44 @@ TEST_F(RoceTransport, PhasesAndAfterOrderFlows)
     EXPECT_THROW(helper2.Install(twice), std::invalid_argument);
 }
 
+TEST_F(RoceTransport, PhaseGateHoldsAPhaseUntilItOpens)
+{
+    auto net = Roft16();
+    std::vector<FlowSpec> flows{
+        Flow(0, 0, 5, 100000), Flow(1, 1, 6, 100000), Flow(2, 2, 7, 100000)};
+    flows[1].phase = 1;
+    flows[2].phase = 2;
+    std::vector<std::pair<uint32_t, Time>> gated;
+    FabricRoceRunOptions opt;
+    // Phase 1 opens 30 us after its predecessors completed (open twice: once counts); phase 2
+    // at once.
+    opt.phaseGate = [&gated](uint32_t phase, std::function<void()> open)
+    {
+        gated.emplace_back(phase, Simulator::Now());
+        if (phase == 1)
+        {
+            Simulator::Schedule(MicroSeconds(30), open);
+            Simulator::Schedule(MicroSeconds(40), open);
+        }
+        else
+        {
+            open();
+        }
+    };
+    auto r = RunFabricRoce(net, flows, opt);
+    for (const auto& f : r.flows)
+    {
+        ASSERT_TRUE(f.complete) << f.spec.id;
+    }
+    ASSERT_EQ(gated.size(), 2u);
+    EXPECT_EQ(gated[0], std::make_pair(1u, r.flows[0].finish));
+    EXPECT_EQ(r.flows[1].start, r.flows[0].finish + MicroSeconds(30));
+    EXPECT_EQ(gated[1], std::make_pair(2u, r.flows[1].finish));
+    EXPECT_EQ(r.flows[2].start, r.flows[1].finish);
+    EXPECT_EQ(r.sentPackets, r.deliveredPackets); // the second open started nothing twice
+    ExpectAccounted(r);
+}
+
 TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
 {
     // RoCE packets are ordinary IPv4/UDP on the hosts, so FlowMonitor classifies them.

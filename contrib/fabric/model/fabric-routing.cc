@@ -121,10 +121,39 @@ FabricRouting::Listen()
                          << " view: "
                          << (c.element == FabricStateChange::Element::NODE ? "node " : "link ")
                          << c.id << (c.up ? " up" : " down"));
+            if (m_batchDepth > 0)
+            {
+                m_batchChanged = true; // reacted to once, at EndViewBatch
+                m_viewChangeTrace(c.element == FabricStateChange::Element::NODE, c.id, c.up);
+                return;
+            }
             DoViewChanged(c);
             m_viewChangeTrace(c.element == FabricStateChange::Element::NODE, c.id, c.up);
             m_routesChangedTrace(UINT32_MAX);
         });
+}
+
+void
+FabricRouting::BeginViewBatch()
+{
+    ++m_batchDepth;
+}
+
+void
+FabricRouting::EndViewBatch()
+{
+    if (m_batchDepth == 0)
+    {
+        throw std::logic_error(GetName() + " routing: EndViewBatch without BeginViewBatch");
+    }
+    if (--m_batchDepth > 0 || !m_batchChanged)
+    {
+        return;
+    }
+    m_batchChanged = false;
+    DoViewChanged(FabricStateChange{
+        FabricStateChange::Element::DIR_LINK, UINT32_MAX, false, m_view->GetVersion()});
+    m_routesChangedTrace(UINT32_MAX);
 }
 
 void

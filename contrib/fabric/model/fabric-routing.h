@@ -92,6 +92,21 @@ class FabricRouting : public Object
     std::shared_ptr<FabricState> GetControllerView() const { return m_controllerView; }
 
     /**
+     * Hold the scheme's reaction to changes of its view until the matching EndViewBatch:
+     * for whoever changes many links of the view in one instant (an OCS reconfiguration), so
+     * that tables are rebuilt once, not once per link. Changes are still recorded and traced
+     * (ViewChange) one by one; decisions are not taken in between, so the result is the same
+     * as reacting to each. Batches nest.
+     */
+    void BeginViewBatch();
+    /**
+     * End a batch: if the view changed during it, the scheme reacts once (as to SetView) and
+     * RoutesChanged fires once.
+     * \throws std::logic_error without a matching BeginViewBatch
+     */
+    void EndViewBatch();
+
+    /**
      * \param node the node holding the packet
      * \param inPort the port it arrived on, or NO_PORT when the node originated it
      * \param dstHost destination host (node id)
@@ -212,6 +227,8 @@ class FabricRouting : public Object
     void CheckView(const std::shared_ptr<FabricState>& view, const char* what) const;
 
     uint32_t m_listener{UINT32_MAX};
+    uint32_t m_batchDepth{0};              //!< open BeginViewBatch calls
+    bool m_batchChanged{false};            //!< the view changed during the open batch
     std::vector<uint32_t> m_nodeListeners; //!< per node with a view of its own
     uint32_t m_controllerListener{UINT32_MAX};
     TracedCallback<bool, uint32_t, bool> m_viewChangeTrace;

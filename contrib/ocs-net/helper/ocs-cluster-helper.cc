@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ocs-cluster-helper.h"
 
-#include "ns3/ecmp-routing.h"
 #include "ns3/log.h"
 
 #include <stdexcept>
@@ -114,7 +113,7 @@ OcsClusterHelper::Install(const OcsWiring& wiring)
     NS_LOG_FUNCTION(this);
     std::vector<OcsLogicalLink> links;
     std::shared_ptr<const FabricGraph> graph = BuildGraph(wiring, m_hostsPerEg, &links);
-    Ptr<EcmpRouting> routing = MakeRouting<EcmpRouting>(graph);
+    Ptr<FabricRouting> routing = m_links.CreateRouting(graph);
     auto view = std::make_shared<FabricState>(graph);
     routing->SetView(view);
     Ptr<FabricNetwork> net = m_links.Install(graph, routing);

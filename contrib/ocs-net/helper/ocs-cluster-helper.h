@@ -18,9 +18,10 @@ namespace ns3
  * \ingroup ocs-net
  * Builds a packet-level OCS cluster: E EGs (electrical switches, FabricGraph tier 1) with
  * HostsPerEg hosts below each (host h under EG h / HostsPerEg), and every logical EG-EG link
- * the wiring can realize (OcsLogicalLink), then the FabricNetwork (EcmpRouting over a routing
- * view that the OcsFabric maintains), one OcsSwitch per OCS and an OcsFibreChannel per logical
- * link. All OCSes start dark: call OcsFabric::SetCircuits with the first configuration.
+ * the wiring can realize (OcsLogicalLink), then the FabricNetwork (the SetRouting scheme,
+ * EcmpRouting by default, over a routing view that the OcsFabric maintains), one OcsSwitch per OCS
+ * and an OcsFibreChannel per logical link. All OCSes start dark: call OcsFabric::SetCircuits with
+ * the first configuration.
  */
 class OcsClusterHelper
 {
@@ -34,6 +35,17 @@ class OcsClusterHelper
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /// Attribute of the OcsFabric (e.g. "Policy").
     void SetFabricAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * The routing scheme by TypeId with its attributes, e.g. SetRouting("ns3::EcmpRouting",
+     * "Seed", UintegerValue(7)) (FabricNetworkHelper::SetRouting). Default ns3::EcmpRouting.
+     * The scheme decides from the routing view the OcsFabric maintains; Install throws
+     * std::invalid_argument if the TypeId is not a FabricRouting or cannot route the cluster.
+     */
+    template<typename... Ts>
+    void SetRouting(const std::string& typeId, Ts&&... args)
+    {
+        m_links.SetRouting(typeId, std::forward<Ts>(args)...);
+    }
     /// The link builder (rates, delays, queues of every link, hosts' and EGs').
     FabricNetworkHelper& GetLinkHelper() { return m_links; }
 

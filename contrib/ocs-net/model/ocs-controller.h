@@ -37,8 +37,9 @@ struct OcsControllerStep
  * The OCS controller of a cluster: takes an EG-to-EG demand, chooses the MLU-optimal logical
  * topology for single-hop routing (SolveLogicalTopologyMlu, spare ports filled), configures
  * the circuits with the chosen algorithm (OcsConfigurator) and has the OcsFabric reconfigure.
- * Routes follow on their own: the fabric maintains the routing view (EcmpRouting: direct links
- * with ECMP over parallel links, two hops via another EG where no direct link exists).
+ * Routes follow on their own: the fabric maintains the routing view (with the default
+ * EcmpRouting: direct links with ECMP over parallel links, two hops via another EG where no
+ * direct link exists).
  *
  * Solve time in simulated time: SolveTime, or with MeasureSolveTime the measured wall time of
  * the solve (then runs are not reproducible bit for bit). Overlap is the computation that runs

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ocs-fabric.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-switch-forwarder.h"
@@ -54,6 +55,13 @@ OcsFabric::GetTypeId()
                             TimeValue(MilliSeconds(10)),
                             MakeTimeAccessor(&OcsFabric::m_drainTimeout),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("BatchRoutingUpdates",
+                            "Links that change in one instant reach the routing as one update "
+                            "(one table rebuild); false: one update per link (same routes, "
+                            "slower; for measuring the difference)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&OcsFabric::m_batchViews),
+                            MakeBooleanChecker())
               .AddTraceSource("LinkState",
                               "A logical link went up or down: FabricGraph link id, up",
                               MakeTraceSourceAccessor(&OcsFabric::m_linkStateTrace),
@@ -137,6 +145,8 @@ OcsFabric::Setup(const OcsWiring& wiring,
         }
         m_switches[o]->SetJoinChangedCallback(
             Callback<void, uint32_t>([this, o](uint32_t n) { JoinChanged(o, n); }));
+        m_switches[o]->SetJoinBatchCallback(
+            Callback<void, bool>([this](bool begin) { ViewBatch(begin); }));
         m_switches[o]->TraceConnectWithoutContext(
             "ReconfigurationEnd",
             Callback<void, uint32_t>([this](uint32_t ocs) { SwitchEnded(ocs); }));
@@ -145,6 +155,7 @@ OcsFabric::Setup(const OcsWiring& wiring,
     // evaluating them against the dark OCSes takes them down.
     m_up.assign(m_links.size(), 1);
     m_viewUp.assign(m_links.size(), 1);
+    ViewBatch(true);
     for (uint32_t i = 0; i < m_links.size(); ++i)
     {
         Evaluate(i);
@@ -152,6 +163,27 @@ OcsFabric::Setup(const OcsWiring& wiring,
     if (m_policy == PAUSE)
     {
         CheckCanHold();
+    }
+    ViewBatch(false);
+}
+
+void
+OcsFabric::ViewBatch(bool begin)
+{
+    // Many links change at one instant: the routing rebuilds its tables once (EcmpRouting's
+    // rebuild per link change made reconfigurations of 32+ EGs cost minutes).
+    Ptr<FabricRouting> r = m_net ? m_net->GetRouting() : nullptr;
+    if (!m_batchViews || !r || r->GetView() != m_view)
+    {
+        return;
+    }
+    if (begin)
+    {
+        r->BeginViewBatch();
+    }
+    else
+    {
+        r->EndViewBatch();
     }
 }
 
@@ -228,10 +260,12 @@ OcsFabric::SetCircuits(const std::vector<OcsCircuit>& circuits)
         throw std::logic_error("OcsFabric: SetCircuits during a reconfiguration");
     }
     const auto join = JoinsOf(circuits);
+    ViewBatch(true);
     for (uint32_t o = 0; o < m_switches.size(); ++o)
     {
         m_switches[o]->SetJoins(join[o]);
     }
+    ViewBatch(false);
 }
 
 void
@@ -268,6 +302,7 @@ OcsFabric::Reconfigure(const std::vector<OcsCircuit>& circuits)
         }
     }
     m_current.linksDown = static_cast<uint32_t>(m_draining.size());
+    ViewBatch(true);
     for (uint32_t i : m_draining)
     {
         if (m_viewUp[i])
@@ -276,6 +311,7 @@ OcsFabric::Reconfigure(const std::vector<OcsCircuit>& circuits)
             m_view->FailLink(m_links[i].link);
         }
     }
+    ViewBatch(false);
     if (m_policy == DRAIN)
     {
         PollDrain();
@@ -407,12 +443,14 @@ OcsFabric::StartSwitching()
     NS_LOG_FUNCTION(this);
     m_current.switchStart = Simulator::Now();
     m_pendingSwitches = 0;
+    ViewBatch(true);
     for (uint32_t o = 0; o < m_switches.size(); ++o)
     {
         const uint32_t changed = m_switches[o]->Reconfigure(m_target[o]);
         m_current.changedCircuits += changed;
         m_pendingSwitches += changed > 0 ? 1 : 0;
     }
+    ViewBatch(false);
     if (m_pendingSwitches == 0)
     {
         SwitchEnded(UINT32_MAX);

@@ -61,7 +61,8 @@ struct OcsReconfigRecord
  * (FabricNetwork::GetState: the devices obey it) and to the routing view (the controller's
  * knowledge: it withdraws a link from the view when it decides to change its circuits, and
  * adds it when it comes up), so EcmpRouting rehashes over what is left (shortest paths through
- * other EGs where no direct link remains).
+ * other EGs where no direct link remains). Links that change in one instant reach the routing
+ * as one update (FabricRouting::BeginViewBatch/EndViewBatch; attribute BatchRoutingUpdates).
  *
  * Model note: an EG port has one ns-3 device per logical link it can take part in; at most one
  * of them is up at any time (an N and an S half-port carry one circuit each), so they share
@@ -171,6 +172,8 @@ class OcsFabric : public Object
     bool Drained(uint32_t index) const;
     void StartSwitching();
     void SwitchEnded(uint32_t ocs);
+    /// Open (true) or close (false) a batch of routing-view changes (FabricRouting).
+    void ViewBatch(bool begin);
 
     std::optional<OcsWiring> m_wiring;
     Ptr<FabricNetwork> m_net;
@@ -184,6 +187,7 @@ class OcsFabric : public Object
     std::vector<uint8_t> m_up;                 //!< per logical link: both circuits ready
     std::vector<uint8_t> m_viewUp;             //!< per logical link: up in the routing view
     Policy m_policy{DROP};
+    bool m_batchViews{true}; //!< BatchRoutingUpdates
     Time m_drainPoll;
     Time m_drainTimeout;
     bool m_reconfiguring{false};

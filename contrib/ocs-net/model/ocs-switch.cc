@@ -57,6 +57,7 @@ OcsSwitch::DoDispose()
 {
     m_event.Cancel();
     m_joinChanged = MakeNullCallback<void, uint32_t>();
+    m_joinBatch = MakeNullCallback<void, bool>();
     Object::DoDispose();
 }
 
@@ -127,6 +128,7 @@ OcsSwitch::SetJoins(const std::vector<uint32_t>& join)
 {
     NS_LOG_FUNCTION(this);
     CheckJoins(join);
+    Batch(true);
     for (uint32_t n = 0; n < join.size(); ++n)
     {
         const uint8_t ready = join[n] != NONE ? 1 : 0;
@@ -139,6 +141,16 @@ OcsSwitch::SetJoins(const std::vector<uint32_t>& join)
                 m_joinChanged(n);
             }
         }
+    }
+    Batch(false);
+}
+
+void
+OcsSwitch::Batch(bool begin) const
+{
+    if (!m_joinBatch.IsNull())
+    {
+        m_joinBatch(begin);
     }
 }
 
@@ -163,6 +175,7 @@ OcsSwitch::Reconfigure(const std::vector<uint32_t>& join)
     m_reconfiguring = true;
     m_startTrace(m_index, static_cast<uint32_t>(m_changed.size()));
     // Step 1: the changed circuits go dark now.
+    Batch(true);
     for (uint32_t n : m_changed)
     {
         m_join[n] = NONE;
@@ -172,6 +185,7 @@ OcsSwitch::Reconfigure(const std::vector<uint32_t>& join)
             m_joinChanged(n);
         }
     }
+    Batch(false);
     m_event = Simulator::Schedule(m_switchingDelay, &OcsSwitch::EndSwitching, this);
     return static_cast<uint32_t>(m_changed.size());
 }
@@ -181,6 +195,7 @@ OcsSwitch::EndSwitching()
 {
     NS_LOG_FUNCTION(this);
     // Step 2: light on the new circuits; frames are not received before the transceiver locks.
+    Batch(true);
     for (uint32_t n : m_changed)
     {
         m_join[n] = m_target[n];
@@ -189,6 +204,7 @@ OcsSwitch::EndSwitching()
             m_joinChanged(n);
         }
     }
+    Batch(false);
     m_event = Simulator::Schedule(m_restorationDelay, &OcsSwitch::EndRestoration, this);
 }
 
@@ -198,6 +214,7 @@ OcsSwitch::EndRestoration()
     NS_LOG_FUNCTION(this);
     // Step 3: the new circuits are ready.
     m_reconfiguring = false;
+    Batch(true);
     for (uint32_t n : m_changed)
     {
         if (m_join[n] != NONE)
@@ -209,6 +226,7 @@ OcsSwitch::EndRestoration()
             }
         }
     }
+    Batch(false);
     m_changed.clear();
     m_endTrace(m_index);
 }

@@ -78,6 +78,12 @@ class OcsSwitch : public Object
 
     /// Called with the N half-port whose join or readiness changed.
     void SetJoinChangedCallback(Callback<void, uint32_t> cb) { m_joinChanged = cb; }
+    /**
+     * Called with true before and false after each group of join changes made in one instant
+     * (SetJoins, the tear-down of Reconfigure, the end of switching, the end of restoration),
+     * so that a listener can react once per group (OcsFabric: one routing rebuild).
+     */
+    void SetJoinBatchCallback(Callback<void, bool> cb) { m_joinBatch = cb; }
 
     typedef void (*ReconfigurationStartTracedCallback)(uint32_t ocs, uint32_t changed);
     typedef void (*ReconfigurationEndTracedCallback)(uint32_t ocs);
@@ -89,6 +95,8 @@ class OcsSwitch : public Object
     void CheckJoins(const std::vector<uint32_t>& join) const;
     void EndSwitching();
     void EndRestoration();
+    /// m_joinBatch(begin) if set.
+    void Batch(bool begin) const;
 
     std::vector<uint32_t> m_join;    //!< N -> S now (NONE: dark)
     std::vector<uint8_t> m_ready;    //!< per N: joined and restored
@@ -100,6 +108,7 @@ class OcsSwitch : public Object
     Time m_restorationDelay;
     EventId m_event;
     Callback<void, uint32_t> m_joinChanged;
+    Callback<void, bool> m_joinBatch;
     TracedCallback<uint32_t, uint32_t> m_startTrace;
     TracedCallback<uint32_t> m_endTrace;
 };

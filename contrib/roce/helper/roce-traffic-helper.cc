@@ -36,9 +36,12 @@ struct RoceTrafficHelper::State
     std::vector<std::vector<uint32_t>> phaseFlows; //!< phase -> flows
     std::vector<uint32_t> phaseLeft;               //!< phase -> flows not complete
     double binSeconds{0};
+    /// Phase p's predecessors completed: start its flows (through the gate if one is set).
+    std::function<void(uint32_t)> openPhase;
     bool retracePending{false}; //!< a re-trace of the running flows' paths is scheduled
     std::function<void(uint32_t)> start;
     RoceTrafficHelper::SenderCreatedCallback senderCreated;
+    RoceTrafficHelper::PhaseGateCallback phaseGate;
 };
 
 RoceTrafficHelper::RoceTrafficHelper(Ptr<FabricNetwork> net)
@@ -309,13 +312,7 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                                                 if (--s2->phaseLeft[p] == 0
                                                     && p + 1 < s2->phaseFlows.size())
                                                 {
-                                                    for (uint32_t d : s2->phaseFlows[p + 1])
-                                                    {
-                                                        if (--s2->waiting[d] == 0)
-                                                        {
-                                                            s2->start(d);
-                                                        }
-                                                    }
+                                                    s2->openPhase(p + 1);
                                                 }
                                             }));
         netp->GetNode(fs.src)->AddApplication(app);
@@ -325,7 +322,41 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
         }
     };
 
+    st->openPhase = [weak](uint32_t phase)
+    {
+        auto s = weak.lock();
+        if (!s)
+        {
+            return;
+        }
+        auto opened = std::make_shared<bool>(false);
+        std::function<void()> open = [weak, phase, opened]()
+        {
+            auto s2 = weak.lock();
+            if (!s2 || *opened)
+            {
+                return;
+            }
+            *opened = true;
+            for (uint32_t d : s2->phaseFlows[phase])
+            {
+                if (--s2->waiting[d] == 0)
+                {
+                    s2->start(d);
+                }
+            }
+        };
+        if (s->phaseGate)
+        {
+            s->phaseGate(phase, open);
+        }
+        else
+        {
+            open();
+        }
+    };
     st->senderCreated = m_senderCreated;
+    st->phaseGate = m_phaseGate;
     WarnUnreachable(m_net, flows, "RoceTrafficHelper");
     UintegerValue payloadValue;
     m_sender.Create<RoceSender>()->GetAttribute("PacketSize", payloadValue);
@@ -508,6 +539,10 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     if (options.senderCreated)
     {
         roce.SetSenderCreatedCallback(options.senderCreated);
+    }
+    if (options.phaseGate)
+    {
+        roce.SetPhaseGate(options.phaseGate);
     }
     roce.Install(flows);
     Simulator::Stop(options.stopAt);

@@ -85,6 +85,15 @@ class RoceTrafficHelper
     void SetSenderCreatedCallback(SenderCreatedCallback cb) { m_senderCreated = std::move(cb); }
 
     /**
+     * Called when every flow of phase p - 1 completed (p > 0) with \p open, which starts the
+     * flows of phase p (each startS later); without a gate they start at once. For workloads
+     * whose next step also waits for something else, e.g. an OCS reconfiguration: the gate
+     * calls open when it is done (once; later calls do nothing). Set before Install.
+     */
+    using PhaseGateCallback = std::function<void(uint32_t phase, std::function<void()> open)>;
+    void SetPhaseGate(PhaseGateCallback cb) { m_phaseGate = std::move(cb); }
+
+    /**
      * Each flow's sender uses UDP source port FlowSpec::SourcePort(). Flows the routing cannot
      * deliver are reported with FabricWarn.
      * \throws std::invalid_argument on a flow that fails FlowSpec::Validate, a duplicate id,
@@ -110,6 +119,7 @@ class RoceTrafficHelper
     ObjectFactory m_receiver;
     Time m_bin;
     SenderCreatedCallback m_senderCreated;
+    PhaseGateCallback m_phaseGate;
     std::shared_ptr<State> m_state;
 };
 
@@ -168,6 +178,8 @@ struct FabricRoceRunOptions
     /// Called for every flow's sender when it is created (RoceTrafficHelper::
     /// SetSenderCreatedCallback): the way to reach flows that start after others.
     RoceTrafficHelper::SenderCreatedCallback senderCreated;
+    /// RoceTrafficHelper::SetPhaseGate: when a phase's flows may start.
+    RoceTrafficHelper::PhaseGateCallback phaseGate;
 };
 
 /**
