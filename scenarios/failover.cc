@@ -116,7 +116,14 @@ Run(int argc, char* argv[])
             "how long each failure lasts before its repair, us; 0 = detection + "
             "the slower of controller latency and 4 update hops + 300 us",
             "0");
-    cli.Add("gap-us", "time between a repair and the next failure, us", "300");
+    cli.Add("gap-us",
+            "time between a repair and the next failure, us; 0 = as long as the hold, so that "
+            "every node and the controller have learnt the repair before the next failure",
+            "0");
+    cli.Add("no-failure-run",
+            "also run the same traffic without failures: the unaffected flows' throughput "
+            "during each event is compared with theirs there (true | false)",
+            "true");
     cli.Add("bin-us", "throughput series bin, us", "20");
     cli.Add("sweep-latency-us",
             "controller latencies of the sweep (ZCube core-link failure next to ROFT local "
@@ -169,7 +176,9 @@ Run(int argc, char* argv[])
         hold = s.detect + std::max(s.controllerLatency, s.propagation * 4 + s.compute)
              + MicroSeconds(300);
     }
-    const Time gap = cli.GetTime("gap-us", Time::US, MicroSeconds(1), Seconds(1));
+    Time gap = cli.GetTime("gap-us", Time::US, Time(0), Seconds(1));
+    gap = gap.IsZero() ? hold : gap; // the reactions to a repair take as long as to a failure
+    const bool noFailureRun = cli.GetBool("no-failure-run");
     std::vector<Time> sweep;
     if (cli.GetString("sweep-latency-us") != "none")
     {
@@ -228,7 +237,8 @@ Run(int argc, char* argv[])
         // 64 GPUs 15 s at 25 Gb/s): more hops, flows and per-event analysis.
         const double mainBytes = n * lineBps / 8 * horizon.GetSeconds();
         const double sweepTotal = 2.0 * sweep.size() * n * double(sweepBytes);
-        CheckFabricRunTime(5e-9 * (mainBytes * (1 + n / 16.0) + sweepTotal),
+        CheckFabricRunTime(5e-9 * ((noFailureRun ? 2 : 1) * mainBytes * (1 + n / 16.0)
+                                   + sweepTotal),
                            "--n=" + std::to_string(n) + " --rate-gbps=" + cli.GetString("rate-gbps")
                                + " with a horizon of " + FormatNumber(horizon.GetSeconds() * 1e3)
                                + " ms (--hold-us, "
@@ -253,6 +263,12 @@ Run(int argc, char* argv[])
     const FailoverRun run
         = RunFailover(fabric.routing, fabric.graph, lineBps, s, events, flows, horizon, bin);
     const FabricRoceRunResult& r = run.result;
+    FailoverRun noFailure;
+    if (noFailureRun)
+    {
+        noFailure = RunFailover(
+            fabric.routing, fabric.graph, lineBps, s, events, flows, horizon, bin, false);
+    }
     json jevents = AnalyzeFailoverEvents(fabricName,
                                          fabric.routing,
                                          fabric.graph,
@@ -262,7 +278,8 @@ Run(int argc, char* argv[])
                                          horizon,
                                          bin,
                                          fabricName == "zcube",
-                                         fabricName == "rng");
+                                         fabricName == "rng",
+                                         noFailureRun ? &noFailure : nullptr);
     if (fabricName == "zcube" && patternName == "allreduce")
     {
         for (uint32_t w = 0; w < events.size(); ++w)
@@ -340,8 +357,10 @@ Run(int argc, char* argv[])
               << FailoverEventTable(jevents);
     std::cout << "\nstall: failure to the first packet sent after it that arrives (affected "
                  "flows, us; counted to the next event if none); domain: ZCube §6.2 fault domain "
-                 "(allreduce); hops: mean switch hops of the affected flows before/during/after; "
-                 "unaf_Gbps: unaffected flows' aggregate before > during\n";
+                 "(allreduce); lost: every drop reason; in_q: of unaf_lost, in transmit queues "
+                 "(queue-overflow); hops: mean switch hops of the affected flows before/during/after; "
+                 "unaf_Gbps: unaffected flows' aggregate before > during (during, same run without "
+                 "failures, --no-failure-run)\n";
     std::cout << "accounting: sent " << r.sentPackets << " = delivered " << r.deliveredPackets
               << " + dropped " << r.droppedPackets << " + in flight " << r.inFlightPackets
               << " (unaccounted " << r.Unaccounted() << ")\n";

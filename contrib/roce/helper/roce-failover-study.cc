@@ -10,6 +10,7 @@
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/roce-sender.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -109,13 +110,17 @@ RoceFailoverProbe::OnArrival(Ptr<const Packet> p)
 }
 
 void
-RoceFailoverProbe::OnDrop(Ptr<const Packet> p)
+RoceFailoverProbe::OnDrop(Ptr<const Packet> p, bool queue)
 {
     auto it = m_sent.find(p->GetUid());
     const uint32_t w = WindowOf(Simulator::Now());
     if (it != m_sent.end() && w != UINT32_MAX)
     {
         ++m_lost[{w, it->second.flow}];
+        if (queue)
+        {
+            ++m_lostInQueue[{w, it->second.flow}];
+        }
     }
 }
 
@@ -123,7 +128,7 @@ void
 RoceFailoverProbe::Watch(Ptr<FabricNetwork> net)
 {
     const FabricGraph& g = net->GetGraph();
-    auto drop = [this](Ptr<const Packet> p, const std::string&) { OnDrop(p); };
+    auto drop = [this](Ptr<const Packet> p, const std::string&) { OnDrop(p, false); };
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
         Ptr<Node> node = net->GetNode(v);
@@ -136,6 +141,22 @@ RoceFailoverProbe::Watch(Ptr<FabricNetwork> net)
                     Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> pkt)
                                                       { OnArrival(pkt); }));
             }
+        }
+        // Drops in a device's transmit queue (queue-overflow) and, with no queue disc, at a
+        // stopped host queue (host-queue-full): the same packets FabricLinkMonitor counts.
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            net->GetDevice(v, p)->TraceConnectWithoutContext(
+                "MacTxDrop",
+                Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> pkt)
+                                                  { OnDrop(pkt, true); }));
+        }
+        if (auto tc = node->GetObject<TrafficControlLayer>())
+        {
+            tc->TraceConnectWithoutContext(
+                "TcDrop",
+                Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> pkt)
+                                                  { OnDrop(pkt, true); }));
         }
         if (auto guard = node->GetObject<FabricLinkGuard>())
         {
@@ -160,7 +181,7 @@ RoceFailoverProbe::Watch(Ptr<FabricNetwork> net)
                                           Ptr<const Packet> p,
                                           Ipv4L3Protocol::DropReason,
                                           Ptr<Ipv4>,
-                                          uint32_t) { OnDrop(p); }));
+                                          uint32_t) { OnDrop(p, false); }));
         }
     }
 }
@@ -189,6 +210,13 @@ RoceFailoverProbe::Lost(uint32_t w, uint32_t flow) const
 {
     auto it = m_lost.find({w, flow});
     return it == m_lost.end() ? 0 : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::LostInQueue(uint32_t w, uint32_t flow) const
+{
+    auto it = m_lostInQueue.find({w, flow});
+    return it == m_lostInQueue.end() ? 0 : it->second;
 }
 
 uint64_t
@@ -277,7 +305,8 @@ RunFailover(const ObjectFactory& routing,
             const std::vector<FailoverEvent>& events,
             const std::vector<FlowSpec>& flows,
             Time stopAt,
-            Time bin)
+            Time bin,
+            bool fail)
 {
     Ptr<FabricNetwork> net = MakeNetwork(routing, graph, lineBps);
     Ptr<FabricFailureDetector> det = MakeFailoverDetector(delays);
@@ -290,11 +319,28 @@ RunFailover(const ObjectFactory& routing,
         Callback<void, uint32_t, uint32_t>([tableChanges](uint32_t node, uint32_t)
                                            { tableChanges->emplace_back(Simulator::Now(), node); }));
     std::vector<Time> windows;
-    for (const auto& e : events)
+    run.pathsAtFailure.resize(events.size());
+    for (uint32_t w = 0; w < events.size(); ++w)
     {
-        failures.Schedule(e.fail);
-        failures.Schedule(e.repair);
+        const FailoverEvent& e = events[w];
+        if (fail)
+        {
+            failures.Schedule(e.fail);
+            failures.Schedule(e.repair);
+        }
         windows.push_back(e.fail.at);
+        // The path each flow is on when the element fails (the previous event's reactions may
+        // still be in force): read-only, it changes no result.
+        auto* paths = &run.pathsAtFailure[w];
+        Ptr<FabricRouting> rt = net->GetRouting();
+        Simulator::Schedule(e.fail.at,
+                            [paths, rt, &flows]()
+                            {
+                                for (const auto& f : flows)
+                                {
+                                    paths->push_back(TracePath(*rt, f.src, f.dst, f.Key()).dirLinks);
+                                }
+                            });
     }
     run.probe = std::make_shared<RoceFailoverProbe>(windows);
     FabricRoceRunOptions opt;
@@ -342,7 +388,8 @@ AnalyzeFailoverEvents(const std::string& fabric,
                       Time horizon,
                       Time bin,
                       bool reactionIsController,
-                      bool blastRadius)
+                      bool blastRadius,
+                      const FailoverRun* noFailure)
 {
     const FabricRoceRunResult& r = run.result;
     json out = json::array();
@@ -360,15 +407,34 @@ AnalyzeFailoverEvents(const std::string& fabric,
         std::vector<double> hb;
         std::vector<double> hd;
         std::vector<double> ha; // measured: the path each flow was on at the window's end
+        // Directed links the affected flows use: up to the failure (where a sender keeps
+        // sending into the hole until it learns), on their path when it failed, and on
+        // their converged detour.
+        std::set<uint32_t> affectedLinks;
+        std::vector<std::vector<uint32_t>> unaffectedLinks;
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
             const FabricPath before = TracePath(*allUp, flows[f].src, flows[f].dst, flows[f].Key());
-            if (!Crosses(before, during))
+            // Affected: the all-up path or the path in force when the element failed (a
+            // reaction to an earlier event may still be installed) crosses it.
+            const std::vector<uint32_t>& atFailure = run.pathsAtFailure.at(w).at(f);
+            bool hit = Crosses(before, during);
+            for (uint32_t d : atFailure)
+            {
+                hit = hit || !during.IsDirLinkUsable(d);
+            }
+            if (!hit)
             {
                 unaffected.push_back(f);
+                unaffectedLinks.push_back(before.dirLinks);
+                unaffectedLinks.back().insert(unaffectedLinks.back().end(),
+                                              atFailure.begin(),
+                                              atFailure.end());
                 continue;
             }
             affected.push_back(f);
+            affectedLinks.insert(before.dirLinks.begin(), before.dirLinks.end());
+            affectedLinks.insert(atFailure.begin(), atFailure.end());
             pairs.insert({flows[f].src, flows[f].dst});
             hb.push_back(SwitchHops(before));
             const FabricPath dp = TracePath(*conv, flows[f].src, flows[f].dst, flows[f].Key());
@@ -376,6 +442,7 @@ AnalyzeFailoverEvents(const std::string& fabric,
             {
                 hd.push_back(SwitchHops(dp));
             }
+            affectedLinks.insert(dp.dirLinks.begin(), dp.dirLinks.end());
             // After the repair: the path in force just before the next event (or the end),
             // from the flow's recorded path changes.
             const RoceFlowRecord& rec = r.flows[f];
@@ -393,16 +460,20 @@ AnalyzeFailoverEvents(const std::string& fabric,
         const json stall =
             StallJson(*run.probe, w, e.fail.at, windowEnd, affected, &notRecovered);
         uint64_t lost = 0;
+        uint64_t lostInQueue = 0;
         uint64_t retx = 0;
         uint64_t unLost = 0;
+        uint64_t unLostInQueue = 0;
         for (uint32_t f : affected)
         {
             lost += run.probe->Lost(w, f);
+            lostInQueue += run.probe->LostInQueue(w, f);
             retx += run.probe->Retransmitted(w, f);
         }
         for (uint32_t f : unaffected)
         {
             unLost += run.probe->Lost(w, f);
+            unLostInQueue += run.probe->LostInQueue(w, f);
         }
         // Detection (first node to learn) and reaction (the last node, or the controller).
         double tDetect = -1;
@@ -420,15 +491,32 @@ AnalyzeFailoverEvents(const std::string& fabric,
                 }
             }
         }
-        // Unaffected flows' aggregate throughput, before and during the failure.
-        auto unaffectedGbps = [&](Time a, Time b)
+        // Unaffected flows' aggregate throughput, before and during the failure, and during
+        // the same window of the run without failures; also split into the flows that share
+        // a directed link with an affected flow (its retransmissions into the hole, its
+        // detour) and those that share none.
+        std::vector<uint32_t> sharing;
+        std::vector<uint32_t> disjoint;
+        for (uint32_t i = 0; i < unaffected.size(); ++i)
+        {
+            bool shares = false;
+            for (uint32_t d : unaffectedLinks[i])
+            {
+                shares = shares || affectedLinks.count(d) > 0;
+            }
+            (shares ? sharing : disjoint).push_back(unaffected[i]);
+        }
+        auto gbpsOf = [&](const FabricRoceRunResult& res,
+                          const std::vector<uint32_t>& set,
+                          Time a,
+                          Time b)
         {
             const size_t b0 = size_t(a.GetSeconds() / bin.GetSeconds());
             const size_t b1 = size_t(b.GetSeconds() / bin.GetSeconds());
             double bytes = 0;
-            for (uint32_t f : unaffected)
+            for (uint32_t f : set)
             {
-                const auto& bins = r.flows[f].rxBins;
+                const auto& bins = res.flows[f].rxBins;
                 for (size_t i = b0; i < b1 && i < bins.size(); ++i)
                 {
                     bytes += bins[i];
@@ -436,6 +524,27 @@ AnalyzeFailoverEvents(const std::string& fabric,
             }
             return b1 > b0 ? 8 * bytes / ((b1 - b0) * bin.GetSeconds()) / 1e9 : 0.0;
         };
+        auto unaffectedGbps = [&](Time a, Time b) { return gbpsOf(r, unaffected, a, b); };
+        json gbps{{"before", unaffectedGbps(e.fail.at - MicroSeconds(60), e.fail.at)},
+                  {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
+        if (noFailure)
+        {
+            const FabricRoceRunResult& nf = noFailure->result;
+            uint64_t nfLost = 0;
+            for (uint32_t f : unaffected)
+            {
+                nfLost += noFailure->probe->Lost(w, f);
+            }
+            gbps["lost_packets_no_failure"] = nfLost;
+            gbps["during_no_failure"] = gbpsOf(nf, unaffected, e.fail.at, e.repair.at);
+            for (const auto& [name, set] : {std::make_pair("sharing_links", &sharing),
+                                            std::make_pair("disjoint", &disjoint)})
+            {
+                gbps[name] = {{"flows", set->size()},
+                              {"during", gbpsOf(r, *set, e.fail.at, e.repair.at)},
+                              {"during_no_failure", gbpsOf(nf, *set, e.fail.at, e.repair.at)}};
+            }
+        }
         auto meanOf = [](const std::vector<double>& v) { return v.empty() ? 0.0 : Mean(v); };
         json je{{"fabric", fabric},
                 {"kind", e.kind},
@@ -450,10 +559,10 @@ AnalyzeFailoverEvents(const std::string& fabric,
                 {"stall_us", stall},
                 {"lost_packets", lost},
                 {"retransmitted_packets", retx},
+                {"lost_in_queue_packets", lostInQueue},
                 {"unaffected_lost_packets", unLost},
-                {"unaffected_gbps",
-                 {{"before", unaffectedGbps(e.fail.at - MicroSeconds(60), e.fail.at)},
-                  {"during", unaffectedGbps(e.fail.at, e.repair.at)}}},
+                {"unaffected_lost_in_queue_packets", unLostInQueue},
+                {"unaffected_gbps", gbps},
                 {"switch_hops",
                  {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};
         if (blastRadius)
@@ -486,8 +595,8 @@ FailoverEventTable(const json& events)
     t << std::left << std::setw(12) << "event" << std::setw(12) << "element" << std::right
       << std::setw(9) << "t_us" << std::setw(9) << "pairs" << std::setw(9) << "domain"
       << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(8) << "lost"
-      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(14) << "hops b/d/a"
-      << std::setw(18) << "unaf_Gbps b>d"
+      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q" << std::setw(14) << "hops b/d/a"
+      << std::setw(26) << "unaf_Gbps b>d (no fail)"
       << "\n";
     for (const json& e : events)
     {
@@ -503,13 +612,17 @@ FailoverEventTable(const json& events)
           << std::setw(11) << num(e["stall_us"]["median"]) << std::setw(11)
           << num(e["stall_us"]["max"]) << std::setw(8) << e["lost_packets"].get<uint64_t>()
           << std::setw(8) << e["retransmitted_packets"].get<uint64_t>() << std::setw(10)
-          << e["unaffected_lost_packets"].get<uint64_t>() << std::setw(14)
+          << e["unaffected_lost_packets"].get<uint64_t>() << std::setw(8)
+          << e["unaffected_lost_in_queue_packets"].get<uint64_t>() << std::setw(14)
           << (FormatNumber(h["before"].get<double>(), 2) + "/"
               + FormatNumber(h["during"].get<double>(), 2) + "/"
               + FormatNumber(h["after"].get<double>(), 2))
-          << std::setw(18)
+          << std::setw(26)
           << (FormatNumber(g["before"].get<double>(), 4) + ">"
-              + FormatNumber(g["during"].get<double>(), 4))
+              + FormatNumber(g["during"].get<double>(), 4)
+              + (g.contains("during_no_failure")
+                     ? " (" + FormatNumber(g["during_no_failure"].get<double>(), 4) + ")"
+                     : std::string()))
           << "\n";
     }
     return t.str();

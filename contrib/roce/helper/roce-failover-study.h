@@ -64,7 +64,8 @@ Ptr<FabricFailureDetector> MakeFailoverDetector(const FailoverDelays& d);
  * \ingroup roce
  * Packet-level observations per event window [t_e, t_{e+1}): which data packet belongs to
  * which flow and when it was sent, the first arrival of a packet sent in the window, and
- * data-packet drops and retransmissions per flow and window.
+ * data-packet drops (every reason: at switches, link guards, IPv4, and in device and host
+ * transmit queues) and retransmissions per flow and window.
  */
 class RoceFailoverProbe
 {
@@ -81,6 +82,9 @@ class RoceFailoverProbe
     Time FirstArrival(uint32_t w, uint32_t flow) const;
     /// Data packets of \p flow dropped in window \p w.
     uint64_t Lost(uint32_t w, uint32_t flow) const;
+    /// Of Lost: those dropped in a device or host transmit queue (queue-overflow,
+    /// host-queue-full), the rest by the failure (link-down, no-route, ttl-expired, ...).
+    uint64_t LostInQueue(uint32_t w, uint32_t flow) const;
     /// Retransmitted data packets of \p flow in window \p w.
     uint64_t Retransmitted(uint32_t w, uint32_t flow) const;
 
@@ -88,7 +92,7 @@ class RoceFailoverProbe
     uint32_t WindowOf(Time t) const;
     void OnTx(uint32_t flow, Ptr<const Packet> p, bool isRetx);
     void OnArrival(Ptr<const Packet> p);
-    void OnDrop(Ptr<const Packet> p);
+    void OnDrop(Ptr<const Packet> p, bool queue);
 
     struct Sent
     {
@@ -99,6 +103,7 @@ class RoceFailoverProbe
     std::unordered_map<uint64_t, Sent> m_sent;
     std::map<std::pair<uint32_t, uint32_t>, Time> m_firstArrival; //!< (window, flow)
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lost;     //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lostInQueue; //!< (window, flow)
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_retx;     //!< (window, flow)
 };
 
@@ -112,11 +117,17 @@ struct FailoverRun
     FabricRoceRunResult result;
     std::shared_ptr<RoceFailoverProbe> probe;
     std::vector<FabricFailureDetector::Learning> learnings;
+    /// Per event: the directed links of each flow's path when the element failed.
+    std::vector<std::vector<std::vector<uint32_t>>> pathsAtFailure;
     /// Spraypoint TableChange: (when, router node) of every router whose rows changed.
     std::vector<std::pair<Time, uint32_t>> tableChanges;
 };
 
-/// Run \p flows until \p stopAt with the events failing and being repaired.
+/**
+ * Run \p flows until \p stopAt with the events failing and being repaired, or, with \p fail
+ * false, the same run with nothing failing (the counterfactual the unaffected flows'
+ * throughput is compared with; the windows are the same).
+ */
 FailoverRun RunFailover(const ObjectFactory& routing,
                         std::shared_ptr<const FabricGraph> graph,
                         double lineBps,
@@ -124,7 +135,8 @@ FailoverRun RunFailover(const ObjectFactory& routing,
                         const std::vector<FailoverEvent>& events,
                         const std::vector<FlowSpec>& flows,
                         Time stopAt,
-                        Time bin);
+                        Time bin,
+                        bool fail = true);
 
 /**
  * \ingroup roce
@@ -140,7 +152,11 @@ Ptr<FabricRouting> ConvergedRouting(const ObjectFactory& routing,
  * \ingroup roce
  * The per-event report of a failover run (summary.json events[], doc/failures.md): affected
  * pairs, stall, lost and retransmitted packets, unaffected loss and throughput, switch hops
- * before/during/after, and for Spraypoint the blast radius.
+ * before/during/after, and for Spraypoint the blast radius. A flow is affected if its all-up
+ * path or its path when the element failed crosses the element. With \p noFailure (the same
+ * run without failures), unaffected_gbps also holds the same flows' throughput there, and
+ * both split into the unaffected flows that share a directed link with an affected flow
+ * (sharing_links) and those that do not (disjoint).
  * \param reactionIsController the reaction instant is the controller's learning (ZCube),
  *        else the last node's
  */
@@ -153,7 +169,8 @@ nlohmann::json AnalyzeFailoverEvents(const std::string& fabric,
                                      Time horizon,
                                      Time bin,
                                      bool reactionIsController,
-                                     bool blastRadius);
+                                     bool blastRadius,
+                                     const FailoverRun* noFailure = nullptr);
 
 /// The event table printed by the failover program (from AnalyzeFailoverEvents' output).
 std::string FailoverEventTable(const nlohmann::json& events);
