@@ -109,8 +109,8 @@ TEST_F(FailoverTest, NodeViewListenersAreCalledForTheirNodeOnly)
     std::map<uint32_t, uint32_t> calls; // listener tag -> calls
     auto listener = [&calls](uint32_t tag)
     {
-        return FabricRouting::NodeViewListener(
-            [&calls, tag](uint32_t, bool, uint32_t, bool) { ++calls[tag]; });
+        return FabricRouting::NodeViewListener([&calls, tag](uint32_t, bool, uint32_t, bool)
+                                               { ++calls[tag]; });
     };
     ecmp->AddNodeViewListener(0, listener(0));
     const uint64_t removed = ecmp->AddNodeViewListener(0, listener(1));
@@ -118,8 +118,7 @@ TEST_F(FailoverTest, NodeViewListenersAreCalledForTheirNodeOnly)
     ecmp->AddNodeViewListener(layout.LeafNode(0), listener(3));
     ecmp->RemoveNodeViewListener(0, removed);
     ecmp->RemoveNodeViewListener(0, 12345); // unknown: ignored
-    EXPECT_THROW(ecmp->AddNodeViewListener(graph->GetNNodes(), listener(4)),
-                 std::invalid_argument);
+    EXPECT_THROW(ecmp->AddNodeViewListener(graph->GetNNodes(), listener(4)), std::invalid_argument);
     EXPECT_THROW(ecmp->AddNodeViewListener(0, FabricRouting::NodeViewListener()),
                  std::invalid_argument);
     Simulator::Schedule(MicroSeconds(10), [&] { truth->FailLink(graph->GetPortLink(0, 0)); });
@@ -836,67 +835,67 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
 
 TEST_F(FailoverTest, SpraypointReconvergesEverySingleLinkFailureAndCountsBlastRadius)
 {
-  for (uint32_t degree : {4u, 3u})
-  {
-    RngFabric fab(MakeRandomRegularGraph(24, degree, 3), 1);
-    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
-    const uint32_t nServers = fab.GetNServers();
-    uint32_t smallest = UINT32_MAX;
-    double sum = 0;
-    for (uint32_t e = 0; e < fab.GetRouters().GetNEdges(); ++e)
+    for (uint32_t degree : {4u, 3u})
     {
-        auto sp = CreateObject<SpraypointRouting>();
-        sp->SetGraph(graph);
-        uint32_t changedRouters = 0;
-        sp->TraceConnectWithoutContext(
-            "TableChange",
-            Callback<void, uint32_t, uint32_t>([&changedRouters](uint32_t, uint32_t)
-                                               { ++changedRouters; }));
-        FabricState failed(graph);
-        failed.FailLink(fab.RouterLink(*graph, e));
-        // Every router has flooded and computed: each gets the failed view, then converges.
-        auto view = std::make_shared<FabricState>(graph);
-        view->CopyFrom(failed);
-        for (uint32_t v = 0; v < graph->GetNNodes(); ++v)
+        RngFabric fab(MakeRandomRegularGraph(24, degree, 3), 1);
+        auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+        const uint32_t nServers = fab.GetNServers();
+        uint32_t smallest = UINT32_MAX;
+        double sum = 0;
+        for (uint32_t e = 0; e < fab.GetRouters().GetNEdges(); ++e)
         {
-            sp->SetNodeView(v, view);
-        }
-        for (uint32_t v = nServers; v < graph->GetNNodes(); ++v)
-        {
-            sp->NotifyNodeConverged(v);
-        }
-        // The blast radius: some routers changed their rows, not necessarily all.
-        EXPECT_GT(changedRouters, 0u) << "edge " << e;
-        EXPECT_LE(changedRouters, fab.GetNRouters());
-        smallest = std::min(smallest, changedRouters);
-        sum += changedRouters;
-        for (uint32_t s = 0; s < nServers; ++s)
-        {
-            for (uint32_t t = 0; t < nServers; ++t)
+            auto sp = CreateObject<SpraypointRouting>();
+            sp->SetGraph(graph);
+            uint32_t changedRouters = 0;
+            sp->TraceConnectWithoutContext(
+                "TableChange",
+                Callback<void, uint32_t, uint32_t>([&changedRouters](uint32_t, uint32_t)
+                                                   { ++changedRouters; }));
+            FabricState failed(graph);
+            failed.FailLink(fab.RouterLink(*graph, e));
+            // Every router has flooded and computed: each gets the failed view, then converges.
+            auto view = std::make_shared<FabricState>(graph);
+            view->CopyFrom(failed);
+            for (uint32_t v = 0; v < graph->GetNNodes(); ++v)
             {
-                if (s == t)
+                sp->SetNodeView(v, view);
+            }
+            for (uint32_t v = nServers; v < graph->GetNNodes(); ++v)
+            {
+                sp->NotifyNodeConverged(v);
+            }
+            // The blast radius: some routers changed their rows, not necessarily all.
+            EXPECT_GT(changedRouters, 0u) << "edge " << e;
+            EXPECT_LE(changedRouters, fab.GetNRouters());
+            smallest = std::min(smallest, changedRouters);
+            sum += changedRouters;
+            for (uint32_t s = 0; s < nServers; ++s)
+            {
+                for (uint32_t t = 0; t < nServers; ++t)
                 {
-                    continue;
-                }
-                for (uint16_t port = 49152; port < 49152 + 3; ++port)
-                {
-                    const FabricPath p = TracePath(*sp, s, t, Key(s, t, port), 256);
-                    ASSERT_TRUE(p.delivered) << "edge " << e << ": " << s << "->" << t;
-                    for (uint32_t d : p.dirLinks)
+                    if (s == t)
                     {
-                        ASSERT_TRUE(failed.IsDirLinkUsable(d));
+                        continue;
+                    }
+                    for (uint16_t port = 49152; port < 49152 + 3; ++port)
+                    {
+                        const FabricPath p = TracePath(*sp, s, t, Key(s, t, port), 256);
+                        ASSERT_TRUE(p.delivered) << "edge " << e << ": " << s << "->" << t;
+                        for (uint32_t d : p.dirLinks)
+                        {
+                            ASSERT_TRUE(failed.IsDirLinkUsable(d));
+                        }
                     }
                 }
             }
         }
+        // p and h are bounds per router: on a degree-3 graph (where p = 2 = d - 1) a failure
+        // that leaves two routers of degree 2 no longer lowers p for every router, so it does
+        // not change every router's rows (it did while p was lowered globally).
+        std::cout << "d=" << degree << ": blast radius mean " << sum / fab.GetRouters().GetNEdges()
+                  << ", smallest " << smallest << " of " << fab.GetNRouters() << " routers\n";
+        EXPECT_LT(smallest, fab.GetNRouters()) << "d=" << degree;
     }
-    // p and h are bounds per router: on a degree-3 graph (where p = 2 = d - 1) a failure
-    // that leaves two routers of degree 2 no longer lowers p for every router, so it does
-    // not change every router's rows (it did while p was lowered globally).
-    std::cout << "d=" << degree << ": blast radius mean " << sum / fab.GetRouters().GetNEdges()
-              << ", smallest " << smallest << " of " << fab.GetNRouters() << " routers\n";
-    EXPECT_LT(smallest, fab.GetNRouters()) << "d=" << degree;
-  }
 }
 
 TEST_F(FailoverTest, SpraypointFallbackAtDetectionThenTablesAfterFloodingAndCompute)

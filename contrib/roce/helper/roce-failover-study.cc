@@ -128,7 +128,10 @@ void
 RoceFailoverProbe::Watch(Ptr<FabricNetwork> net)
 {
     const FabricGraph& g = net->GetGraph();
-    auto drop = [this](Ptr<const Packet> p, const std::string&) { OnDrop(p, false); };
+    auto drop = [this](Ptr<const Packet> p, const std::string&)
+    {
+        OnDrop(p, false);
+    };
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
         Ptr<Node> node = net->GetNode(v);
@@ -316,8 +319,9 @@ RunFailover(const ObjectFactory& routing,
     auto tableChanges = std::make_shared<std::vector<std::pair<Time, uint32_t>>>();
     net->GetRouting()->TraceConnectWithoutContext(
         "TableChange",
-        Callback<void, uint32_t, uint32_t>([tableChanges](uint32_t node, uint32_t)
-                                           { tableChanges->emplace_back(Simulator::Now(), node); }));
+        Callback<void, uint32_t, uint32_t>(
+            [tableChanges](uint32_t node, uint32_t)
+            { tableChanges->emplace_back(Simulator::Now(), node); }));
     std::vector<Time> windows;
     run.pathsAtFailure.resize(events.size());
     for (uint32_t w = 0; w < events.size(); ++w)
@@ -338,7 +342,8 @@ RunFailover(const ObjectFactory& routing,
                             {
                                 for (const auto& f : flows)
                                 {
-                                    paths->push_back(TracePath(*rt, f.src, f.dst, f.Key()).dirLinks);
+                                    paths->push_back(
+                                        TracePath(*rt, f.src, f.dst, f.Key()).dirLinks);
                                 }
                             });
     }
@@ -427,9 +432,8 @@ AnalyzeFailoverEvents(const std::string& fabric,
             {
                 unaffected.push_back(f);
                 unaffectedLinks.push_back(before.dirLinks);
-                unaffectedLinks.back().insert(unaffectedLinks.back().end(),
-                                              atFailure.begin(),
-                                              atFailure.end());
+                unaffectedLinks.back().insert(
+                    unaffectedLinks.back().end(), atFailure.begin(), atFailure.end());
                 continue;
             }
             affected.push_back(f);
@@ -457,8 +461,7 @@ AnalyzeFailoverEvents(const std::string& fabric,
             }
         }
         uint32_t notRecovered = 0;
-        const json stall =
-            StallJson(*run.probe, w, e.fail.at, windowEnd, affected, &notRecovered);
+        const json stall = StallJson(*run.probe, w, e.fail.at, windowEnd, affected, &notRecovered);
         uint64_t lost = 0;
         uint64_t lostInQueue = 0;
         uint64_t retx = 0;
@@ -506,10 +509,8 @@ AnalyzeFailoverEvents(const std::string& fabric,
             }
             (shares ? sharing : disjoint).push_back(unaffected[i]);
         }
-        auto gbpsOf = [&](const FabricRoceRunResult& res,
-                          const std::vector<uint32_t>& set,
-                          Time a,
-                          Time b)
+        auto gbpsOf
+            = [&](const FabricRoceRunResult& res, const std::vector<uint32_t>& set, Time a, Time b)
         {
             const size_t b0 = size_t(a.GetSeconds() / bin.GetSeconds());
             const size_t b1 = size_t(b.GetSeconds() / bin.GetSeconds());
@@ -524,7 +525,10 @@ AnalyzeFailoverEvents(const std::string& fabric,
             }
             return b1 > b0 ? 8 * bytes / ((b1 - b0) * bin.GetSeconds()) / 1e9 : 0.0;
         };
-        auto unaffectedGbps = [&](Time a, Time b) { return gbpsOf(r, unaffected, a, b); };
+        auto unaffectedGbps = [&](Time a, Time b)
+        {
+            return gbpsOf(r, unaffected, a, b);
+        };
         json gbps{{"before", unaffectedGbps(e.fail.at - MicroSeconds(60), e.fail.at)},
                   {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
         if (noFailure)
@@ -537,15 +541,18 @@ AnalyzeFailoverEvents(const std::string& fabric,
             }
             gbps["lost_packets_no_failure"] = nfLost;
             gbps["during_no_failure"] = gbpsOf(nf, unaffected, e.fail.at, e.repair.at);
-            for (const auto& [name, set] : {std::make_pair("sharing_links", &sharing),
-                                            std::make_pair("disjoint", &disjoint)})
+            for (const auto& [name, set] :
+                 {std::make_pair("sharing_links", &sharing), std::make_pair("disjoint", &disjoint)})
             {
                 gbps[name] = {{"flows", set->size()},
                               {"during", gbpsOf(r, *set, e.fail.at, e.repair.at)},
                               {"during_no_failure", gbpsOf(nf, *set, e.fail.at, e.repair.at)}};
             }
         }
-        auto meanOf = [](const std::vector<double>& v) { return v.empty() ? 0.0 : Mean(v); };
+        auto meanOf = [](const std::vector<double>& v)
+        {
+            return v.empty() ? 0.0 : Mean(v);
+        };
         json je{{"fabric", fabric},
                 {"kind", e.kind},
                 {"element", e.fail.Element()},
@@ -590,13 +597,15 @@ std::string
 FailoverEventTable(const json& events)
 {
     auto num = [](const json& v)
-    { return v.is_null() ? std::string("-") : FormatNumber(v.get<double>(), 4); };
+    {
+        return v.is_null() ? std::string("-") : FormatNumber(v.get<double>(), 4);
+    };
     std::ostringstream t;
     t << std::left << std::setw(12) << "event" << std::setw(12) << "element" << std::right
       << std::setw(9) << "t_us" << std::setw(9) << "pairs" << std::setw(9) << "domain"
       << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(8) << "lost"
-      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q" << std::setw(14) << "hops b/d/a"
-      << std::setw(26) << "unaf_Gbps b>d (no fail)"
+      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q"
+      << std::setw(14) << "hops b/d/a" << std::setw(26) << "unaf_Gbps b>d (no fail)"
       << "\n";
     for (const json& e : events)
     {
@@ -722,7 +731,10 @@ FailoverStallRun(const ObjectFactory& routing,
     FabricRoceRunOptions o;
     o.stopAt = failure.at + delays.controllerLatency + MilliSeconds(50) + delays.controllerLatency;
     o.senderCreated = pr.OnSender();
-    o.beforeRun = [&pr](Ptr<FabricNetwork> x, const ApplicationContainer&) { pr.Watch(x); };
+    o.beforeRun = [&pr](Ptr<FabricNetwork> x, const ApplicationContainer&)
+    {
+        pr.Watch(x);
+    };
     const FabricRoceRunResult rr = RunFabricRoce(nw, sf, o);
     std::vector<uint32_t> all(sf.size());
     for (uint32_t i = 0; i < sf.size(); ++i)

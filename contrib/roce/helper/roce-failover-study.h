@@ -48,13 +48,13 @@ std::vector<FailoverEvent> SequenceFailoverEvents(
  */
 struct FailoverDelays
 {
-    Time detect{MicroSeconds(5)};             //!< LocalDetectionDelay
-    Time controllerLatency{MilliSeconds(1)};  //!< ControllerLatency
-    Time propagation{MicroSeconds(50)};       //!< PropagationDelayPerHop
-    Time bfdInterval{MicroSeconds(3300)};     //!< BfdInterval
-    uint32_t bfdMultiplier{3};                //!< BfdMultiplier
-    Time compute{0};                          //!< ComputeDelay
-    bool routingUpdates{true};                //!< RoutingUpdates (false: ZCube)
+    Time detect{MicroSeconds(5)};            //!< LocalDetectionDelay
+    Time controllerLatency{MilliSeconds(1)}; //!< ControllerLatency
+    Time propagation{MicroSeconds(50)};      //!< PropagationDelayPerHop
+    Time bfdInterval{MicroSeconds(3300)};    //!< BfdInterval
+    uint32_t bfdMultiplier{3};               //!< BfdMultiplier
+    Time compute{0};                         //!< ComputeDelay
+    bool routingUpdates{true};               //!< RoutingUpdates (false: ZCube)
 };
 
 /// A FabricFailureDetector with \p d's delays.
@@ -101,10 +101,10 @@ class RoceFailoverProbe
     };
     std::vector<Time> m_windows;
     std::unordered_map<uint64_t, Sent> m_sent;
-    std::map<std::pair<uint32_t, uint32_t>, Time> m_firstArrival; //!< (window, flow)
-    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lost;     //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, Time> m_firstArrival;    //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lost;        //!< (window, flow)
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lostInQueue; //!< (window, flow)
-    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_retx;     //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_retx;        //!< (window, flow)
 };
 
 /**
