@@ -288,6 +288,18 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
     EXPECT_EQ(core["lost_packets"].get<uint64_t>() - core["lost_in_queue_packets"].get<uint64_t>()
                   > 0,
               true); // the failure itself drops (link-down, no-route)
+    // Transmit-queue drops are counted per flow too (this AllReduce overflows queues): never
+    // more than the run's queue drops.
+    uint64_t inQueue = 0;
+    for (const json& e : s["events"])
+    {
+        inQueue += e["lost_in_queue_packets"].get<uint64_t>()
+                 + e["unaffected_lost_in_queue_packets"].get<uint64_t>();
+    }
+    EXPECT_GT(inQueue, 0u);
+    EXPECT_LE(inQueue,
+              s["drops"].value("queue-overflow", uint64_t(0))
+                  + s["drops"].value("host-queue-full", uint64_t(0)));
     for (const json& e : s["events"])
     {
         // Unaffected pairs lose nothing to the failure (only congestion drops in transmit
