@@ -70,7 +70,55 @@ LearntAt(const FabricFailureDetector& det, uint32_t node, uint32_t id, bool up)
     return Time(-1);
 }
 
+/// How \p node first learnt a change of \p id (CONTROLLER if it never did).
+FabricFailureDetector::How
+HowLearnt(const FabricFailureDetector& det, uint32_t node, uint32_t id, bool up)
+{
+    for (const auto& l : det.GetLearnings())
+    {
+        if (l.node == node && l.id == id && l.up == up)
+        {
+            return l.how;
+        }
+    }
+    return FabricFailureDetector::How::CONTROLLER;
+}
+
 } // namespace
+
+TEST_F(FailoverTest, NodeViewListenersAreCalledForTheirNodeOnly)
+{
+    // A change at a node calls that node's listeners (a host's queue pairs), not every
+    // listener of the fabric; removed listeners are not called.
+    LeafSpineLayout layout(8, 2, 2);
+    auto graph = layout.Build();
+    auto truth = std::make_shared<FabricState>(graph);
+    auto ecmp = MakeRouting<EcmpRouting>(graph);
+    auto det
+        = CreateObjectWithAttributes<FabricFailureDetector>("RoutingUpdates", BooleanValue(false));
+    det->Install(truth, ecmp);
+    std::map<uint32_t, uint32_t> calls; // listener tag -> calls
+    auto listener = [&calls](uint32_t tag)
+    {
+        return FabricRouting::NodeViewListener([&calls, tag](uint32_t, bool, uint32_t, bool)
+                                               { ++calls[tag]; });
+    };
+    ecmp->AddNodeViewListener(0, listener(0));
+    const uint64_t removed = ecmp->AddNodeViewListener(0, listener(1));
+    ecmp->AddNodeViewListener(1, listener(2)); // host 1: same leaf, learns nothing here
+    ecmp->AddNodeViewListener(layout.LeafNode(0), listener(3));
+    ecmp->RemoveNodeViewListener(0, removed);
+    ecmp->RemoveNodeViewListener(0, 12345); // unknown: ignored
+    EXPECT_THROW(ecmp->AddNodeViewListener(graph->GetNNodes(), listener(4)), std::invalid_argument);
+    EXPECT_THROW(ecmp->AddNodeViewListener(0, FabricRouting::NodeViewListener()),
+                 std::invalid_argument);
+    Simulator::Schedule(MicroSeconds(10), [&] { truth->FailLink(graph->GetPortLink(0, 0)); });
+    Simulator::Run();
+    EXPECT_EQ(calls[0], 2u); // both directions of host 0's link
+    EXPECT_EQ(calls[1], 0u);
+    EXPECT_EQ(calls[2], 0u);
+    EXPECT_EQ(calls[3], 2u);
+}
 
 TEST_F(FailoverTest, DetectorLearnTimesPerNode)
 {
@@ -102,8 +150,11 @@ TEST_F(FailoverTest, DetectorLearnTimesPerNode)
     }
 }
 
-TEST_F(FailoverTest, OneWayFailureTailDetectsByBfdAndStaleNewsIsIgnored)
+TEST_F(FailoverTest, OneWayFailureHeadDetectsTailLearnsByUpdateOrBfdAndStaleNewsIsIgnored)
 {
+    // Only the receiving end (the head) of a one-way failure loses the signal; the routing
+    // updates start there. The tail learns from the head's update over the working reverse
+    // direction (one hop) or, without routing updates, by BFD.
     Roft r;
     const uint32_t leaf0 = r.layout.LeafNode(0);
     const uint32_t spine0 = r.layout.SpineNode(0);
@@ -112,7 +163,39 @@ TEST_F(FailoverTest, OneWayFailureTailDetectsByBfdAndStaleNewsIsIgnored)
     Simulator::Schedule(MicroSeconds(10), [&] { r.truth->FailDirLink(up); });
     Simulator::Run();
     EXPECT_EQ(LearntAt(*r.det, spine0, up, false), MicroSeconds(15));
-    EXPECT_EQ(LearntAt(*r.det, leaf0, up, false), MicroSeconds(10 + 9900)); // 3 x 3.3 ms
+    EXPECT_EQ(HowLearnt(*r.det, spine0, up, false), FabricFailureDetector::How::LOCAL);
+    EXPECT_EQ(LearntAt(*r.det, leaf0, up, false), MicroSeconds(65)); // spine0's update
+    EXPECT_EQ(HowLearnt(*r.det, leaf0, up, false), FabricFailureDetector::How::UPDATE);
+    // Hops from the head only: the other leaves are one hop from spine0, the other spine and
+    // leaf0's hosts two (a tail counted as a detector would have told them at 65 us).
+    for (uint32_t l = 1; l < 4; ++l)
+    {
+        EXPECT_EQ(LearntAt(*r.det, r.layout.LeafNode(l), up, false), MicroSeconds(65)) << l;
+    }
+    EXPECT_EQ(LearntAt(*r.det, r.layout.SpineNode(1), up, false), MicroSeconds(115));
+    EXPECT_EQ(LearntAt(*r.det, 0, up, false), MicroSeconds(115));
+    uint32_t bfd = 0;
+    for (const auto& l : r.det->GetLearnings())
+    {
+        bfd += l.how == FabricFailureDetector::How::BFD ? 1 : 0;
+    }
+    EXPECT_EQ(bfd, 0u); // the update came first; the late BFD news is ignored
+    Simulator::Destroy();
+
+    // No routing protocol (ZCube): only the head and, by BFD, the tail learn.
+    LeafSpineLayout layout(8, 2, 2);
+    auto graph = layout.Build();
+    auto truth = std::make_shared<FabricState>(graph);
+    auto ecmp = MakeRouting<EcmpRouting>(graph);
+    auto det
+        = CreateObjectWithAttributes<FabricFailureDetector>("RoutingUpdates", BooleanValue(false));
+    det->Install(truth, ecmp);
+    Simulator::Schedule(MicroSeconds(10), [&] { truth->FailDirLink(up); });
+    Simulator::Run();
+    EXPECT_EQ(LearntAt(*det, spine0, up, false), MicroSeconds(15));
+    EXPECT_EQ(LearntAt(*det, leaf0, up, false), MicroSeconds(10 + 9900)); // 3 x 3.3 ms
+    EXPECT_EQ(HowLearnt(*det, leaf0, up, false), FabricFailureDetector::How::BFD);
+    EXPECT_EQ(LearntAt(*det, r.layout.LeafNode(1), up, false), Time(-1));
     Simulator::Destroy();
 
     // Repaired before the BFD timeout: the late failure news must not undo the repair.
@@ -743,53 +826,66 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
 
 TEST_F(FailoverTest, SpraypointReconvergesEverySingleLinkFailureAndCountsBlastRadius)
 {
-    RngFabric fab(MakeRandomRegularGraph(24, 4, 3), 1);
-    auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
-    const uint32_t nServers = fab.GetNServers();
-    for (uint32_t e = 0; e < fab.GetRouters().GetNEdges(); ++e)
+    for (uint32_t degree : {4u, 3u})
     {
-        auto sp = CreateObject<SpraypointRouting>();
-        sp->SetGraph(graph);
-        uint32_t changedRouters = 0;
-        sp->TraceConnectWithoutContext(
-            "TableChange",
-            Callback<void, uint32_t, uint32_t>([&changedRouters](uint32_t, uint32_t)
-                                               { ++changedRouters; }));
-        FabricState failed(graph);
-        failed.FailLink(fab.RouterLink(*graph, e));
-        // Every router has flooded and computed: each gets the failed view, then converges.
-        auto view = std::make_shared<FabricState>(graph);
-        view->CopyFrom(failed);
-        for (uint32_t v = 0; v < graph->GetNNodes(); ++v)
+        RngFabric fab(MakeRandomRegularGraph(24, degree, 3), 1);
+        auto graph = std::shared_ptr<const FabricGraph>(fab.Build());
+        const uint32_t nServers = fab.GetNServers();
+        uint32_t smallest = UINT32_MAX;
+        double sum = 0;
+        for (uint32_t e = 0; e < fab.GetRouters().GetNEdges(); ++e)
         {
-            sp->SetNodeView(v, view);
-        }
-        for (uint32_t v = nServers; v < graph->GetNNodes(); ++v)
-        {
-            sp->NotifyNodeConverged(v);
-        }
-        // The blast radius: some routers changed their rows, not necessarily all.
-        EXPECT_GT(changedRouters, 0u) << "edge " << e;
-        EXPECT_LE(changedRouters, fab.GetNRouters());
-        for (uint32_t s = 0; s < nServers; ++s)
-        {
-            for (uint32_t t = 0; t < nServers; ++t)
+            auto sp = CreateObject<SpraypointRouting>();
+            sp->SetGraph(graph);
+            uint32_t changedRouters = 0;
+            sp->TraceConnectWithoutContext(
+                "TableChange",
+                Callback<void, uint32_t, uint32_t>([&changedRouters](uint32_t, uint32_t)
+                                                   { ++changedRouters; }));
+            FabricState failed(graph);
+            failed.FailLink(fab.RouterLink(*graph, e));
+            // Every router has flooded and computed: each gets the failed view, then converges.
+            auto view = std::make_shared<FabricState>(graph);
+            view->CopyFrom(failed);
+            for (uint32_t v = 0; v < graph->GetNNodes(); ++v)
             {
-                if (s == t)
+                sp->SetNodeView(v, view);
+            }
+            for (uint32_t v = nServers; v < graph->GetNNodes(); ++v)
+            {
+                sp->NotifyNodeConverged(v);
+            }
+            // The blast radius: some routers changed their rows, not necessarily all.
+            EXPECT_GT(changedRouters, 0u) << "edge " << e;
+            EXPECT_LE(changedRouters, fab.GetNRouters());
+            smallest = std::min(smallest, changedRouters);
+            sum += changedRouters;
+            for (uint32_t s = 0; s < nServers; ++s)
+            {
+                for (uint32_t t = 0; t < nServers; ++t)
                 {
-                    continue;
-                }
-                for (uint16_t port = 49152; port < 49152 + 3; ++port)
-                {
-                    const FabricPath p = TracePath(*sp, s, t, Key(s, t, port), 256);
-                    ASSERT_TRUE(p.delivered) << "edge " << e << ": " << s << "->" << t;
-                    for (uint32_t d : p.dirLinks)
+                    if (s == t)
                     {
-                        ASSERT_TRUE(failed.IsDirLinkUsable(d));
+                        continue;
+                    }
+                    for (uint16_t port = 49152; port < 49152 + 3; ++port)
+                    {
+                        const FabricPath p = TracePath(*sp, s, t, Key(s, t, port), 256);
+                        ASSERT_TRUE(p.delivered) << "edge " << e << ": " << s << "->" << t;
+                        for (uint32_t d : p.dirLinks)
+                        {
+                            ASSERT_TRUE(failed.IsDirLinkUsable(d));
+                        }
                     }
                 }
             }
         }
+        // p and h are bounds per router: on a degree-3 graph (where p = 2 = d - 1) a failure
+        // that leaves two routers of degree 2 no longer lowers p for every router, so it does
+        // not change every router's rows (it did while p was lowered globally).
+        std::cout << "d=" << degree << ": blast radius mean " << sum / fab.GetRouters().GetNEdges()
+                  << ", smallest " << smallest << " of " << fab.GetNRouters() << " routers\n";
+        EXPECT_LT(smallest, fab.GetNRouters()) << "d=" << degree;
     }
 }
 

@@ -304,14 +304,15 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
     m_truthChangeTrace(isNode, change.id, change.up);
 
     // Adjacent nodes: they detect it themselves.
-    std::vector<uint32_t> adjacent;
     if (isNode)
     {
-        adjacent.push_back(change.id);
+        std::vector<uint32_t> adjacent{change.id};
         for (uint32_t p = 0; p < g.GetNPorts(change.id); ++p)
         {
             adjacent.push_back(g.GetPeer(change.id, p));
         }
+        std::sort(adjacent.begin(), adjacent.end());
+        adjacent.erase(std::unique(adjacent.begin(), adjacent.end()), adjacent.end());
         for (uint32_t v : adjacent)
         {
             Simulator::Schedule(m_localDelay,
@@ -322,48 +323,17 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
                                 now,
                                 How::LOCAL);
         }
+        ScheduleUpdates(adjacent, change, now, m_localDelay);
     }
     else
     {
-        const uint32_t tail = g.GetDirLinkTail(change.id);
-        const uint32_t head = g.GetDirLinkHead(change.id);
-        adjacent = {head, tail};
-        // The receiving end loses the signal.
+        // Who sees loss of signal is known only when it fires (the other direction of a
+        // link failure is a separate change at the same instant).
         Simulator::Schedule(m_localDelay,
-                            &FabricFailureDetector::Learn,
+                            &FabricFailureDetector::DetectDirLink,
                             Ptr<FabricFailureDetector>(this),
-                            head,
-                            change,
-                            now,
-                            How::LOCAL);
-        Simulator::Schedule(m_localDelay,
-                            &FabricFailureDetector::LearnTailOfDirLink,
-                            Ptr<FabricFailureDetector>(this),
-                            tail,
                             change,
                             now);
-    }
-    std::sort(adjacent.begin(), adjacent.end());
-    adjacent.erase(std::unique(adjacent.begin(), adjacent.end()), adjacent.end());
-
-    if (m_routingUpdates)
-    {
-        const std::vector<uint32_t> hops = HopsFrom(adjacent);
-        for (uint32_t v = 0; v < g.GetNNodes(); ++v)
-        {
-            if (hops[v] == 0 || hops[v] == UNREACHABLE)
-            {
-                continue; // a detector itself, or no path for updates
-            }
-            const Time delay = m_localDelay + m_propagationPerHop * int64_t(hops[v]);
-            Simulator::Schedule(delay,
-                                &FabricFailureDetector::Learn,
-                                Ptr<FabricFailureDetector>(this),
-                                v,
-                                change,
-                                now,
-                                How::UPDATE);
-        }
     }
     Simulator::Schedule(m_localDelay + m_controllerLatency,
                         &FabricFailureDetector::ControllerLearn,
@@ -373,19 +343,67 @@ FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
 }
 
 void
-FabricFailureDetector::LearnTailOfDirLink(uint32_t tail, FabricStateChange change, Time changedAt)
+FabricFailureDetector::ScheduleUpdates(const std::vector<uint32_t>& detectors,
+                                       FabricStateChange change,
+                                       Time changedAt,
+                                       Time after)
+{
+    if (!m_routingUpdates)
+    {
+        return;
+    }
+    // Every other node learns from the nearest node that detected by loss of signal.
+    const FabricGraph& g = m_truth->GetGraph();
+    const std::vector<uint32_t> hops = HopsFrom(detectors);
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        if (hops[v] == 0 || hops[v] == UNREACHABLE)
+        {
+            continue; // a detector itself, or no path for updates
+        }
+        Simulator::Schedule(after + m_propagationPerHop * int64_t(hops[v]),
+                            &FabricFailureDetector::Learn,
+                            Ptr<FabricFailureDetector>(this),
+                            v,
+                            change,
+                            changedAt,
+                            How::UPDATE);
+    }
+}
+
+void
+FabricFailureDetector::DetectDirLink(FabricStateChange change, Time changedAt)
 {
     if (!m_routing)
     {
         return; // disposed: the run is over
     }
-    // A repair, or a failure of both directions: the tail sees its receiver too.
-    if (change.up || !m_truth->IsDirLinkUp(change.id ^ 1u))
+    const FabricGraph& g = m_truth->GetGraph();
+    const uint32_t tail = g.GetDirLinkTail(change.id);
+    const uint32_t head = g.GetDirLinkHead(change.id);
+    // The receiving end loses the signal (or sees it again).
+    Learn(head, change, changedAt, How::LOCAL);
+    // The sending end sees it on its own receiver only if the other direction died too (or
+    // for a repair); a one-way failure leaves its receiver lit: BFD tells it, or the head's
+    // routing update (over the working reverse direction), whichever comes first.
+    const bool tailSees = change.up || !m_truth->IsDirLinkUp(change.id ^ 1u);
+    std::vector<uint32_t> detectors{head};
+    if (tailSees)
     {
         Learn(tail, change, changedAt, How::LOCAL);
-        return;
+        detectors.push_back(tail);
     }
-    // One-way failure: only BFD tells the tail, BfdMultiplier intervals after the failure.
+    else
+    {
+        LearnTailOfDirLink(tail, change, changedAt);
+    }
+    ScheduleUpdates(detectors, change, changedAt, Time(0));
+}
+
+void
+FabricFailureDetector::LearnTailOfDirLink(uint32_t tail, FabricStateChange change, Time changedAt)
+{
+    // One-way failure: BFD tells the tail, BfdMultiplier intervals after the failure.
     const Time bfd = m_bfdInterval * int64_t(m_bfdMultiplier);
     const Time left = changedAt + bfd - Simulator::Now();
     Simulator::Schedule(left.IsStrictlyPositive() ? left : Time(0),

@@ -28,10 +28,12 @@ class FabricNetwork;
  * - Adjacent nodes (the two ends of a failed link, the neighbours of a failed node, the
  *   node itself) detect after LocalDetectionDelay (loss of signal). The sending end of a
  *   one-way failure sees no loss of signal: it detects by BFD after BfdInterval x
- *   BfdMultiplier (unless the other direction died too, then by loss of signal).
+ *   BfdMultiplier (unless the other direction died too, then by loss of signal), or by the
+ *   routing update of the receiving end, whichever comes first.
  * - With RoutingUpdates (distributed routing: ECMP/BGP, link-state), every other node learns
  *   at the first detection + hops x PropagationDelayPerHop, hops counted over the switch
- *   graph from the nearest detecting node (hosts do not relay updates). Every node that
+ *   graph from the nearest node that detected by loss of signal (hosts do not relay
+ *   updates; the tail of a one-way failure is not a source). Every node that
  *   learnt a change recomputes its tables ComputeDelay later
  *   (FabricRouting::NotifyNodeConverged); until then it only avoids the ports it believes
  *   dead (local fast failover).
@@ -101,7 +103,15 @@ class FabricFailureDetector : public Object
   private:
     void OnTruthChange(const FabricStateChange& change);
     void Learn(uint32_t node, FabricStateChange change, Time changedAt, How how);
+    /// Loss of signal of a directed link fires: who detects it, then the updates from them.
+    void DetectDirLink(FabricStateChange change, Time changedAt);
+    /// The tail of a one-way failure: BFD.
     void LearnTailOfDirLink(uint32_t tail, FabricStateChange change, Time changedAt);
+    /// Routing updates from \p detectors to every other node, \p after from now + per hop.
+    void ScheduleUpdates(const std::vector<uint32_t>& detectors,
+                         FabricStateChange change,
+                         Time changedAt,
+                         Time after);
     void ControllerLearn(FabricStateChange change, Time changedAt);
     void Converge(uint32_t node);
     /// Bring \p view's belief about the changed element to \p change.up.

@@ -53,6 +53,7 @@ void
 FabricRouting::DoDispose()
 {
     Unlisten();
+    m_nodeViewListeners.clear();
     Object::DoDispose();
 }
 
@@ -225,8 +226,23 @@ FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
                              << (c.element == FabricStateChange::Element::NODE ? "node " : "link ")
                              << c.id << (c.up ? " up" : " down"));
                 DoNodeViewChanged(node, c);
-                m_nodeViewChangeTrace(
-                    node, c.element == FabricStateChange::Element::NODE, c.id, c.up);
+                const bool isNode = c.element == FabricStateChange::Element::NODE;
+                m_nodeViewChangeTrace(node, isNode, c.id, c.up);
+                auto it = m_nodeViewListeners.find(node);
+                if (it != m_nodeViewListeners.end() && !it->second.empty())
+                {
+                    // A copy: a listener may add or remove listeners.
+                    std::vector<NodeViewListener> now;
+                    now.reserve(it->second.size());
+                    for (const auto& [id, cb] : it->second)
+                    {
+                        now.push_back(cb);
+                    }
+                    for (const auto& cb : now)
+                    {
+                        cb(node, isNode, c.id, c.up);
+                    }
+                }
                 m_routesChangedTrace(node);
             });
     }
@@ -236,6 +252,39 @@ FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
         FabricStateChange{
             FabricStateChange::Element::DIR_LINK, UINT32_MAX, false, now.GetVersion()});
     m_routesChangedTrace(node);
+}
+
+uint64_t
+FabricRouting::AddNodeViewListener(uint32_t node, NodeViewListener cb)
+{
+    const FabricGraph& g = GetGraph();
+    if (node >= g.GetNNodes())
+    {
+        throw std::invalid_argument("FabricRouting::AddNodeViewListener: node "
+                                    + std::to_string(node) + " outside [0, "
+                                    + std::to_string(g.GetNNodes()) + ")");
+    }
+    if (cb.IsNull())
+    {
+        throw std::invalid_argument("FabricRouting::AddNodeViewListener: null callback");
+    }
+    const uint64_t id = m_nextListenerId++;
+    m_nodeViewListeners[node].emplace(id, std::move(cb));
+    return id;
+}
+
+void
+FabricRouting::RemoveNodeViewListener(uint32_t node, uint64_t id)
+{
+    auto it = m_nodeViewListeners.find(node);
+    if (it != m_nodeViewListeners.end())
+    {
+        it->second.erase(id);
+        if (it->second.empty())
+        {
+            m_nodeViewListeners.erase(it);
+        }
+    }
 }
 
 std::shared_ptr<FabricState>

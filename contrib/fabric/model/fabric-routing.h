@@ -9,8 +9,10 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -132,6 +134,22 @@ class FabricRouting : public Object
     /// Short name for tables and traces ("zcube", "ecmp", ...).
     virtual std::string GetName() const = 0;
 
+    /// A per-node view-change listener: (node, is a node, directed link or node id, up).
+    typedef Callback<void, uint32_t, bool, uint32_t, bool> NodeViewListener;
+    /**
+     * Call \p cb after every change the view of \p node learns, once the scheme reacted at
+     * that node (right after the NodeViewChange trace). Unlike a NodeViewChange subscription,
+     * which every change at any node calls, a change at a node calls only that node's
+     * listeners: a host's queue pairs re-resolve their routes in O(queue pairs of the host),
+     * not O(flows) per learning node.
+     * \return an id for RemoveNodeViewListener
+     * \throws std::invalid_argument if \p node is outside the graph or \p cb is null,
+     *         std::logic_error before SetGraph
+     */
+    uint64_t AddNodeViewListener(uint32_t node, NodeViewListener cb);
+    /// Remove a listener added by AddNodeViewListener (unknown ids are ignored).
+    void RemoveNodeViewListener(uint32_t node, uint64_t id);
+
     /// Signature of the ViewChange trace.
     typedef void (*ViewChangeTracedCallback)(bool isNode, uint32_t id, bool up);
     /// Signature of the NodeViewChange trace (a reaction at one node).
@@ -233,6 +251,9 @@ class FabricRouting : public Object
     uint32_t m_controllerListener{UINT32_MAX};
     TracedCallback<bool, uint32_t, bool> m_viewChangeTrace;
     TracedCallback<uint32_t, bool, uint32_t, bool> m_nodeViewChangeTrace;
+    /// Per node: listener id -> callback (ids grow: the map keeps the order of addition).
+    std::unordered_map<uint32_t, std::map<uint64_t, NodeViewListener>> m_nodeViewListeners;
+    uint64_t m_nextListenerId{0};
     TracedCallback<uint32_t> m_routesChangedTrace;
 };
 

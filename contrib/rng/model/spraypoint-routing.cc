@@ -163,18 +163,13 @@ SpraypointRouting::DoNodeConverged(uint32_t node)
             auto red = std::make_shared<Reduced>();
             red->removed = removed;
             const RouterGraph g = m_routers.WithoutEdges(removed);
-            uint32_t dmin = UINT32_MAX;
-            for (uint32_t r = 0; r < g.GetN(); ++r)
-            {
-                if (g.GetDegree(r) > 0)
-                {
-                    dmin = std::min(dmin, g.GetDegree(r));
-                }
-            }
+            // p and h stay those of the fabric, as bounds per router: only a router whose
+            // degree fell below them picks fewer (all it has), so a failure changes the rows
+            // its levels actually touch, not every router's. The level count stays that of
+            // the intact fabric.
             SpraypointParams prm = m_tables->GetParams();
-            const uint32_t d = std::max(dmin == UINT32_MAX ? 2u : dmin, 2u);
-            prm.p = std::min(prm.p, d - 1);
-            prm.h = std::min(prm.h, d);
+            prm.perRouterBounds = true;
+            prm.levels = m_tables->GetLevels();
             red->tables = std::make_shared<SpraypointTables>(g, prm);
             red->fullIndex.resize(g.GetN());
             for (uint32_t r = 0; r < g.GetN(); ++r)

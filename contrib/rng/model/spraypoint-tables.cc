@@ -211,7 +211,8 @@ Validate(const RouterGraph& g, const SpraypointParams& prm)
         throw std::invalid_argument("Spraypoint: degree " + std::to_string(dmax)
                                     + " is above 65534");
     }
-    const uint32_t d = std::max(dmin, 2u);
+    // Per-router bounds: each router takes min(p, eligible) and min(h, candidates).
+    const uint32_t d = prm.perRouterBounds ? UINT32_MAX : std::max(dmin, 2u);
     if (prm.p < 1 || prm.p > d - 1)
     {
         throw std::invalid_argument("Spraypoint: p=" + std::to_string(prm.p)

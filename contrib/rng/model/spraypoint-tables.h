@@ -27,6 +27,11 @@ struct SpraypointParams
     /// graph runs out). false: every node picks p of its eligible neighbours regardless, and
     /// common picks merge.
     bool distinctPicks{true};
+    /// p and h are bounds per router: a router with fewer eligible neighbours (a degree
+    /// lowered by failures) picks all it has, as the level rule already does when a level runs
+    /// out of fresh neighbours. Only for recomputation over a degraded graph; false: p and h
+    /// must fit the minimum degree (the paper's p in [1, d-1], h in [1, d]).
+    bool perRouterBounds{false};
 };
 
 /**
@@ -54,7 +59,8 @@ class SpraypointTables
     /**
      * Compute the tables of every destination.
      * \throws std::invalid_argument when the graph has a router of degree < 2, when p is not
-     *         in [1, d-1] or h not in [1, d] (d = minimum degree), or when d > 65534
+     *         in [1, d-1] or h not in [1, d] (d = minimum degree; with perRouterBounds only
+     *         p >= 1 and h >= 1 are required), or when d > 65534
      */
     SpraypointTables(const RouterGraph& graph, const SpraypointParams& params);
 

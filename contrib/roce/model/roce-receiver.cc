@@ -89,8 +89,7 @@ RoceReceiver::DoDispose()
     m_nic = nullptr;
     if (m_fabricRouting)
     {
-        m_fabricRouting->TraceDisconnectWithoutContext(
-            "NodeViewChange", MakeCallback(&RoceReceiver::OnNodeViewChange, this));
+        m_fabricRouting->RemoveNodeViewListener(m_fabricNode, m_viewListener);
         m_fabricRouting = nullptr;
     }
     for (auto& [key, f] : m_flows)
@@ -122,8 +121,8 @@ RoceReceiver::StartApplication()
         {
             // A NIC port failover: ask the host's routing again for every flow's way back.
             // Fires only when a detector gives nodes views of their own.
-            m_fabricRouting->TraceConnectWithoutContext(
-                "NodeViewChange", MakeCallback(&RoceReceiver::OnNodeViewChange, this));
+            m_viewListener = m_fabricRouting->AddNodeViewListener(
+                m_fabricNode, MakeCallback(&RoceReceiver::OnNodeViewChange, this));
         }
     }
 }

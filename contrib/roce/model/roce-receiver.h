@@ -105,7 +105,8 @@ class RoceReceiver : public Application
     Ptr<RoceNic> m_nic;
     Ptr<FabricRouting> m_fabricRouting; //!< the host's routing function (view changes)
     uint32_t m_fabricNode{UINT32_MAX};
-    Ipv4Address m_primary; //!< source of control packets sent without a route
+    uint64_t m_viewListener{0}; //!< AddNodeViewListener id (valid while m_fabricRouting is set)
+    Ipv4Address m_primary;      //!< source of control packets sent without a route
     std::unordered_map<uint64_t, FlowState> m_flows;
     uint64_t m_rxData{0};
     uint64_t m_txControl{0};

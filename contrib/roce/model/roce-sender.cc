@@ -152,8 +152,7 @@ RoceSender::DoDispose()
     m_route = nullptr;
     if (m_fabricRouting)
     {
-        m_fabricRouting->TraceDisconnectWithoutContext(
-            "NodeViewChange", MakeCallback(&RoceSender::OnNodeViewChange, this));
+        m_fabricRouting->RemoveNodeViewListener(m_fabricNode, m_viewListener);
         m_fabricRouting = nullptr;
     }
     m_nic = nullptr;
@@ -216,8 +215,8 @@ RoceSender::StartApplication()
         if (m_fabricRouting)
         {
             // Fires only when a detector gives nodes views of their own.
-            m_fabricRouting->TraceConnectWithoutContext(
-                "NodeViewChange", MakeCallback(&RoceSender::OnNodeViewChange, this));
+            m_viewListener = m_fabricRouting->AddNodeViewListener(
+                m_fabricNode, MakeCallback(&RoceSender::OnNodeViewChange, this));
         }
     }
     m_nic = RoceNic::Get(node);

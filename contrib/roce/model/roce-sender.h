@@ -139,6 +139,7 @@ class RoceSender : public Application
     uint32_t m_port{0};
     Ptr<FabricRouting> m_fabricRouting; //!< the host's routing function (view changes)
     uint32_t m_fabricNode{UINT32_MAX};
+    uint64_t m_viewListener{0}; //!< AddNodeViewListener id (valid while m_fabricRouting is set)
     bool m_reroutePending{false};
     uint32_t m_reroutes{0};
     mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)

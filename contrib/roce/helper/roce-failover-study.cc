@@ -1,0 +1,806 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "roce-failover-study.h"
+
+#include "ns3/boolean.h"
+#include "ns3/fabric-link-guard.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-stats.h"
+#include "ns3/fabric-switch-forwarder.h"
+#include "ns3/gnuplot.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/roce-sender.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceFailoverStudy");
+
+using json = nlohmann::json;
+
+std::vector<FailoverEvent>
+SequenceFailoverEvents(const std::vector<std::pair<std::string, FabricFailureEvent>>& elements,
+                       Time start,
+                       Time hold,
+                       Time gap)
+{
+    std::vector<FailoverEvent> ev;
+    for (const auto& [kind, fail] : elements)
+    {
+        FailoverEvent e;
+        e.kind = kind;
+        e.fail = fail;
+        e.fail.repair = false;
+        e.fail.at = start + (hold + gap) * int64_t(ev.size());
+        e.repair = e.fail;
+        e.repair.repair = true;
+        e.repair.at = e.fail.at + hold;
+        ev.push_back(e);
+    }
+    return ev;
+}
+
+Ptr<FabricFailureDetector>
+MakeFailoverDetector(const FailoverDelays& d)
+{
+    return CreateObjectWithAttributes<FabricFailureDetector>("LocalDetectionDelay",
+                                                             TimeValue(d.detect),
+                                                             "ControllerLatency",
+                                                             TimeValue(d.controllerLatency),
+                                                             "PropagationDelayPerHop",
+                                                             TimeValue(d.propagation),
+                                                             "BfdInterval",
+                                                             TimeValue(d.bfdInterval),
+                                                             "BfdMultiplier",
+                                                             UintegerValue(d.bfdMultiplier),
+                                                             "ComputeDelay",
+                                                             TimeValue(d.compute),
+                                                             "RoutingUpdates",
+                                                             BooleanValue(d.routingUpdates));
+}
+
+// ---------------------------------------------------------------------------------------------
+// RoceFailoverProbe
+
+RoceFailoverProbe::RoceFailoverProbe(std::vector<Time> windows)
+    : m_windows(std::move(windows))
+{
+}
+
+uint32_t
+RoceFailoverProbe::WindowOf(Time t) const
+{
+    uint32_t w = UINT32_MAX;
+    for (uint32_t i = 0; i < m_windows.size() && m_windows[i] <= t; ++i)
+    {
+        w = i;
+    }
+    return w;
+}
+
+void
+RoceFailoverProbe::OnTx(uint32_t flow, Ptr<const Packet> p, bool isRetx)
+{
+    const uint32_t w = WindowOf(Simulator::Now());
+    m_sent[p->GetUid()] = Sent{flow, w};
+    if (isRetx && w != UINT32_MAX)
+    {
+        ++m_retx[{w, flow}];
+    }
+}
+
+void
+RoceFailoverProbe::OnArrival(Ptr<const Packet> p)
+{
+    auto it = m_sent.find(p->GetUid());
+    if (it != m_sent.end() && it->second.window != UINT32_MAX
+        && it->second.window == WindowOf(Simulator::Now()))
+    {
+        m_firstArrival.emplace(std::make_pair(it->second.window, it->second.flow),
+                               Simulator::Now());
+    }
+}
+
+void
+RoceFailoverProbe::OnDrop(Ptr<const Packet> p, bool queue)
+{
+    auto it = m_sent.find(p->GetUid());
+    const uint32_t w = WindowOf(Simulator::Now());
+    if (it != m_sent.end() && w != UINT32_MAX)
+    {
+        ++m_lost[{w, it->second.flow}];
+        if (queue)
+        {
+            ++m_lostInQueue[{w, it->second.flow}];
+        }
+    }
+}
+
+void
+RoceFailoverProbe::Watch(Ptr<FabricNetwork> net)
+{
+    const FabricGraph& g = net->GetGraph();
+    auto drop = [this](Ptr<const Packet> p, const std::string&)
+    {
+        OnDrop(p, false);
+    };
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        Ptr<Node> node = net->GetNode(v);
+        if (g.IsHost(v))
+        {
+            for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+            {
+                net->GetDevice(v, p)->TraceConnectWithoutContext(
+                    "MacRx",
+                    Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> pkt)
+                                                      { OnArrival(pkt); }));
+            }
+        }
+        // Drops in a device's transmit queue (queue-overflow) and, with no queue disc, at a
+        // stopped host queue (host-queue-full): the same packets FabricLinkMonitor counts.
+        for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+        {
+            net->GetDevice(v, p)->TraceConnectWithoutContext(
+                "MacTxDrop",
+                Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> pkt)
+                                                  { OnDrop(pkt, true); }));
+        }
+        if (auto tc = node->GetObject<TrafficControlLayer>())
+        {
+            tc->TraceConnectWithoutContext(
+                "TcDrop",
+                Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> pkt)
+                                                  { OnDrop(pkt, true); }));
+        }
+        if (auto guard = node->GetObject<FabricLinkGuard>())
+        {
+            guard->TraceConnectWithoutContext(
+                "Drop", Callback<void, Ptr<const Packet>, const std::string&>(drop));
+        }
+        if (auto fw = node->GetObject<FabricSwitchForwarder>())
+        {
+            fw->TraceConnectWithoutContext(
+                "Drop", Callback<void, Ptr<const Packet>, const std::string&>(drop));
+        }
+        if (auto ipv4 = node->GetObject<Ipv4L3Protocol>())
+        {
+            ipv4->TraceConnectWithoutContext(
+                "Drop",
+                Callback<void,
+                         const Ipv4Header&,
+                         Ptr<const Packet>,
+                         Ipv4L3Protocol::DropReason,
+                         Ptr<Ipv4>,
+                         uint32_t>([this](const Ipv4Header&,
+                                          Ptr<const Packet> p,
+                                          Ipv4L3Protocol::DropReason,
+                                          Ptr<Ipv4>,
+                                          uint32_t) { OnDrop(p, false); }));
+        }
+    }
+}
+
+RoceTrafficHelper::SenderCreatedCallback
+RoceFailoverProbe::OnSender()
+{
+    return [this](uint32_t flow, Ptr<RoceSender> s)
+    {
+        s->TraceConnectWithoutContext("Tx",
+                                      Callback<void, Ptr<const Packet>, uint32_t, bool>(
+                                          [this, flow](Ptr<const Packet> p, uint32_t, bool isRetx)
+                                          { OnTx(flow, p, isRetx); }));
+    };
+}
+
+Time
+RoceFailoverProbe::FirstArrival(uint32_t w, uint32_t flow) const
+{
+    auto it = m_firstArrival.find({w, flow});
+    return it == m_firstArrival.end() ? Time(-1) : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::Lost(uint32_t w, uint32_t flow) const
+{
+    auto it = m_lost.find({w, flow});
+    return it == m_lost.end() ? 0 : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::LostInQueue(uint32_t w, uint32_t flow) const
+{
+    auto it = m_lostInQueue.find({w, flow});
+    return it == m_lostInQueue.end() ? 0 : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::Retransmitted(uint32_t w, uint32_t flow) const
+{
+    auto it = m_retx.find({w, flow});
+    return it == m_retx.end() ? 0 : it->second;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+namespace
+{
+
+/// A network of (\p routing, \p graph) at \p lineBps and its routing instance.
+Ptr<FabricNetwork>
+MakeNetwork(const ObjectFactory& routing, std::shared_ptr<const FabricGraph> graph, double lineBps)
+{
+    ObjectFactory f = routing;
+    Ptr<FabricRouting> r = f.Create<FabricRouting>();
+    r->SetGraph(graph);
+    FabricNetworkHelper links;
+    links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(uint64_t(lineBps))));
+    return links.Install(graph, r);
+}
+
+/// Stall statistics (us) of \p flows in window \p w starting at \p t: failure to the first
+/// packet sent after it that arrives; a flow with none counts until \p windowEnd.
+json
+StallJson(const RoceFailoverProbe& probe,
+          uint32_t w,
+          Time t,
+          Time windowEnd,
+          const std::vector<uint32_t>& flows,
+          uint32_t* notRecovered)
+{
+    std::vector<double> stalls;
+    for (uint32_t f : flows)
+    {
+        const Time at = probe.FirstArrival(w, f);
+        if (!at.IsNegative())
+        {
+            stalls.push_back((at - t).GetSeconds() * 1e6);
+        }
+        else
+        {
+            ++*notRecovered;
+            stalls.push_back((windowEnd - t).GetSeconds() * 1e6); // censored: never again
+        }
+    }
+    if (stalls.empty())
+    {
+        return json{{"median", nullptr}, {"max", nullptr}};
+    }
+    return json{{"median", Quantile(stalls, 0.5)},
+                {"max", *std::max_element(stalls.begin(), stalls.end())}};
+}
+
+uint32_t
+SwitchHops(const FabricPath& p)
+{
+    return p.nodes.size() < 2 ? 0 : static_cast<uint32_t>(p.nodes.size() - 2);
+}
+
+bool
+Crosses(const FabricPath& p, const FabricState& state)
+{
+    for (uint32_t d : p.dirLinks)
+    {
+        if (!state.IsDirLinkUsable(d))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+FailoverRun
+RunFailover(const ObjectFactory& routing,
+            std::shared_ptr<const FabricGraph> graph,
+            double lineBps,
+            const FailoverDelays& delays,
+            const std::vector<FailoverEvent>& events,
+            const std::vector<FlowSpec>& flows,
+            Time stopAt,
+            Time bin,
+            bool fail)
+{
+    Ptr<FabricNetwork> net = MakeNetwork(routing, graph, lineBps);
+    Ptr<FabricFailureDetector> det = MakeFailoverDetector(delays);
+    det->Install(net);
+    FabricFailureHelper failures(net);
+    FailoverRun run;
+    auto tableChanges = std::make_shared<std::vector<std::pair<Time, uint32_t>>>();
+    net->GetRouting()->TraceConnectWithoutContext(
+        "TableChange",
+        Callback<void, uint32_t, uint32_t>(
+            [tableChanges](uint32_t node, uint32_t)
+            { tableChanges->emplace_back(Simulator::Now(), node); }));
+    std::vector<Time> windows;
+    run.pathsAtFailure.resize(events.size());
+    for (uint32_t w = 0; w < events.size(); ++w)
+    {
+        const FailoverEvent& e = events[w];
+        if (fail)
+        {
+            failures.Schedule(e.fail);
+            failures.Schedule(e.repair);
+        }
+        windows.push_back(e.fail.at);
+        // The path each flow is on when the element fails (the previous event's reactions may
+        // still be in force): read-only, it changes no result.
+        auto* paths = &run.pathsAtFailure[w];
+        Ptr<FabricRouting> rt = net->GetRouting();
+        Simulator::Schedule(e.fail.at,
+                            [paths, rt, &flows]()
+                            {
+                                for (const auto& f : flows)
+                                {
+                                    paths->push_back(
+                                        TracePath(*rt, f.src, f.dst, f.Key()).dirLinks);
+                                }
+                            });
+    }
+    run.probe = std::make_shared<RoceFailoverProbe>(windows);
+    FabricRoceRunOptions opt;
+    opt.stopAt = stopAt;
+    opt.throughputBin = bin;
+    opt.senderCreated = run.probe->OnSender();
+    RoceFailoverProbe* probe = run.probe.get();
+    opt.beforeRun = [probe](Ptr<FabricNetwork> nw, const ApplicationContainer&)
+    {
+        probe->Watch(nw);
+    };
+    run.result = RunFabricRoce(net, flows, opt);
+    run.learnings = det->GetLearnings();
+    run.tableChanges = *tableChanges;
+    return run;
+}
+
+Ptr<FabricRouting>
+ConvergedRouting(const ObjectFactory& routing,
+                 std::shared_ptr<const FabricGraph> graph,
+                 const FabricState& state)
+{
+    ObjectFactory f = routing;
+    Ptr<FabricRouting> r = f.Create<FabricRouting>();
+    r->SetGraph(graph);
+    auto view = std::make_shared<FabricState>(graph);
+    view->CopyFrom(state);
+    r->SetView(view);
+    r->SetControllerView(view);
+    for (uint32_t v = 0; v < graph->GetNNodes(); ++v)
+    {
+        r->SetNodeView(v, view); // every node knows and has recomputed (Spraypoint levels)
+        r->NotifyNodeConverged(v);
+    }
+    return r;
+}
+
+json
+AnalyzeFailoverEvents(const std::string& fabric,
+                      const ObjectFactory& routing,
+                      std::shared_ptr<const FabricGraph> graph,
+                      const std::vector<FailoverEvent>& events,
+                      const std::vector<FlowSpec>& flows,
+                      const FailoverRun& run,
+                      Time horizon,
+                      Time bin,
+                      bool reactionIsController,
+                      bool blastRadius,
+                      const FailoverRun* noFailure)
+{
+    const FabricRoceRunResult& r = run.result;
+    json out = json::array();
+    Ptr<FabricRouting> allUp = ConvergedRouting(routing, graph, FabricState(graph));
+    for (uint32_t w = 0; w < events.size(); ++w)
+    {
+        const FailoverEvent& e = events[w];
+        const Time windowEnd = w + 1 < events.size() ? events[w + 1].fail.at : horizon;
+        FabricState during(graph);
+        FabricFailureHelper::Apply(e.fail, during);
+        Ptr<FabricRouting> conv = ConvergedRouting(routing, graph, during);
+        std::vector<uint32_t> affected;
+        std::vector<uint32_t> unaffected;
+        std::set<std::pair<uint32_t, uint32_t>> pairs;
+        std::vector<double> hb;
+        std::vector<double> hd;
+        std::vector<double> ha; // measured: the path each flow was on at the window's end
+        // Directed links the affected flows use: up to the failure (where a sender keeps
+        // sending into the hole until it learns), on their path when it failed, and on
+        // their converged detour.
+        std::set<uint32_t> affectedLinks;
+        std::vector<std::vector<uint32_t>> unaffectedLinks;
+        for (uint32_t f = 0; f < flows.size(); ++f)
+        {
+            const FabricPath before = TracePath(*allUp, flows[f].src, flows[f].dst, flows[f].Key());
+            // Affected: the all-up path or the path in force when the element failed (a
+            // reaction to an earlier event may still be installed) crosses it.
+            const std::vector<uint32_t>& atFailure = run.pathsAtFailure.at(w).at(f);
+            bool hit = Crosses(before, during);
+            for (uint32_t d : atFailure)
+            {
+                hit = hit || !during.IsDirLinkUsable(d);
+            }
+            if (!hit)
+            {
+                unaffected.push_back(f);
+                unaffectedLinks.push_back(before.dirLinks);
+                unaffectedLinks.back().insert(
+                    unaffectedLinks.back().end(), atFailure.begin(), atFailure.end());
+                continue;
+            }
+            affected.push_back(f);
+            affectedLinks.insert(before.dirLinks.begin(), before.dirLinks.end());
+            affectedLinks.insert(atFailure.begin(), atFailure.end());
+            pairs.insert({flows[f].src, flows[f].dst});
+            hb.push_back(SwitchHops(before));
+            const FabricPath dp = TracePath(*conv, flows[f].src, flows[f].dst, flows[f].Key());
+            if (dp.delivered)
+            {
+                hd.push_back(SwitchHops(dp));
+            }
+            affectedLinks.insert(dp.dirLinks.begin(), dp.dirLinks.end());
+            // After the repair: the path in force just before the next event (or the end),
+            // from the flow's recorded path changes.
+            const RoceFlowRecord& rec = r.flows[f];
+            const std::vector<uint32_t>* now = &rec.path;
+            for (const auto& [at, nodes] : rec.pathChanges)
+            {
+                now = at < windowEnd ? &nodes : now;
+            }
+            if (!rec.complete || rec.finish >= windowEnd)
+            {
+                ha.push_back(now->size() < 2 ? 0.0 : double(now->size() - 2));
+            }
+        }
+        uint32_t notRecovered = 0;
+        const json stall = StallJson(*run.probe, w, e.fail.at, windowEnd, affected, &notRecovered);
+        uint64_t lost = 0;
+        uint64_t lostInQueue = 0;
+        uint64_t retx = 0;
+        uint64_t unLost = 0;
+        uint64_t unLostInQueue = 0;
+        for (uint32_t f : affected)
+        {
+            lost += run.probe->Lost(w, f);
+            lostInQueue += run.probe->LostInQueue(w, f);
+            retx += run.probe->Retransmitted(w, f);
+        }
+        for (uint32_t f : unaffected)
+        {
+            unLost += run.probe->Lost(w, f);
+            unLostInQueue += run.probe->LostInQueue(w, f);
+        }
+        // Detection (first node to learn) and reaction (the last node, or the controller).
+        double tDetect = -1;
+        double tReact = -1;
+        for (const auto& l : run.learnings)
+        {
+            if (l.changedAt == e.fail.at && !l.up)
+            {
+                const double t = l.at.GetSeconds() * 1e6;
+                tDetect = tDetect < 0 ? t : std::min(tDetect, t);
+                const bool byController = l.how == FabricFailureDetector::How::CONTROLLER;
+                if (byController == reactionIsController)
+                {
+                    tReact = std::max(tReact, t);
+                }
+            }
+        }
+        // Unaffected flows' aggregate throughput, before and during the failure, and during
+        // the same window of the run without failures; also split into the flows that share
+        // a directed link with an affected flow (its retransmissions into the hole, its
+        // detour) and those that share none.
+        std::vector<uint32_t> sharing;
+        std::vector<uint32_t> disjoint;
+        for (uint32_t i = 0; i < unaffected.size(); ++i)
+        {
+            bool shares = false;
+            for (uint32_t d : unaffectedLinks[i])
+            {
+                shares = shares || affectedLinks.count(d) > 0;
+            }
+            (shares ? sharing : disjoint).push_back(unaffected[i]);
+        }
+        auto gbpsOf
+            = [&](const FabricRoceRunResult& res, const std::vector<uint32_t>& set, Time a, Time b)
+        {
+            const size_t b0 = size_t(a.GetSeconds() / bin.GetSeconds());
+            const size_t b1 = size_t(b.GetSeconds() / bin.GetSeconds());
+            double bytes = 0;
+            for (uint32_t f : set)
+            {
+                const auto& bins = res.flows[f].rxBins;
+                for (size_t i = b0; i < b1 && i < bins.size(); ++i)
+                {
+                    bytes += bins[i];
+                }
+            }
+            return b1 > b0 ? 8 * bytes / ((b1 - b0) * bin.GetSeconds()) / 1e9 : 0.0;
+        };
+        auto unaffectedGbps = [&](Time a, Time b)
+        {
+            return gbpsOf(r, unaffected, a, b);
+        };
+        json gbps{{"before", unaffectedGbps(e.fail.at - MicroSeconds(60), e.fail.at)},
+                  {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
+        if (noFailure)
+        {
+            const FabricRoceRunResult& nf = noFailure->result;
+            uint64_t nfLost = 0;
+            for (uint32_t f : unaffected)
+            {
+                nfLost += noFailure->probe->Lost(w, f);
+            }
+            gbps["lost_packets_no_failure"] = nfLost;
+            gbps["during_no_failure"] = gbpsOf(nf, unaffected, e.fail.at, e.repair.at);
+            for (const auto& [name, set] :
+                 {std::make_pair("sharing_links", &sharing), std::make_pair("disjoint", &disjoint)})
+            {
+                gbps[name] = {{"flows", set->size()},
+                              {"during", gbpsOf(r, *set, e.fail.at, e.repair.at)},
+                              {"during_no_failure", gbpsOf(nf, *set, e.fail.at, e.repair.at)}};
+            }
+        }
+        auto meanOf = [](const std::vector<double>& v)
+        {
+            return v.empty() ? 0.0 : Mean(v);
+        };
+        json je{{"fabric", fabric},
+                {"kind", e.kind},
+                {"element", e.fail.Element()},
+                {"t_fail_us", e.fail.at.GetSeconds() * 1e6},
+                {"t_repair_us", e.repair.at.GetSeconds() * 1e6},
+                {"t_first_detection_us", tDetect},
+                {"t_reaction_us", tReact},
+                {"affected_pairs", pairs.size()},
+                {"affected_flows", affected.size()},
+                {"affected_not_recovered_in_window", notRecovered},
+                {"stall_us", stall},
+                {"lost_packets", lost},
+                {"retransmitted_packets", retx},
+                {"lost_in_queue_packets", lostInQueue},
+                {"unaffected_lost_packets", unLost},
+                {"unaffected_lost_in_queue_packets", unLostInQueue},
+                {"unaffected_gbps", gbps},
+                {"switch_hops",
+                 {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};
+        if (blastRadius)
+        {
+            // Routers whose tables changed because of this failure, and when the last did.
+            std::set<uint32_t> routers;
+            double last = -1;
+            for (const auto& [t, node] : run.tableChanges)
+            {
+                if (t >= e.fail.at && t < e.repair.at)
+                {
+                    routers.insert(node);
+                    last = std::max(last, (t - e.fail.at).GetSeconds() * 1e6);
+                }
+            }
+            je["blast_radius_routers"] = routers.size();
+            je["convergence_us"] = last;
+        }
+        out.push_back(je);
+    }
+    return out;
+}
+
+std::string
+FailoverEventTable(const json& events)
+{
+    auto num = [](const json& v)
+    {
+        return v.is_null() ? std::string("-") : FormatNumber(v.get<double>(), 4);
+    };
+    std::ostringstream t;
+    t << std::left << std::setw(12) << "event" << std::setw(12) << "element" << std::right
+      << std::setw(9) << "t_us" << std::setw(9) << "pairs" << std::setw(9) << "domain"
+      << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(8) << "lost"
+      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q"
+      << std::setw(14) << "hops b/d/a" << std::setw(26) << "unaf_Gbps b>d (no fail)"
+      << "\n";
+    for (const json& e : events)
+    {
+        const json& h = e["switch_hops"];
+        const json& g = e["unaffected_gbps"];
+        t << std::left << std::setw(12) << e["kind"].get<std::string>() << std::setw(12)
+          << e["element"].get<std::string>() << std::right << std::setw(9)
+          << FormatNumber(e["t_fail_us"].get<double>(), 5) << std::setw(9)
+          << e["affected_pairs"].get<uint64_t>() << std::setw(9)
+          << (e.contains("fault_domain_pairs")
+                  ? std::to_string(e["fault_domain_pairs"].get<int64_t>())
+                  : std::string("-"))
+          << std::setw(11) << num(e["stall_us"]["median"]) << std::setw(11)
+          << num(e["stall_us"]["max"]) << std::setw(8) << e["lost_packets"].get<uint64_t>()
+          << std::setw(8) << e["retransmitted_packets"].get<uint64_t>() << std::setw(10)
+          << e["unaffected_lost_packets"].get<uint64_t>() << std::setw(8)
+          << e["unaffected_lost_in_queue_packets"].get<uint64_t>() << std::setw(14)
+          << (FormatNumber(h["before"].get<double>(), 2) + "/"
+              + FormatNumber(h["during"].get<double>(), 2) + "/"
+              + FormatNumber(h["after"].get<double>(), 2))
+          << std::setw(26)
+          << (FormatNumber(g["before"].get<double>(), 4) + ">"
+              + FormatNumber(g["during"].get<double>(), 4)
+              + (g.contains("during_no_failure")
+                     ? " (" + FormatNumber(g["during_no_failure"].get<double>(), 4) + ")"
+                     : std::string()))
+          << "\n";
+    }
+    return t.str();
+}
+
+void
+WriteFailoverThroughput(const FabricResults& out,
+                        const FabricRoceRunResult& run,
+                        const json& events,
+                        Time bin,
+                        const std::string& title)
+{
+    CsvWriter csv(out.Path("throughput.csv"), {"t_us", "aggregate_gbps"});
+    Gnuplot plot;
+    plot.SetTerminal("pngcairo size 1000,500");
+    plot.SetTitle(title);
+    plot.SetLegend("time (us)", "throughput (Gb/s)");
+    Gnuplot2dDataset ds("all flows");
+    ds.SetStyle(Gnuplot2dDataset::LINES);
+    size_t nb = 0;
+    for (const auto& f : run.flows)
+    {
+        nb = std::max(nb, f.rxBins.size());
+    }
+    const double binUs = bin.GetSeconds() * 1e6;
+    for (size_t b = 0; b < nb; ++b)
+    {
+        double bytes = 0;
+        for (const auto& f : run.flows)
+        {
+            bytes += b < f.rxBins.size() ? f.rxBins[b] : 0;
+        }
+        const double gbps = 8 * bytes / bin.GetSeconds() / 1e9;
+        ds.Add((b + 0.5) * binUs, gbps);
+        csv.Row({FormatNumber((b + 0.5) * binUs), FormatNumber(gbps)});
+    }
+    plot.AddDataset(ds);
+    auto mark = [&plot](double t, const std::string& colour)
+    {
+        plot.AppendExtra("set arrow from " + FormatNumber(t) + ", graph 0 to " + FormatNumber(t)
+                         + ", graph 1 nohead lc rgb '" + colour + "' dt 2");
+    };
+    for (const json& e : events)
+    {
+        mark(e["t_fail_us"].get<double>(), "red");
+        if (e["t_first_detection_us"].get<double>() >= 0)
+        {
+            mark(e["t_first_detection_us"].get<double>(), "orange");
+        }
+        if (e["t_reaction_us"].get<double>() >= 0)
+        {
+            mark(e["t_reaction_us"].get<double>(), "dark-green");
+        }
+        mark(e["t_repair_us"].get<double>(), "blue");
+    }
+    plot.AppendExtra("set label 'red: failure, orange: first detection, green: reaction "
+                     "(controller / last update), blue: repair' at graph 0.01, graph 0.04");
+    csv.Close();
+    out.WritePng("throughput.png", plot);
+}
+
+json
+FailoverStallRun(const ObjectFactory& routing,
+                 std::shared_ptr<const FabricGraph> graph,
+                 const FabricFailureEvent& failure,
+                 double lineBps,
+                 const FailoverDelays& delays,
+                 uint64_t bytes)
+{
+    Ptr<FabricNetwork> nw = MakeNetwork(routing, graph, lineBps);
+    FabricState during(graph);
+    FabricFailureHelper::Apply(failure, during);
+    // One flow per ordered pair whose all-up path crosses the failed element.
+    const uint32_t n = graph->GetNHosts();
+    std::vector<FlowSpec> sf;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            FlowSpec fl;
+            fl.id = static_cast<uint32_t>(sf.size());
+            fl.src = i;
+            fl.dst = j;
+            fl.bytes = bytes;
+            fl.srcPort = 49152;
+            if (i != j && Crosses(TracePath(*nw->GetRouting(), i, j, fl.Key()), during))
+            {
+                sf.push_back(fl);
+            }
+        }
+    }
+    Ptr<FabricFailureDetector> d = MakeFailoverDetector(delays);
+    d->Install(nw);
+    FabricFailureHelper fh(nw);
+    fh.Schedule(failure);
+    RoceFailoverProbe pr({failure.at});
+    FabricRoceRunOptions o;
+    o.stopAt = failure.at + delays.controllerLatency + MilliSeconds(50) + delays.controllerLatency;
+    o.senderCreated = pr.OnSender();
+    o.beforeRun = [&pr](Ptr<FabricNetwork> x, const ApplicationContainer&)
+    {
+        pr.Watch(x);
+    };
+    const FabricRoceRunResult rr = RunFabricRoce(nw, sf, o);
+    std::vector<uint32_t> all(sf.size());
+    for (uint32_t i = 0; i < sf.size(); ++i)
+    {
+        all[i] = i;
+    }
+    uint32_t nr = 0;
+    json st = StallJson(pr, 0, failure.at, o.stopAt, all, &nr);
+    st["flows"] = sf.size();
+    st["not_recovered"] = nr;
+    st["unaccounted_packets"] = rr.Unaccounted();
+    return st;
+}
+
+std::string
+WriteFailoverLatencySweep(const FabricResults& out, const json& sweep)
+{
+    std::ostringstream table;
+    table << std::right << std::setw(14) << "latency_us" << std::setw(16) << "zcube_stall_med"
+          << std::setw(16) << "zcube_stall_max" << std::setw(15) << "roft_stall_med"
+          << std::setw(15) << "roft_stall_max"
+          << "\n";
+    CsvWriter csv(out.Path("latency-sweep.csv"),
+                  {"controller_latency_us",
+                   "zcube_stall_median_us",
+                   "zcube_stall_max_us",
+                   "roft_stall_median_us",
+                   "roft_stall_max_us"});
+    Gnuplot plot;
+    plot.SetTerminal("pngcairo size 800,500");
+    plot.SetTitle("Stall after a core-link failure vs controller latency");
+    plot.SetLegend("controller latency (us)", "stall (us)");
+    plot.AppendExtra("set logscale xy");
+    plot.AppendExtra("set key top left");
+    Gnuplot2dDataset zmed("ZCube median");
+    Gnuplot2dDataset zmax("ZCube max");
+    Gnuplot2dDataset rmed("ROFT local rehash + updates (median)");
+    zmed.SetStyle(Gnuplot2dDataset::LINES_POINTS);
+    zmax.SetStyle(Gnuplot2dDataset::LINES_POINTS);
+    rmed.SetStyle(Gnuplot2dDataset::LINES_POINTS);
+    for (const json& p : sweep)
+    {
+        const double lus = p["controller_latency_us"].get<double>();
+        const double zm = p["zcube"]["median"].get<double>();
+        const double zx = p["zcube"]["max"].get<double>();
+        const double rm = p["roft"]["median"].get<double>();
+        const double rx = p["roft"]["max"].get<double>();
+        table << std::setw(14) << FormatNumber(lus) << std::setw(16) << FormatNumber(zm, 5)
+              << std::setw(16) << FormatNumber(zx, 5) << std::setw(15) << FormatNumber(rm, 4)
+              << std::setw(15) << FormatNumber(rx, 4) << "\n";
+        csv.Row({FormatNumber(lus),
+                 FormatNumber(zm),
+                 FormatNumber(zx),
+                 FormatNumber(rm),
+                 FormatNumber(rx)});
+        const double x = std::max(lus, 1.0);
+        zmed.Add(x, std::max(zm, 0.1));
+        zmax.Add(x, std::max(zx, 0.1));
+        rmed.Add(x, std::max(rm, 0.1));
+    }
+    csv.Close();
+    plot.AddDataset(zmed);
+    plot.AddDataset(zmax);
+    plot.AddDataset(rmed);
+    out.WritePng("latency-sweep.png", plot);
+    return table.str();
+}
+
+} // namespace ns3

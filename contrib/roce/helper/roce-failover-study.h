@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_FAILOVER_STUDY_H
+#define ROCE_FAILOVER_STUDY_H
+
+#include "ns3/fabric-failure-detector.h"
+#include "ns3/fabric-failure-helper.h"
+#include "ns3/fabric-results.h"
+#include "ns3/fabric-routing.h"
+#include "ns3/object-factory.h"
+#include "ns3/roce-traffic-helper.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup roce
+ * One failure of a failover experiment (issue #9), with its repair.
+ */
+struct FailoverEvent
+{
+    std::string kind; //!< core-link | access-link | switch | router | nic-port
+    FabricFailureEvent fail;
+    FabricFailureEvent repair;
+};
+
+/**
+ * \ingroup roce
+ * The failure sequence: event i fails at \p start + i (\p hold + \p gap) and is repaired
+ * \p hold later. \p elements: (kind, failure) with the time left unset.
+ */
+std::vector<FailoverEvent> SequenceFailoverEvents(
+    const std::vector<std::pair<std::string, FabricFailureEvent>>& elements,
+    Time start,
+    Time hold,
+    Time gap);
+
+/**
+ * \ingroup roce
+ * The detector's delays (FabricFailureDetector attributes, doc/failures.md).
+ */
+struct FailoverDelays
+{
+    Time detect{MicroSeconds(5)};            //!< LocalDetectionDelay
+    Time controllerLatency{MilliSeconds(1)}; //!< ControllerLatency
+    Time propagation{MicroSeconds(50)};      //!< PropagationDelayPerHop
+    Time bfdInterval{MicroSeconds(3300)};    //!< BfdInterval
+    uint32_t bfdMultiplier{3};               //!< BfdMultiplier
+    Time compute{0};                         //!< ComputeDelay
+    bool routingUpdates{true};               //!< RoutingUpdates (false: ZCube)
+};
+
+/// A FabricFailureDetector with \p d's delays.
+Ptr<FabricFailureDetector> MakeFailoverDetector(const FailoverDelays& d);
+
+/**
+ * \ingroup roce
+ * Packet-level observations per event window [t_e, t_{e+1}): which data packet belongs to
+ * which flow and when it was sent, the first arrival of a packet sent in the window, and
+ * data-packet drops (every reason: at switches, link guards, IPv4, and in device and host
+ * transmit queues) and retransmissions per flow and window.
+ */
+class RoceFailoverProbe
+{
+  public:
+    /// Windows start at these times (in order).
+    explicit RoceFailoverProbe(std::vector<Time> windows);
+
+    /// Connect to \p net: arrivals at every host NIC, drops at switches, guards and IPv4.
+    void Watch(Ptr<FabricNetwork> net);
+    /// For FabricRoceRunOptions::senderCreated: the senders' Tx traces.
+    RoceTrafficHelper::SenderCreatedCallback OnSender();
+
+    /// First arrival of a packet of \p flow sent in window \p w, or a negative time.
+    Time FirstArrival(uint32_t w, uint32_t flow) const;
+    /// Data packets of \p flow dropped in window \p w.
+    uint64_t Lost(uint32_t w, uint32_t flow) const;
+    /// Of Lost: those dropped in a device or host transmit queue (queue-overflow,
+    /// host-queue-full), the rest by the failure (link-down, no-route, ttl-expired, ...).
+    uint64_t LostInQueue(uint32_t w, uint32_t flow) const;
+    /// Retransmitted data packets of \p flow in window \p w.
+    uint64_t Retransmitted(uint32_t w, uint32_t flow) const;
+
+  private:
+    uint32_t WindowOf(Time t) const;
+    void OnTx(uint32_t flow, Ptr<const Packet> p, bool isRetx);
+    void OnArrival(Ptr<const Packet> p);
+    void OnDrop(Ptr<const Packet> p, bool queue);
+
+    struct Sent
+    {
+        uint32_t flow;
+        uint32_t window; //!< UINT32_MAX: sent before the first window
+    };
+    std::vector<Time> m_windows;
+    std::unordered_map<uint64_t, Sent> m_sent;
+    std::map<std::pair<uint32_t, uint32_t>, Time> m_firstArrival;    //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lost;        //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lostInQueue; //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_retx;        //!< (window, flow)
+};
+
+/**
+ * \ingroup roce
+ * A failover run: the flows over a network of (\p routing, \p graph) at \p lineBps with a
+ * detector of \p delays, and \p events scheduled.
+ */
+struct FailoverRun
+{
+    FabricRoceRunResult result;
+    std::shared_ptr<RoceFailoverProbe> probe;
+    std::vector<FabricFailureDetector::Learning> learnings;
+    /// Per event: the directed links of each flow's path when the element failed.
+    std::vector<std::vector<std::vector<uint32_t>>> pathsAtFailure;
+    /// Spraypoint TableChange: (when, router node) of every router whose rows changed.
+    std::vector<std::pair<Time, uint32_t>> tableChanges;
+};
+
+/**
+ * Run \p flows until \p stopAt with the events failing and being repaired, or, with \p fail
+ * false, the same run with nothing failing (the counterfactual the unaffected flows'
+ * throughput is compared with; the windows are the same).
+ */
+FailoverRun RunFailover(const ObjectFactory& routing,
+                        std::shared_ptr<const FabricGraph> graph,
+                        double lineBps,
+                        const FailoverDelays& delays,
+                        const std::vector<FailoverEvent>& events,
+                        const std::vector<FlowSpec>& flows,
+                        Time stopAt,
+                        Time bin,
+                        bool fail = true);
+
+/**
+ * \ingroup roce
+ * A routing of (\p routing, \p graph) with views of its own, where every node and the
+ * controller believe \p state and have recomputed their tables: the path a flow takes once
+ * everybody has reacted.
+ */
+Ptr<FabricRouting> ConvergedRouting(const ObjectFactory& routing,
+                                    std::shared_ptr<const FabricGraph> graph,
+                                    const FabricState& state);
+
+/**
+ * \ingroup roce
+ * The per-event report of a failover run (summary.json events[], doc/failures.md): affected
+ * pairs, stall, lost and retransmitted packets, unaffected loss and throughput, switch hops
+ * before/during/after, and for Spraypoint the blast radius. A flow is affected if its all-up
+ * path or its path when the element failed crosses the element. With \p noFailure (the same
+ * run without failures), unaffected_gbps also holds the same flows' throughput there, and
+ * both split into the unaffected flows that share a directed link with an affected flow
+ * (sharing_links) and those that do not (disjoint).
+ * \param reactionIsController the reaction instant is the controller's learning (ZCube),
+ *        else the last node's
+ */
+nlohmann::json AnalyzeFailoverEvents(const std::string& fabric,
+                                     const ObjectFactory& routing,
+                                     std::shared_ptr<const FabricGraph> graph,
+                                     const std::vector<FailoverEvent>& events,
+                                     const std::vector<FlowSpec>& flows,
+                                     const FailoverRun& run,
+                                     Time horizon,
+                                     Time bin,
+                                     bool reactionIsController,
+                                     bool blastRadius,
+                                     const FailoverRun* noFailure = nullptr);
+
+/// The event table printed by the failover program (from AnalyzeFailoverEvents' output).
+std::string FailoverEventTable(const nlohmann::json& events);
+
+/// throughput.csv and throughput.png: aggregate delivered throughput with the failure,
+/// detection, reaction and repair instants of \p events marked.
+void WriteFailoverThroughput(const FabricResults& out,
+                             const FabricRoceRunResult& run,
+                             const nlohmann::json& events,
+                             Time bin,
+                             const std::string& title);
+
+/**
+ * \ingroup roce
+ * One point of the controller-latency sweep: \p failure (never repaired) with only its
+ * affected pairs running (one message of \p bytes each), stall {median, max} of them, with
+ * "flows", "not_recovered" and "unaccounted_packets".
+ */
+nlohmann::json FailoverStallRun(const ObjectFactory& routing,
+                                std::shared_ptr<const FabricGraph> graph,
+                                const FabricFailureEvent& failure,
+                                double lineBps,
+                                const FailoverDelays& delays,
+                                uint64_t bytes);
+
+/// latency-sweep.csv/.png and the table, from sweep points {controller_latency_us, zcube,
+/// roft} (FailoverStallRun outputs).
+std::string WriteFailoverLatencySweep(const FabricResults& out, const nlohmann::json& sweep);
+
+} // namespace ns3
+
+#endif // ROCE_FAILOVER_STUDY_H
