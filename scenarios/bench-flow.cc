@@ -182,9 +182,11 @@ Run(int argc, char* argv[])
                   << " s CPU (target < 5 s: " << (std::min(wall, cpu) < 5 ? "met" : "NOT met")
                   << "), " << complete << " complete, simulated " << FormatNumber(st.endS * 1e3, 4)
                   << " ms, " << st.events << " events, " << st.recomputations
-                  << " water-fillings over " << st.flowsRecomputed << " flows, peak "
-                  << st.peakActive << " flows sending, median slowdown "
-                  << FormatNumber(Quantile(slow, 0.5), 4) << "\n\n";
+                  << " water-fillings over " << st.flowsRecomputed << " flows (" << st.rateChanges
+                  << " rate changes, " << st.localFallbacks
+                  << " batches over the local budget), peak " << st.peakActive
+                  << " flows sending, median slowdown " << FormatNumber(Quantile(slow, 0.5), 4)
+                  << "\n\n";
         summary["random_1024"] = {{"flows", nRandom},
                                   {"cpu_s", cpu},
                                   {"recompute_interval_us", recomputeUs},
@@ -195,6 +197,7 @@ Run(int argc, char* argv[])
                                   {"events", st.events},
                                   {"recomputations", st.recomputations},
                                   {"flows_recomputed", st.flowsRecomputed},
+                                  {"rate_changes", st.rateChanges},
                                   {"peak_active", st.peakActive},
                                   {"slowdown_median", Quantile(slow, 0.5)},
                                   {"slowdown_p99", Quantile(slow, 0.99)}};

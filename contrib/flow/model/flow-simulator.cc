@@ -680,6 +680,7 @@ FlowSimulator::Run(double stopS)
             }
             fl.rate = rate;
             fl.version++;
+            m_stats.rateChanges++;
             if (rate > 0)
             {
                 s.Push(t + fl.remaining * 8 / rate, EventType::FLUID_END, f, fl.version);
@@ -769,8 +770,262 @@ FlowSimulator::Run(double stopS)
     // capacity change: 0), so every flow slower than the lowest theta of a component keeps its
     // rate, and the others are water-filled over the capacity the slow ones leave. The result
     // is the max-min allocation itself (it is unique), as a full recomputation finds it.
+    // Local recomputation, verified. Water-fill only a set S of flows (at first the new ones and
+    // those on links whose capacity changed), the others held at their rates, then check the
+    // max-min condition on every flow whose surroundings changed: each must be at its cap or
+    // have a bottleneck, a saturated link on which no flow is faster. A feasible allocation in
+    // which every flow has a bottleneck is the max-min one (it is unique), so if every checked
+    // flow passes (the unchecked ones saw no change on any of their links) the result is exact.
+    // A flow that fails joins S with every flow on its links, and S is water-filled again. Rates
+    // are applied only once verified; false (nothing changed) if S grows past its budget, and
+    // the threshold recomputation below takes over.
+    std::vector<uint32_t> inS(n, 0);
+    std::vector<double> candRate(n, 0);
+    std::vector<uint32_t> checkMark(n, 0);
+    std::vector<uint32_t> statMark(s.capacity.size(), 0);
+    std::vector<double> statLoad(s.capacity.size(), 0);
+    std::vector<double> statMax(s.capacity.size(), 0);
+    std::vector<uint32_t> setS;
+    std::vector<uint32_t> checkList;
+    std::vector<uint32_t> failed;
+    uint32_t localStamp = 0;
+    uint32_t statStamp = 0;
+    constexpr double TOL = 1e-9;
+    auto tryLocal = [&](double t)
+    {
+        ++localStamp;
+        setS.clear();
+        auto addS = [&](uint32_t f)
+        {
+            const Impl::Flow& fl = s.flows[f];
+            if (inS[f] != localStamp && fl.phase == FlowPhase::SENDING && !fl.links.empty())
+            {
+                inS[f] = localStamp;
+                candRate[f] = fl.rate;
+                setS.push_back(f);
+            }
+        };
+        for (uint32_t f : s.freshFlows)
+        {
+            if (s.flows[f].fresh)
+            {
+                addS(f);
+            }
+        }
+        for (uint32_t d : s.dirtyLinks)
+        {
+            if (s.linkTheta[d] <= 0) // a capacity change: every flow on the link
+            {
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    addS(g);
+                }
+            }
+        }
+        auto rateOf = [&](uint32_t f)
+        {
+            return inS[f] == localStamp ? candRate[f] : s.flows[f].rate;
+        };
+        // Load and fastest flow of a link under the candidate rates (once per round).
+        auto stat = [&](uint32_t d)
+        {
+            if (statMark[d] != statStamp)
+            {
+                statMark[d] = statStamp;
+                double load = 0;
+                double top = 0;
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    const double r = rateOf(g);
+                    load += weightOn(g, d) * r;
+                    top = std::max(top, r);
+                }
+                statLoad[d] = load;
+                statMax[d] = top;
+            }
+        };
+        auto bottlenecked = [&](uint32_t f)
+        {
+            const Impl::Flow& fl = s.flows[f];
+            const double r = rateOf(f);
+            if (r >= std::min(nic, fl.rampCap) * (1 - TOL))
+            {
+                return true;
+            }
+            for (const auto& [d, w] : fl.links)
+            {
+                stat(d);
+                const double c = usableCap(d);
+                if (statLoad[d] >= c * (1 - TOL) && r >= statMax[d] * (1 - TOL))
+                {
+                    return true;
+                }
+            }
+            return false;
+        };
+        const size_t budget = 64 + s.sending / 4;
+        while (setS.size() <= budget)
+        {
+            // Water-fill S over the capacity the other flows leave.
+            ++s.stamp;
+            compLinks.clear();
+            bool grown = false;
+            for (size_t i = 0; i < setS.size() && !grown; ++i)
+            {
+                for (const auto& [d, w] : s.flows[setS[i]].links)
+                {
+                    if (s.linkMark[d] == s.stamp)
+                    {
+                        continue;
+                    }
+                    s.linkMark[d] = s.stamp;
+                    s.localOf[d] = compLinks.size();
+                    compLinks.push_back(d);
+                }
+            }
+            localCap.resize(compLinks.size());
+            for (size_t i = 0; i < compLinks.size(); ++i)
+            {
+                const uint32_t d = compLinks[i];
+                const double cap = usableCap(d);
+                double c = cap;
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    if (inS[g] != localStamp)
+                    {
+                        c -= weightOn(g, d) * s.flows[g].rate;
+                    }
+                }
+                if (c < -TOL * cap)
+                {
+                    // The held flows alone overload it: they must be re-solved too.
+                    for (uint32_t g : s.linkFlows[d])
+                    {
+                        addS(g);
+                    }
+                    grown = true;
+                }
+                localCap[i] = std::max(0.0, c);
+            }
+            if (grown)
+            {
+                continue;
+            }
+            localFlows.resize(setS.size());
+            for (size_t i = 0; i < setS.size(); ++i)
+            {
+                const Impl::Flow& fl = s.flows[setS[i]];
+                MaxMinFlow& mf = localFlows[i];
+                mf.links.clear();
+                for (const auto& [d, w] : fl.links)
+                {
+                    mf.links.emplace_back(s.localOf[d], w);
+                }
+                mf.cap = std::min(nic, fl.rampCap);
+            }
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
+            m_stats.recomputations++;
+            m_stats.flowsRecomputed += setS.size();
+            for (size_t i = 0; i < setS.size(); ++i)
+            {
+                const uint32_t f = setS[i];
+                const double old = s.flows[f].rate;
+                double rate = rates[i];
+                if (old > 0 && std::fabs(rate - old) <= 1e-12 * old)
+                {
+                    rate = old; // rounding noise: no needless rescheduling
+                }
+                candRate[f] = rate;
+            }
+            // Check every flow on a link that changed: dirty links and the links of the flows
+            // of S whose rate moved (S's own flows are among them or unchanged in place).
+            ++statStamp;
+            const uint32_t mark = ++s.stamp;
+            checkList.clear();
+            auto checkLink = [&](uint32_t d)
+            {
+                if (s.linkMark[d] == mark)
+                {
+                    return;
+                }
+                s.linkMark[d] = mark;
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    if (checkMark[g] != mark)
+                    {
+                        checkMark[g] = mark;
+                        checkList.push_back(g);
+                    }
+                }
+            };
+            for (uint32_t d : s.dirtyLinks)
+            {
+                checkLink(d);
+            }
+            for (uint32_t f : setS)
+            {
+                if (candRate[f] != s.flows[f].rate || s.flows[f].fresh)
+                {
+                    for (const auto& [d, w] : s.flows[f].links)
+                    {
+                        checkLink(d);
+                    }
+                }
+            }
+            failed.clear();
+            for (uint32_t g : checkList)
+            {
+                if (s.flows[g].phase == FlowPhase::SENDING && !bottlenecked(g))
+                {
+                    failed.push_back(g);
+                }
+            }
+            if (failed.empty())
+            {
+                for (uint32_t f : setS)
+                {
+                    setRate(f, candRate[f], t);
+                }
+                // The dirty links' marks were overwritten by the stamps above.
+                for (uint32_t d : s.dirtyLinks)
+                {
+                    s.linkTheta[d] = INF;
+                    s.linkMark[d] = 0;
+                }
+                s.dirtyLinks.clear();
+                for (uint32_t f : s.freshFlows)
+                {
+                    s.flows[f].fresh = false;
+                }
+                s.freshFlows.clear();
+                return true;
+            }
+            for (uint32_t g : failed)
+            {
+                addS(g);
+                for (const auto& [d, w] : s.flows[g].links)
+                {
+                    for (uint32_t h : s.linkFlows[d])
+                    {
+                        addS(h);
+                    }
+                }
+            }
+        }
+        // Over budget: restore the dirty links' marks for the threshold recomputation.
+        for (uint32_t d : s.dirtyLinks)
+        {
+            s.linkMark[d] = UINT32_MAX;
+        }
+        m_stats.localFallbacks++;
+        return false;
+    };
     auto recompute = [&](double t)
     {
+        if (s.incremental && tryLocal(t))
+        {
+            return;
+        }
         if (s.incremental)
         {
             for (uint32_t f : s.freshFlows)
