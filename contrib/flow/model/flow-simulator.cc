@@ -103,7 +103,18 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> freshFlows; //!< flows attached since the last recomputation
     bool incremental{true};
 
+    // Events come from three sources, merged by (time, insertion order): the starts known
+    // before the run (sorted once), a heap of the events scheduled while running, and the
+    // fluid ends, one entry per sending flow in a heap indexed by flow, moved in place when the
+    // flow's rate changes (no stale entries piling up in the main heap).
     std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
+    std::vector<Event> initial;
+    size_t nextInitial{0};
+    std::vector<uint32_t> endHeap;
+    std::vector<uint32_t> endPos; //!< per flow: index in endHeap, UINT32_MAX if none
+    std::vector<double> endT;
+    std::vector<uint64_t> endSeq;
+    uint8_t topSource{0}; //!< where Peek found the next event: 0 initial, 1 queue, 2 ends
     uint64_t seq{0};
     bool ran{false};
     uint32_t sending{0};
@@ -111,6 +122,136 @@ struct FlowSimulator::Impl
     void Push(double t, EventType type, uint32_t a, uint32_t b = 0)
     {
         queue.push(Event{t, seq++, type, a, b});
+    }
+
+    bool EndBefore(uint32_t a, uint32_t b) const
+    {
+        return endT[a] < endT[b] || (endT[a] == endT[b] && endSeq[a] < endSeq[b]);
+    }
+
+    void EndPlace(size_t i, uint32_t f)
+    {
+        endHeap[i] = f;
+        endPos[f] = static_cast<uint32_t>(i);
+    }
+
+    void EndSiftUp(size_t i)
+    {
+        const uint32_t f = endHeap[i];
+        while (i > 0 && EndBefore(f, endHeap[(i - 1) / 2]))
+        {
+            EndPlace(i, endHeap[(i - 1) / 2]);
+            i = (i - 1) / 2;
+        }
+        EndPlace(i, f);
+    }
+
+    void EndSiftDown(size_t i)
+    {
+        const uint32_t f = endHeap[i];
+        const size_t size = endHeap.size();
+        while (true)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= size)
+            {
+                break;
+            }
+            if (c + 1 < size && EndBefore(endHeap[c + 1], endHeap[c]))
+            {
+                ++c;
+            }
+            if (!EndBefore(endHeap[c], f))
+            {
+                break;
+            }
+            EndPlace(i, endHeap[c]);
+            i = c;
+        }
+        EndPlace(i, f);
+    }
+
+    /// Flow \p f's fluid ends at \p t (replaces its previous end).
+    void SetEnd(uint32_t f, double t)
+    {
+        endT[f] = t;
+        endSeq[f] = seq++;
+        if (endPos[f] == UINT32_MAX)
+        {
+            endHeap.push_back(f);
+            EndSiftUp(endHeap.size() - 1);
+        }
+        else
+        {
+            EndSiftUp(endPos[f]);
+            EndSiftDown(endPos[f]);
+        }
+    }
+
+    /// Flow \p f has no scheduled fluid end (any more).
+    void ClearEnd(uint32_t f)
+    {
+        const uint32_t i = endPos[f];
+        if (i == UINT32_MAX)
+        {
+            return;
+        }
+        endPos[f] = UINT32_MAX;
+        const uint32_t last = endHeap.back();
+        endHeap.pop_back();
+        if (last != f)
+        {
+            EndPlace(i, last);
+            EndSiftUp(i);
+            EndSiftDown(endPos[last]);
+        }
+    }
+
+    /// The next event in (time, insertion) order; false if there is none.
+    bool Peek(Event& e)
+    {
+        bool have = false;
+        if (nextInitial < initial.size())
+        {
+            e = initial[nextInitial];
+            topSource = 0;
+            have = true;
+        }
+        if (!queue.empty() && (!have || e > queue.top()))
+        {
+            e = queue.top();
+            topSource = 1;
+            have = true;
+        }
+        if (!endHeap.empty())
+        {
+            const uint32_t f = endHeap.front();
+            const Event end{endT[f], endSeq[f], EventType::FLUID_END, f, flows[f].version};
+            if (!have || e > end)
+            {
+                e = end;
+                topSource = 2;
+                have = true;
+            }
+        }
+        return have;
+    }
+
+    /// Remove the event the last Peek returned.
+    void Pop()
+    {
+        if (topSource == 0)
+        {
+            ++nextInitial;
+        }
+        else if (topSource == 1)
+        {
+            queue.pop();
+        }
+        else
+        {
+            ClearEnd(endHeap.front());
+        }
     }
 
     /// Link \p d changed; flows with a rate below \p theta are not affected by this change.
@@ -425,12 +566,9 @@ FlowSimulator::Run(double stopS)
     const auto wall0 = std::chrono::steady_clock::now();
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
-    {
-        // Each flow starts, ends its fluid and completes: room for that up front.
-        std::vector<Event> room;
-        room.reserve(3 * n + s.linkEvents.size() * 2 + 16);
-        s.queue = decltype(s.queue)(std::greater<>(), std::move(room));
-    }
+    s.endPos.assign(n, UINT32_MAX);
+    s.endT.assign(n, INF);
+    s.endSeq.assign(n, 0);
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
     uint32_t phases = 0;
@@ -524,9 +662,12 @@ FlowSimulator::Run(double stopS)
     {
         if (s.flows[f].waiting == 0)
         {
-            s.Push(m_records[f].spec.startS, EventType::START, f);
+            s.initial.push_back(Event{
+                m_records[f].spec.startS, s.seq++, EventType::START, static_cast<uint32_t>(f), 0});
         }
     }
+    std::sort(
+        s.initial.begin(), s.initial.end(), [](const Event& a, const Event& b) { return b > a; });
     for (size_t i = 0; i < s.linkEvents.size(); ++i)
     {
         s.Push(s.linkEvents[i].timeS, EventType::PHYSICAL, i);
@@ -655,6 +796,7 @@ FlowSimulator::Run(double stopS)
         }
         fl.rate = 0;
         fl.version++; // no fluid end at the old rate
+        s.ClearEnd(f);
     };
     // Bring a sending flow's remaining bytes up to t at its current rate.
     auto advance = [&](uint32_t f, double t)
@@ -683,7 +825,11 @@ FlowSimulator::Run(double stopS)
             m_stats.rateChanges++;
             if (rate > 0)
             {
-                s.Push(t + fl.remaining * 8 / rate, EventType::FLUID_END, f, fl.version);
+                s.SetEnd(f, t + fl.remaining * 8 / rate);
+            }
+            else
+            {
+                s.ClearEnd(f);
             }
         }
         if (rate > 0 && fl.stallSince >= 0)
@@ -1022,6 +1168,10 @@ FlowSimulator::Run(double stopS)
     };
     auto recompute = [&](double t)
     {
+        if (s.dirtyLinks.empty() && s.freshFlows.empty())
+        {
+            return; // nothing changed
+        }
         if (s.incremental && tryLocal(t))
         {
             return;
@@ -1249,9 +1399,10 @@ FlowSimulator::Run(double stopS)
     const double quantum = m_recomputeInterval.GetSeconds();
     bool recomputePending = false;
     double now = 0;
-    while (!s.queue.empty())
+    Event e;
+    while (s.Peek(e))
     {
-        const double t = s.queue.top().t;
+        const double t = e.t;
         if (t > stopS)
         {
             break;
@@ -1260,10 +1411,9 @@ FlowSimulator::Run(double stopS)
         m_stats.instants++;
         // Every event of this instant, then one recomputation.
         bool recomputeNow = quantum <= 0;
-        while (!s.queue.empty() && s.queue.top().t == t)
+        while (s.Peek(e) && e.t == t)
         {
-            const Event e = s.queue.top();
-            s.queue.pop();
+            s.Pop();
             m_stats.events++;
             switch (e.type)
             {
@@ -1364,7 +1514,7 @@ FlowSimulator::Run(double stopS)
         }
     }
     // Close the books: flows still sending have moved their bytes up to now.
-    const double end = std::isfinite(stopS) && !s.queue.empty() ? stopS : now;
+    const double end = std::isfinite(stopS) && s.Peek(e) ? stopS : now;
     for (uint32_t d = 0; d < s.linkLoad.size(); ++d)
     {
         integrate(d, end);
