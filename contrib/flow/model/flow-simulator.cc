@@ -843,6 +843,7 @@ FlowSimulator::Run(double stopS)
         }
     };
 
+    const bool fluid = m_fluidSplit;
     std::vector<uint32_t> compLinks;
     std::vector<uint32_t> compFlows;
     std::vector<double> localCap;
@@ -854,7 +855,7 @@ FlowSimulator::Run(double stopS)
     // Weight of flow f on directed link d (1 on a single path).
     auto weightOn = [&](uint32_t f, uint32_t d)
     {
-        if (!m_fluidSplit)
+        if (!fluid)
         {
             return 1.0;
         }
@@ -925,9 +926,13 @@ FlowSimulator::Run(double stopS)
     // A flow that fails joins S with every flow on its links, and S is water-filled again. Rates
     // are applied only once verified; false (nothing changed) if S grows past its budget, and
     // the threshold recomputation below takes over.
-    std::vector<uint32_t> inS(n, 0);
-    std::vector<double> candRate(n, 0);
-    std::vector<uint32_t> checkMark(n, 0);
+    struct LocalFlow
+    {
+        double cand;    //!< candidate rate (in S)
+        uint32_t inS;   //!< == localStamp: in S
+        uint32_t check; //!< == the check round's stamp: listed for checking
+    };
+    std::vector<LocalFlow> local(n, LocalFlow{0, 0, 0});
     std::vector<uint32_t> statMark(s.capacity.size(), 0);
     std::vector<double> statLoad(s.capacity.size(), 0);
     std::vector<double> statMax(s.capacity.size(), 0);
@@ -944,10 +949,10 @@ FlowSimulator::Run(double stopS)
         auto addS = [&](uint32_t f)
         {
             const Impl::Flow& fl = s.flows[f];
-            if (inS[f] != localStamp && fl.phase == FlowPhase::SENDING && !fl.links.empty())
+            if (local[f].inS != localStamp && fl.phase == FlowPhase::SENDING && !fl.links.empty())
             {
-                inS[f] = localStamp;
-                candRate[f] = fl.rate;
+                local[f].inS = localStamp;
+                local[f].cand = fl.rate;
                 setS.push_back(f);
             }
         };
@@ -960,9 +965,12 @@ FlowSimulator::Run(double stopS)
         }
         for (uint32_t d : s.dirtyLinks)
         {
-            if (s.linkTheta[d] <= 0) // a capacity change: every flow on the link
+            // A departure at rate theta frees capacity for the flows at least as fast on the
+            // link; a capacity change (theta 0) concerns every flow on it.
+            const double theta = s.linkTheta[d] * (1 - TOL);
+            for (uint32_t g : s.linkFlows[d])
             {
-                for (uint32_t g : s.linkFlows[d])
+                if (!s.flows[g].fresh && s.flows[g].rate >= theta)
                 {
                     addS(g);
                 }
@@ -970,7 +978,7 @@ FlowSimulator::Run(double stopS)
         }
         auto rateOf = [&](uint32_t f)
         {
-            return inS[f] == localStamp ? candRate[f] : s.flows[f].rate;
+            return local[f].inS == localStamp ? local[f].cand : s.flows[f].rate;
         };
         // Load and fastest flow of a link under the candidate rates (once per round).
         auto stat = [&](uint32_t d)
@@ -1037,7 +1045,7 @@ FlowSimulator::Run(double stopS)
                 double c = cap;
                 for (uint32_t g : s.linkFlows[d])
                 {
-                    if (inS[g] != localStamp)
+                    if (local[g].inS != localStamp)
                     {
                         c -= weightOn(g, d) * s.flows[g].rate;
                     }
@@ -1057,7 +1065,10 @@ FlowSimulator::Run(double stopS)
             {
                 continue;
             }
-            localFlows.resize(setS.size());
+            if (localFlows.size() < setS.size())
+            {
+                localFlows.resize(setS.size());
+            }
             for (size_t i = 0; i < setS.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[setS[i]];
@@ -1069,7 +1080,7 @@ FlowSimulator::Run(double stopS)
                 }
                 mf.cap = std::min(nic, fl.rampCap);
             }
-            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows, setS.size());
             m_stats.recomputations++;
             m_stats.flowsRecomputed += setS.size();
             for (size_t i = 0; i < setS.size(); ++i)
@@ -1081,7 +1092,7 @@ FlowSimulator::Run(double stopS)
                 {
                     rate = old; // rounding noise: no needless rescheduling
                 }
-                candRate[f] = rate;
+                local[f].cand = rate;
             }
             // Check every flow on a link that changed: dirty links and the links of the flows
             // of S whose rate moved (S's own flows are among them or unchanged in place).
@@ -1097,9 +1108,9 @@ FlowSimulator::Run(double stopS)
                 s.linkMark[d] = mark;
                 for (uint32_t g : s.linkFlows[d])
                 {
-                    if (checkMark[g] != mark)
+                    if (local[g].check != mark)
                     {
-                        checkMark[g] = mark;
+                        local[g].check = mark;
                         checkList.push_back(g);
                     }
                 }
@@ -1110,7 +1121,7 @@ FlowSimulator::Run(double stopS)
             }
             for (uint32_t f : setS)
             {
-                if (candRate[f] != s.flows[f].rate || s.flows[f].fresh)
+                if (local[f].cand != s.flows[f].rate || s.flows[f].fresh)
                 {
                     for (const auto& [d, w] : s.flows[f].links)
                     {
@@ -1130,7 +1141,7 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t f : setS)
                 {
-                    setRate(f, candRate[f], t);
+                    setRate(f, local[f].cand, t);
                 }
                 // The dirty links' marks were overwritten by the stamps above.
                 for (uint32_t d : s.dirtyLinks)
@@ -1146,16 +1157,40 @@ FlowSimulator::Run(double stopS)
                 s.freshFlows.clear();
                 return true;
             }
+            // A failed flow joins S with the faster flows on its links (those that may have
+            // to yield to it); if that adds nothing, with every flow on its links.
+            const size_t before = setS.size();
             for (uint32_t g : failed)
             {
                 addS(g);
+                const double r = rateOf(g) * (1 + TOL);
                 for (const auto& [d, w] : s.flows[g].links)
                 {
                     for (uint32_t h : s.linkFlows[d])
                     {
-                        addS(h);
+                        if (rateOf(h) > r)
+                        {
+                            addS(h);
+                        }
                     }
                 }
+            }
+            if (setS.size() == before)
+            {
+                for (uint32_t g : failed)
+                {
+                    for (const auto& [d, w] : s.flows[g].links)
+                    {
+                        for (uint32_t h : s.linkFlows[d])
+                        {
+                            addS(h);
+                        }
+                    }
+                }
+            }
+            if (setS.size() == before)
+            {
+                break; // cannot happen (a flow whose neighbours are all in S passes): be safe
             }
         }
         // Over budget: restore the dirty links' marks for the threshold recomputation.
@@ -1267,7 +1302,10 @@ FlowSimulator::Run(double stopS)
                 }
                 localCap[i] = std::max(0.0, c);
             }
-            localFlows.resize(compFlows.size());
+            if (localFlows.size() < compFlows.size())
+            {
+                localFlows.resize(compFlows.size());
+            }
             for (size_t i = 0; i < compFlows.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[compFlows[i]];
@@ -1279,7 +1317,7 @@ FlowSimulator::Run(double stopS)
                 }
                 mf.cap = std::min(nic, fl.rampCap);
             }
-            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows, compFlows.size());
             m_stats.recomputations++;
             m_stats.flowsRecomputed += compFlows.size();
             for (size_t i = 0; i < compFlows.size(); ++i)
