@@ -1099,6 +1099,14 @@ FlowSimulator::Run(double stopS)
             ++statStamp;
             const uint32_t mark = ++s.stamp;
             checkList.clear();
+            auto checkFlow = [&](uint32_t g)
+            {
+                if (local[g].check != mark)
+                {
+                    local[g].check = mark;
+                    checkList.push_back(g);
+                }
+            };
             auto checkLink = [&](uint32_t d)
             {
                 if (s.linkMark[d] == mark)
@@ -1108,16 +1116,26 @@ FlowSimulator::Run(double stopS)
                 s.linkMark[d] = mark;
                 for (uint32_t g : s.linkFlows[d])
                 {
-                    if (local[g].check != mark)
-                    {
-                        local[g].check = mark;
-                        checkList.push_back(g);
-                    }
+                    checkFlow(g);
                 }
             };
+            // On a link a flow left at rate theta, only the flows at least as fast can have had
+            // their bottleneck there (it was the departed flow's as well); slower flows see a
+            // change there only through a flow of S, whose links are checked in full.
             for (uint32_t d : s.dirtyLinks)
             {
-                checkLink(d);
+                const double theta = s.linkTheta[d] * (1 - TOL);
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    if (s.flows[g].rate >= theta)
+                    {
+                        checkFlow(g);
+                    }
+                }
+            }
+            for (uint32_t f : setS)
+            {
+                checkFlow(f);
             }
             for (uint32_t f : setS)
             {
