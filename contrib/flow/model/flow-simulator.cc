@@ -1384,9 +1384,9 @@ FlowSimulator::Run(double stopS)
         r.startS = t;
         FabricPath hashed;
         const bool ok = route(f, hashed, fl.links);
-        r.path = hashed.nodes;
-        r.dirLinks = hashed.dirLinks;
         timing(f, hashed);
+        r.path = std::move(hashed.nodes);
+        r.dirLinks = std::move(hashed.dirLinks);
         fl.remaining = r.wireBytes;
         if (!ok)
         {
