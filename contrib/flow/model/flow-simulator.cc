@@ -1219,15 +1219,30 @@ FlowSimulator::Run(double stopS)
         m_stats.localFallbacks++;
         return false;
     };
+    uint32_t localSkip = 0;
+    uint32_t localBackoff = 0;
     auto recompute = [&](double t)
     {
         if (s.dirtyLinks.empty() && s.freshFlows.empty())
         {
             return; // nothing changed
         }
-        if (s.incremental && tryLocal(t))
+        // Where the local attempt keeps handing over (strongly coupled flows, e.g. fluid splits
+        // at high load), its work is wasted: after a hand-over, skip it for a number of
+        // batches that doubles with each consecutive hand-over (at most 64).
+        if (s.incremental && localSkip > 0)
         {
-            return;
+            --localSkip;
+        }
+        else if (s.incremental)
+        {
+            if (tryLocal(t))
+            {
+                localBackoff = 0;
+                return;
+            }
+            localBackoff = std::min<uint32_t>(64, std::max<uint32_t>(1, 2 * localBackoff));
+            localSkip = localBackoff;
         }
         if (s.incremental)
         {
