@@ -90,7 +90,9 @@ struct FlowSimulator::Impl
 
     std::vector<double> capacity;                 //!< nominal, per directed link
     std::vector<std::vector<uint32_t>> linkFlows; //!< sending flows per directed link
-    std::vector<double> linkLoad;                 //!< bit/s
+    /// With a fluid split: each linkFlows entry's weight on the link, at the same index.
+    std::vector<std::vector<double>> linkWeights;
+    std::vector<double> linkLoad; //!< bit/s
     std::vector<double> linkLastT;
     std::vector<uint32_t> linkMark;
     std::vector<uint32_t> flowMark;
@@ -415,6 +417,7 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
         m_links[d].capacityBps = s.capacity[d];
     }
     s.linkFlows.assign(nd, {});
+    s.linkWeights.assign(m_fluidSplit ? nd : 0, {});
     s.linkLoad.assign(nd, 0);
     s.linkLastT.assign(nd, 0);
     s.linkMark.assign(nd, 0);
@@ -762,6 +765,7 @@ FlowSimulator::Run(double stopS)
         fl.line = std::min(line, nic);
     };
 
+    const bool fluid = m_fluidSplit;
     // A flow joins its links: its own threshold is computed at the next recomputation.
     auto attach = [&](uint32_t f)
     {
@@ -769,6 +773,10 @@ FlowSimulator::Run(double stopS)
         for (const auto& [d, w] : fl.links)
         {
             s.linkFlows[d].push_back(f);
+            if (fluid)
+            {
+                s.linkWeights[d].push_back(w);
+            }
             s.MarkDirty(d, INF);
         }
         if (!fl.links.empty() && !fl.fresh)
@@ -788,6 +796,12 @@ FlowSimulator::Run(double stopS)
         {
             auto& v = s.linkFlows[d];
             auto it = std::find(v.begin(), v.end(), f);
+            if (fluid)
+            {
+                auto& lw = s.linkWeights[d];
+                lw[it - v.begin()] = lw.back();
+                lw.pop_back();
+            }
             *it = v.back();
             v.pop_back();
             s.MarkDirty(d, theta);
@@ -843,7 +857,6 @@ FlowSimulator::Run(double stopS)
         }
     };
 
-    const bool fluid = m_fluidSplit;
     std::vector<uint32_t> compLinks;
     std::vector<uint32_t> compFlows;
     std::vector<double> localCap;
@@ -852,21 +865,10 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> levelKnown;
     std::vector<uint32_t> dirty;
     MaxMinFairSolver solver;
-    // Weight of flow f on directed link d (1 on a single path).
-    auto weightOn = [&](uint32_t f, uint32_t d)
+    // Weight of the i-th flow of directed link d's flows (1 on a single path).
+    auto weightAt = [&](uint32_t d, size_t i)
     {
-        if (!fluid)
-        {
-            return 1.0;
-        }
-        for (const auto& [l, w] : s.flows[f].links)
-        {
-            if (l == d)
-            {
-                return w;
-            }
-        }
-        return 0.0;
+        return fluid ? s.linkWeights[d][i] : 1.0;
     };
     auto usableCap = [&](uint32_t d)
     {
@@ -880,9 +882,10 @@ FlowSimulator::Run(double stopS)
     {
         onLink.clear();
         double rising = 0;
-        for (uint32_t g : s.linkFlows[d])
+        for (size_t i = 0; i < s.linkFlows[d].size(); ++i)
         {
-            const double w = weightOn(g, d);
+            const uint32_t g = s.linkFlows[d][i];
+            const double w = weightAt(d, i);
             if (s.flows[g].fresh)
             {
                 rising += w;
@@ -988,10 +991,10 @@ FlowSimulator::Run(double stopS)
                 statMark[d] = statStamp;
                 double load = 0;
                 double top = 0;
-                for (uint32_t g : s.linkFlows[d])
+                for (size_t i = 0; i < s.linkFlows[d].size(); ++i)
                 {
-                    const double r = rateOf(g);
-                    load += weightOn(g, d) * r;
+                    const double r = rateOf(s.linkFlows[d][i]);
+                    load += weightAt(d, i) * r;
                     top = std::max(top, r);
                 }
                 statLoad[d] = load;
@@ -1043,11 +1046,12 @@ FlowSimulator::Run(double stopS)
                 const uint32_t d = compLinks[i];
                 const double cap = usableCap(d);
                 double c = cap;
-                for (uint32_t g : s.linkFlows[d])
+                for (size_t j = 0; j < s.linkFlows[d].size(); ++j)
                 {
+                    const uint32_t g = s.linkFlows[d][j];
                     if (local[g].inS != localStamp)
                     {
-                        c -= weightOn(g, d) * s.flows[g].rate;
+                        c -= weightAt(d, j) * s.flows[g].rate;
                     }
                 }
                 if (c < -TOL * cap)
@@ -1326,11 +1330,12 @@ FlowSimulator::Run(double stopS)
                 const uint32_t d = compLinks[i];
                 s.localOf[d] = i;
                 double c = usableCap(d);
-                for (uint32_t g : s.linkFlows[d])
+                for (size_t j = 0; j < s.linkFlows[d].size(); ++j)
                 {
+                    const uint32_t g = s.linkFlows[d][j];
                     if (s.flowMark[g] != s.stamp)
                     {
-                        c -= weightOn(g, d) * s.flows[g].rate;
+                        c -= weightAt(d, j) * s.flows[g].rate;
                     }
                 }
                 localCap[i] = std::max(0.0, c);
