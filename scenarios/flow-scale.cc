@@ -266,6 +266,16 @@ Run(int argc, char* argv[])
         throw std::invalid_argument("--k=" + std::to_string(k)
                                     + " must divide --gpus=" + std::to_string(gpus));
     }
+    if (parts.count("A"))
+    {
+        // Part A's fluid rows dominate: every flow loads its Spraypoint candidate DAG. Measured
+        // (permutation, loaded 2-core machine) 0.29 s at n = 200, d = 16, s = 8; 2.8 s at
+        // n = 500, d = 32, s = 8; 48.7 s at n = 1000, d = 64, s = 16: about 7e-7 s x d^2 per
+        // flow, for each of the two RNG graphs.
+        CheckFabricRunTime(2 * 7e-7 * double(rd) * rd * rn * rs,
+                           "--rng-n=" + std::to_string(rn) + " --rng-d=" + std::to_string(rd)
+                               + " --rng-s=" + std::to_string(rs) + " (part A, fluid rows)");
+    }
     if (parts.count("C"))
     {
         // Part C runs 4 patterns per ECMP seed at n = 128: measured 0.08 s per seed (1 MB
