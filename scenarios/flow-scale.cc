@@ -23,6 +23,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/flow-collectives.h"
+#include "ns3/flow-run-summary.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/rng-models.h"
 #include "ns3/rng-topology.h"
@@ -113,71 +114,17 @@ Wall(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// What a flow-level run of one pattern gives.
-struct Outcome
-{
-    double completionMs{0};
-    uint64_t complete{0};
-    uint64_t flows{0};
-    double meanHops{0};
-    double maxUtil{0};   //!< busiest fabric link: bytes / (capacity x completion)
-    double imbalance{0}; //!< max / mean bytes over loaded fabric (switch-switch) links
-    double wallS{0};
-    double slowdownMedian{0};
-
-    json ToJson() const
-    {
-        return json{{"completion_ms", completionMs},
-                    {"complete", complete},
-                    {"flows", flows},
-                    {"mean_hops", meanHops},
-                    {"max_fabric_util", maxUtil},
-                    {"loaded_imbalance", imbalance},
-                    {"slowdown_median", slowdownMedian},
-                    {"wall_s", wallS}};
-    }
-};
+/// What a flow-level run of one pattern gives (completion, hops, fabric-link balance).
+using Outcome = FlowRunSummary;
 
 Outcome
 RunFlows(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const FlowSimHelper& h)
 {
     const auto t0 = std::chrono::steady_clock::now();
     Ptr<FlowSimulator> sim = h.Run(routing, flows);
-    Outcome o;
-    o.wallS = Wall(t0);
-    const FabricGraph& g = routing->GetGraph();
-    double hops = 0;
-    std::vector<double> slow;
-    for (const auto& r : sim->GetRecords())
-    {
-        o.completionMs = std::max(o.completionMs, r.finishS * 1e3);
-        o.complete += r.complete ? 1 : 0;
-        hops += r.dirLinks.size();
-        slow.push_back(r.Slowdown());
-    }
-    o.flows = flows.size();
-    o.meanHops = flows.empty() ? 0 : hops / flows.size();
-    o.slowdownMedian = Quantile(slow, 0.5);
-    double sum = 0;
-    double mx = 0;
-    uint32_t loaded = 0;
-    const auto& links = sim->GetLinks();
-    for (uint32_t d = 0; d < links.size(); ++d)
-    {
-        if (g.IsHost(g.GetDirLinkTail(d)) || g.IsHost(g.GetDirLinkHead(d)) || links[d].bytes <= 0)
-        {
-            continue;
-        }
-        sum += links[d].bytes;
-        mx = std::max(mx, links[d].bytes);
-        ++loaded;
-        if (o.completionMs > 0)
-        {
-            o.maxUtil = std::max(
-                o.maxUtil, 8 * links[d].bytes / (links[d].capacityBps * o.completionMs * 1e-3));
-        }
-    }
-    o.imbalance = loaded ? mx / (sum / loaded) : 0;
+    const double wall = Wall(t0);
+    Outcome o = SummarizeFlowRun(*sim, routing->GetGraph());
+    o.wallS = wall;
     return o;
 }
 

@@ -3,6 +3,7 @@
 // capacity changes, determinism.
 #include "ns3/boolean.h"
 #include "ns3/ecmp-routing.h"
+#include "ns3/flow-run-summary.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/max-min-fair.h"
 #include "ns3/nstime.h"
@@ -490,6 +491,30 @@ RandomFabric(std::mt19937& rng)
 }
 
 } // namespace
+
+TEST(FlowRunSummary, CompletionHopsAndFabricBalance)
+{
+    // Leaf-spine with 2 spines, two leaf-0 -> leaf-1 flows as a fluid split: four fabric
+    // links (two up, two down) carry the same bytes, so the imbalance is 1; hashed paths have
+    // 4 directed links; the busiest link's utilization is its bytes over capacity x completion.
+    RoftLayout layout(8, 4, 2);
+    RoftHelper roft(layout, 1);
+    FlowSimHelper h;
+    h.SetAttribute("FluidSplit", BooleanValue(true));
+    Ptr<FlowSimulator> sim
+        = h.Run(roft.GetRouting(), {Flow(0, 0, 4, 1000000), Flow(1, 1, 5, 3000000)});
+    const FlowRunSummary o = SummarizeFlowRun(*sim, *roft.GetGraph());
+    const auto& rec = sim->GetRecords();
+    EXPECT_EQ(o.flows, 2u);
+    EXPECT_EQ(o.complete, 2u);
+    EXPECT_DOUBLE_EQ(o.completionMs, std::max(rec[0].finishS, rec[1].finishS) * 1e3);
+    EXPECT_DOUBLE_EQ(o.meanHops, 4);
+    EXPECT_NEAR(o.imbalance, 1, 1e-12);
+    const double perLink = (rec[0].wireBytes + rec[1].wireBytes) / 2;
+    EXPECT_NEAR(o.maxUtil, 8 * perLink / (400e9 * o.completionMs * 1e-3), 1e-9);
+    EXPECT_EQ(o.ToJson().at("loaded_imbalance"), o.imbalance);
+    EXPECT_EQ(o.wallS, 0);
+}
 
 TEST(FlowSimulator, IncrementalEqualsFullRecompute)
 {
