@@ -25,6 +25,7 @@
 #include "ns3/flow-collectives.h"
 #include "ns3/flow-run-summary.h"
 #include "ns3/flow-sim-helper.h"
+#include "ns3/greedy-pinned-routing.h"
 #include "ns3/rng-models.h"
 #include "ns3/rng-topology.h"
 #include "ns3/shuffle-box.h"
@@ -37,73 +38,6 @@
 
 using namespace ns3;
 using json = nlohmann::json;
-
-namespace ns3
-{
-
-/**
- * Congestion-aware greedy path choice on a leaf-spine (ZCube §4's "greedy routing"): each
- * pinned flow leaves its source leaf towards the spine it was given; everything else as the
- * inner routing decides. Code-only (no attributes): built by the scenario.
- */
-class GreedyPinnedRouting : public FabricRouting
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid
-            = TypeId("ns3::GreedyPinnedRouting").SetParent<FabricRouting>().SetGroupName("Flow");
-        return tid;
-    }
-
-    GreedyPinnedRouting(Ptr<FabricRouting> inner, const RoftLayout& layout)
-        : m_inner(inner),
-          m_layout(layout)
-    {
-    }
-
-    /// Flow \p key leaves its leaf towards \p spine.
-    void Pin(const FlowKey& key, uint32_t spine) { m_pin[Id(key)] = spine; }
-
-    uint32_t SelectPort(uint32_t node,
-                        uint32_t inPort,
-                        uint32_t dstHost,
-                        const FlowKey& key) const override
-    {
-        const auto it = m_pin.find(Id(key));
-        if (it != m_pin.end() && node >= m_layout.GetN()
-            && node < m_layout.GetN() + m_layout.GetLeaves()
-            && m_layout.LeafNode(m_layout.LeafOf(dstHost)) != node)
-        {
-            return m_layout.GetK() + it->second * m_layout.GetParallel();
-        }
-        return m_inner->SelectPort(node, inPort, dstHost, key);
-    }
-
-    std::vector<uint32_t> Candidates(uint32_t node,
-                                     uint32_t inPort,
-                                     uint32_t dstHost) const override
-    {
-        return m_inner->Candidates(node, inPort, dstHost);
-    }
-
-    std::string GetName() const override { return "greedy"; }
-
-  protected:
-    void DoSetGraph() override {}
-
-  private:
-    static std::tuple<uint32_t, uint32_t, uint16_t> Id(const FlowKey& k)
-    {
-        return {k.srcAddr, k.dstAddr, k.srcPort};
-    }
-
-    Ptr<FabricRouting> m_inner;
-    RoftLayout m_layout;
-    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> m_pin;
-};
-
-} // namespace ns3
 
 namespace
 {

@@ -5,6 +5,7 @@
 #include "ns3/ecmp-routing.h"
 #include "ns3/flow-run-summary.h"
 #include "ns3/flow-sim-helper.h"
+#include "ns3/greedy-pinned-routing.h"
 #include "ns3/max-min-fair.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
@@ -514,6 +515,33 @@ TEST(FlowRunSummary, CompletionHopsAndFabricBalance)
     EXPECT_NEAR(o.maxUtil, 8 * perLink / (400e9 * o.completionMs * 1e-3), 1e-9);
     EXPECT_EQ(o.ToJson().at("loaded_imbalance"), o.imbalance);
     EXPECT_EQ(o.wallS, 0);
+}
+
+TEST(GreedyPinnedRouting, PinnedFlowsTakeTheirSpine)
+{
+    // Leaf-spine with 2 spines: a pinned flow crosses the spine it was given (either one),
+    // an unpinned flow the inner ECMP's choice, and a flow within one leaf never a spine.
+    RoftLayout layout(8, 4, 2);
+    RoftHelper roft(layout, 1);
+    auto greedy = Create<GreedyPinnedRouting>(roft.GetRouting(), layout);
+    greedy->SetGraph(roft.GetGraph());
+    const FlowSpec f = Flow(0, 0, 4, 1000);
+    const FlowSpec local = Flow(1, 0, 1, 1000);
+    const FlowSpec free = Flow(2, 1, 5, 1000);
+    greedy->Pin(local.Key(), 1);
+    for (uint32_t spine : {0u, 1u})
+    {
+        greedy->Pin(f.Key(), spine);
+        const FabricPath p = TracePath(*greedy, f.src, f.dst, f.Key());
+        ASSERT_TRUE(p.delivered);
+        ASSERT_EQ(p.nodes.size(), 5u);
+        EXPECT_EQ(p.nodes[2], layout.SpineNode(spine));
+    }
+    const FabricPath q = TracePath(*greedy, local.src, local.dst, local.Key());
+    ASSERT_TRUE(q.delivered);
+    EXPECT_EQ(q.nodes.size(), 3u); // host, leaf, host
+    EXPECT_EQ(TracePath(*greedy, free.src, free.dst, free.Key()).nodes,
+              TracePath(*roft.GetRouting(), free.src, free.dst, free.Key()).nodes);
 }
 
 TEST(FlowSimulator, IncrementalEqualsFullRecompute)
