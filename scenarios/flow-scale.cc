@@ -378,51 +378,7 @@ Run(int argc, char* argv[])
             auto inner = ByTypeId("ns3::EcmpRouting", rg, seed);
             auto greedy = Create<GreedyPinnedRouting>(inner, layout);
             greedy->SetGraph(rg);
-            std::map<uint32_t, double> load;
-            const FabricGraph& g = *rg;
-            for (const auto& f : flows)
-            {
-                const uint32_t sl = layout.LeafOf(f.src);
-                const uint32_t dl = layout.LeafOf(f.dst);
-                if (sl == dl)
-                {
-                    continue;
-                }
-                uint32_t best = 0;
-                double bestCost = INFINITY;
-                for (uint32_t sp = 0; sp < layout.GetSpines(); ++sp)
-                {
-                    const uint32_t up = g.GetEgressDirLink(layout.LeafNode(sl), kk + sp);
-                    const uint32_t spPort = [&]()
-                    {
-                        for (uint32_t pt = 0; pt < g.GetNPorts(layout.SpineNode(sp)); ++pt)
-                        {
-                            if (g.GetPeer(layout.SpineNode(sp), pt) == layout.LeafNode(dl))
-                            {
-                                return pt;
-                            }
-                        }
-                        return 0u;
-                    }();
-                    const uint32_t down = g.GetEgressDirLink(layout.SpineNode(sp), spPort);
-                    const double cost = std::max(load[up], load[down]) + f.bytes;
-                    if (cost < bestCost)
-                    {
-                        bestCost = cost;
-                        best = sp;
-                    }
-                }
-                const uint32_t up = g.GetEgressDirLink(layout.LeafNode(sl), kk + best);
-                load[up] += f.bytes;
-                for (uint32_t pt = 0; pt < g.GetNPorts(layout.SpineNode(best)); ++pt)
-                {
-                    if (g.GetPeer(layout.SpineNode(best), pt) == layout.LeafNode(dl))
-                    {
-                        load[g.GetEgressDirLink(layout.SpineNode(best), pt)] += f.bytes;
-                    }
-                }
-                greedy->Pin(f.Key(), best);
-            }
+            greedy->PinLeastLoaded(flows);
             const Outcome og = RunFlows(greedy, flows, helper);
             const Outcome oz = RunFlows(ByTypeId("ns3::ZCubeRouting", zg, seed), flows, helper);
             double mean = 0;

@@ -544,6 +544,32 @@ TEST(GreedyPinnedRouting, PinnedFlowsTakeTheirSpine)
               TracePath(*roft.GetRouting(), free.src, free.dst, free.Key()).nodes);
 }
 
+TEST(GreedyPinnedRouting, LeastLoadedSpineInFlowOrder)
+{
+    // Three leaf-0 -> leaf-1 flows on 2 spines: the first takes spine 0 (tie: the lowest),
+    // the second spine 1 (spine 0 carries the first), the third 1500 B flow spine 0 again
+    // (both carry 1000 B), and a fourth after it spine 1 (spine 0 now carries 2500 B).
+    RoftLayout layout(8, 4, 2);
+    RoftHelper roft(layout, 1);
+    auto greedy = Create<GreedyPinnedRouting>(roft.GetRouting(), layout);
+    EXPECT_THROW(greedy->PinLeastLoaded({}), std::logic_error);
+    greedy->SetGraph(roft.GetGraph());
+    const std::vector<FlowSpec> flows{Flow(0, 0, 4, 1000),
+                                      Flow(1, 1, 5, 1000),
+                                      Flow(2, 2, 6, 1500),
+                                      Flow(3, 3, 7, 100),
+                                      Flow(4, 0, 1, 5000)};
+    greedy->PinLeastLoaded(flows);
+    const uint32_t want[] = {0, 1, 0, 1};
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        const FabricPath p = TracePath(*greedy, flows[i].src, flows[i].dst, flows[i].Key());
+        ASSERT_EQ(p.nodes.size(), 5u);
+        EXPECT_EQ(p.nodes[2], layout.SpineNode(want[i])) << "flow " << i;
+    }
+    EXPECT_EQ(TracePath(*greedy, 0, 1, flows[4].Key()).nodes.size(), 3u);
+}
+
 TEST(FlowSimulator, IncrementalEqualsFullRecompute)
 {
     // Random fabrics and flow lists, with and without fluid split, NIC caps, a failure and

@@ -4,6 +4,7 @@
 
 #include "ns3/fabric-routing.h"
 #include "ns3/leaf-spine-layout.h"
+#include "ns3/traffic-pattern.h"
 
 #include <map>
 #include <tuple>
@@ -31,6 +32,15 @@ class GreedyPinnedRouting : public FabricRouting
 
     /// Flow \p key leaves its source leaf towards \p spine.
     void Pin(const FlowKey& key, uint32_t spine);
+
+    /**
+     * Congestion-aware greedy choice: in the order given, each flow between two leaves is
+     * pinned to the spine whose uplink (from its source leaf) and downlink (to its destination
+     * leaf) carry the fewest bytes so far, counting the flows pinned before it (ties: the
+     * lowest spine). Flows within one leaf cross no spine and are not pinned.
+     * \throws std::logic_error if the routing has no graph (SetGraph first)
+     */
+    void PinLeastLoaded(const std::vector<FlowSpec>& flows);
 
     uint32_t SelectPort(uint32_t node,
                         uint32_t inPort,
