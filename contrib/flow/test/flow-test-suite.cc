@@ -16,35 +16,14 @@ using namespace ns3;
 namespace
 {
 
-/// Hosts 0..h-1 on one switch, 100 Gb/s links, ECMP routing.
+/// Hosts 0..h-1 on one leaf (a star), links at the default 400 Gb/s, ECMP routing.
 Ptr<FabricRouting>
-Star(uint32_t hosts)
+OneLeaf(uint32_t hosts)
 {
-    auto g = std::make_shared<FabricGraph>();
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
-    }
-    const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        g->Connect(h, sw, 100e9);
-    }
-    return MakeRouting<EcmpRouting>(g);
+    return MakeRouting<EcmpRouting>(LeafSpineLayout(hosts, hosts, 1).Build());
 }
 
-FlowSpec
-MakeFlow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, double startS = 0)
-{
-    FlowSpec f;
-    f.id = id;
-    f.src = src;
-    f.dst = dst;
-    f.bytes = bytes;
-    f.startS = startS;
-    f.srcPort = static_cast<uint16_t>(49152 + id);
-    return f;
-}
+constexpr double RATE = 400e9; //!< FlowSimulator's DefaultLinkRate
 
 /// Three flows into one host share its link in thirds; every wire byte is on every link of
 /// its path.
@@ -60,18 +39,18 @@ class FlowIncastTestCase : public TestCase
     void DoRun() override
     {
         Ptr<FlowSimulator> sim = FlowSimHelper().Run(
-            Star(4),
-            {MakeFlow(0, 0, 3, 1000000), MakeFlow(1, 1, 3, 1000000), MakeFlow(2, 2, 3, 1000000)});
+            OneLeaf(4),
+            {FlowSpec{0, 0, 3, 1000000}, FlowSpec{1, 1, 3, 1000000}, FlowSpec{2, 2, 3, 1000000}});
         const auto& rec = sim->GetRecords();
         double expected = 0;
         for (const auto& r : rec)
         {
             NS_TEST_ASSERT_MSG_EQ(r.complete, true, "every flow completes");
-            // Fluid time at a third of 100 Gb/s, plus the path tail (ideal FCT minus the
-            // fluid time at full rate).
-            const double tail = r.idealS - r.wireBytes * 8 / 100e9;
+            // Fluid time at a third of the link, plus the path tail (ideal FCT minus the fluid
+            // time at full rate).
+            const double tail = r.idealS - r.wireBytes * 8 / RATE;
             NS_TEST_EXPECT_MSG_EQ_TOL(r.FctSeconds(),
-                                      3 * r.wireBytes * 8 / 100e9 + tail,
+                                      3 * r.wireBytes * 8 / RATE + tail,
                                       1e-12,
                                       "flow " << r.spec.id << " got a third of the link");
             expected += r.wireBytes * r.dirLinks.size();
@@ -97,11 +76,13 @@ class FlowFailureTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // Flows 0 -> 2 and 1 -> 2 share host 2's link; link 0 (host 0's) fails at once.
+        // Flows 0 -> 2 and 1 -> 2 share host 2's link; host 0's link fails at once.
+        Ptr<FabricRouting> routing = OneLeaf(3);
+        const uint32_t host0Link = routing->GetGraph().GetPortLink(0, 0);
         Ptr<FlowSimulator> sim
-            = FlowSimHelper().Run(Star(3),
-                                  {MakeFlow(0, 0, 2, 2000000), MakeFlow(1, 1, 2, 2000000)},
-                                  {{0.0, FlowSimLinkEvent::Kind::FAIL_LINK, 0}});
+            = FlowSimHelper().Run(routing,
+                                  {FlowSpec{0, 0, 2, 2000000}, FlowSpec{1, 1, 2, 2000000}},
+                                  {{0.0, FlowSimLinkEvent::Kind::FAIL_LINK, host0Link}});
         const auto& rec = sim->GetRecords();
         NS_TEST_EXPECT_MSG_EQ(rec[0].complete, false, "the cut-off flow cannot complete");
         NS_TEST_EXPECT_MSG_GT(rec[0].stalledS, 0.0, "the cut-off flow is stalled");
@@ -135,7 +116,7 @@ class FlowIncrementalTestCase : public TestCase
             t += (rng() % 1000) * 4e-10;
             const uint32_t src = rng() % hosts;
             const uint32_t dst = (src + 1 + rng() % (hosts - 1)) % hosts;
-            flows.push_back(MakeFlow(i, src, dst, 20000 + rng() % 1000000, t));
+            flows.push_back(FlowSpec{i, src, dst, 20000 + rng() % 1000000, t});
         }
         auto graph = LeafSpineLayout(hosts, 8, 2).Build();
         auto run = [&](bool incremental)
