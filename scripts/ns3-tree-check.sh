@@ -43,7 +43,7 @@ esac
 
 modules=(fabric roce zcube ocs rng flow)
 # The ns-3 TestSuites our modules declare (grep -rn ': TestSuite(' contrib).
-suites=(fabric-packet zcube-packet)
+suites=(fabric-packet zcube-packet flow)
 
 start=$(date +%s)
 for m in "${modules[@]}"; do
