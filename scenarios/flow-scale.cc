@@ -23,7 +23,9 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/flow-collectives.h"
+#include "ns3/flow-scale-summary.h"
 #include "ns3/flow-sim-helper.h"
+#include "ns3/greedy-pinned-routing.h"
 #include "ns3/rng-models.h"
 #include "ns3/rng-topology.h"
 #include "ns3/shuffle-box.h"
@@ -37,73 +39,6 @@
 using namespace ns3;
 using json = nlohmann::json;
 
-namespace ns3
-{
-
-/**
- * Congestion-aware greedy path choice on a leaf-spine (ZCube §4's "greedy routing"): each
- * pinned flow leaves its source leaf towards the spine it was given; everything else as the
- * inner routing decides. Code-only (no attributes): built by the scenario.
- */
-class GreedyPinnedRouting : public FabricRouting
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid
-            = TypeId("ns3::GreedyPinnedRouting").SetParent<FabricRouting>().SetGroupName("Flow");
-        return tid;
-    }
-
-    GreedyPinnedRouting(Ptr<FabricRouting> inner, const RoftLayout& layout)
-        : m_inner(inner),
-          m_layout(layout)
-    {
-    }
-
-    /// Flow \p key leaves its leaf towards \p spine.
-    void Pin(const FlowKey& key, uint32_t spine) { m_pin[Id(key)] = spine; }
-
-    uint32_t SelectPort(uint32_t node,
-                        uint32_t inPort,
-                        uint32_t dstHost,
-                        const FlowKey& key) const override
-    {
-        const auto it = m_pin.find(Id(key));
-        if (it != m_pin.end() && node >= m_layout.GetN()
-            && node < m_layout.GetN() + m_layout.GetLeaves()
-            && m_layout.LeafNode(m_layout.LeafOf(dstHost)) != node)
-        {
-            return m_layout.GetK() + it->second * m_layout.GetParallel();
-        }
-        return m_inner->SelectPort(node, inPort, dstHost, key);
-    }
-
-    std::vector<uint32_t> Candidates(uint32_t node,
-                                     uint32_t inPort,
-                                     uint32_t dstHost) const override
-    {
-        return m_inner->Candidates(node, inPort, dstHost);
-    }
-
-    std::string GetName() const override { return "greedy"; }
-
-  protected:
-    void DoSetGraph() override {}
-
-  private:
-    static std::tuple<uint32_t, uint32_t, uint16_t> Id(const FlowKey& k)
-    {
-        return {k.srcAddr, k.dstAddr, k.srcPort};
-    }
-
-    Ptr<FabricRouting> m_inner;
-    RoftLayout m_layout;
-    std::map<std::tuple<uint32_t, uint32_t, uint16_t>, uint32_t> m_pin;
-};
-
-} // namespace ns3
-
 namespace
 {
 
@@ -113,71 +48,17 @@ Wall(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// What a flow-level run of one pattern gives.
-struct Outcome
-{
-    double completionMs{0};
-    uint64_t complete{0};
-    uint64_t flows{0};
-    double meanHops{0};
-    double maxUtil{0};   //!< busiest fabric link: bytes / (capacity x completion)
-    double imbalance{0}; //!< max / mean bytes over loaded fabric (switch-switch) links
-    double wallS{0};
-    double slowdownMedian{0};
-
-    json ToJson() const
-    {
-        return json{{"completion_ms", completionMs},
-                    {"complete", complete},
-                    {"flows", flows},
-                    {"mean_hops", meanHops},
-                    {"max_fabric_util", maxUtil},
-                    {"loaded_imbalance", imbalance},
-                    {"slowdown_median", slowdownMedian},
-                    {"wall_s", wallS}};
-    }
-};
+/// What a flow-level run of one pattern gives (completion, hops, fabric-link balance).
+using Outcome = FlowScaleSummary;
 
 Outcome
 RunFlows(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const FlowSimHelper& h)
 {
     const auto t0 = std::chrono::steady_clock::now();
     Ptr<FlowSimulator> sim = h.Run(routing, flows);
-    Outcome o;
-    o.wallS = Wall(t0);
-    const FabricGraph& g = routing->GetGraph();
-    double hops = 0;
-    std::vector<double> slow;
-    for (const auto& r : sim->GetRecords())
-    {
-        o.completionMs = std::max(o.completionMs, r.finishS * 1e3);
-        o.complete += r.complete ? 1 : 0;
-        hops += r.dirLinks.size();
-        slow.push_back(r.Slowdown());
-    }
-    o.flows = flows.size();
-    o.meanHops = flows.empty() ? 0 : hops / flows.size();
-    o.slowdownMedian = Quantile(slow, 0.5);
-    double sum = 0;
-    double mx = 0;
-    uint32_t loaded = 0;
-    const auto& links = sim->GetLinks();
-    for (uint32_t d = 0; d < links.size(); ++d)
-    {
-        if (g.IsHost(g.GetDirLinkTail(d)) || g.IsHost(g.GetDirLinkHead(d)) || links[d].bytes <= 0)
-        {
-            continue;
-        }
-        sum += links[d].bytes;
-        mx = std::max(mx, links[d].bytes);
-        ++loaded;
-        if (o.completionMs > 0)
-        {
-            o.maxUtil = std::max(
-                o.maxUtil, 8 * links[d].bytes / (links[d].capacityBps * o.completionMs * 1e-3));
-        }
-    }
-    o.imbalance = loaded ? mx / (sum / loaded) : 0;
+    const double wall = Wall(t0);
+    Outcome o = SummarizeFlowScaleRun(*sim, routing->GetGraph());
+    o.wallS = wall;
     return o;
 }
 
@@ -265,6 +146,16 @@ Run(int argc, char* argv[])
     {
         throw std::invalid_argument("--k=" + std::to_string(k)
                                     + " must divide --gpus=" + std::to_string(gpus));
+    }
+    if (parts.count("A"))
+    {
+        // Part A's fluid rows dominate: every flow loads its Spraypoint candidate DAG. Measured
+        // (permutation, loaded 2-core machine) 0.29 s at n = 200, d = 16, s = 8; 2.8 s at
+        // n = 500, d = 32, s = 8; 48.7 s at n = 1000, d = 64, s = 16: about 7e-7 s x d^2 per
+        // flow, for each of the two RNG graphs.
+        CheckFabricRunTime(2 * 7e-7 * double(rd) * rd * rn * rs,
+                           "--rng-n=" + std::to_string(rn) + " --rng-d=" + std::to_string(rd)
+                               + " --rng-s=" + std::to_string(rs) + " (part A, fluid rows)");
     }
     if (parts.count("C"))
     {
@@ -487,51 +378,7 @@ Run(int argc, char* argv[])
             auto inner = ByTypeId("ns3::EcmpRouting", rg, seed);
             auto greedy = Create<GreedyPinnedRouting>(inner, layout);
             greedy->SetGraph(rg);
-            std::map<uint32_t, double> load;
-            const FabricGraph& g = *rg;
-            for (const auto& f : flows)
-            {
-                const uint32_t sl = layout.LeafOf(f.src);
-                const uint32_t dl = layout.LeafOf(f.dst);
-                if (sl == dl)
-                {
-                    continue;
-                }
-                uint32_t best = 0;
-                double bestCost = INFINITY;
-                for (uint32_t sp = 0; sp < layout.GetSpines(); ++sp)
-                {
-                    const uint32_t up = g.GetEgressDirLink(layout.LeafNode(sl), kk + sp);
-                    const uint32_t spPort = [&]()
-                    {
-                        for (uint32_t pt = 0; pt < g.GetNPorts(layout.SpineNode(sp)); ++pt)
-                        {
-                            if (g.GetPeer(layout.SpineNode(sp), pt) == layout.LeafNode(dl))
-                            {
-                                return pt;
-                            }
-                        }
-                        return 0u;
-                    }();
-                    const uint32_t down = g.GetEgressDirLink(layout.SpineNode(sp), spPort);
-                    const double cost = std::max(load[up], load[down]) + f.bytes;
-                    if (cost < bestCost)
-                    {
-                        bestCost = cost;
-                        best = sp;
-                    }
-                }
-                const uint32_t up = g.GetEgressDirLink(layout.LeafNode(sl), kk + best);
-                load[up] += f.bytes;
-                for (uint32_t pt = 0; pt < g.GetNPorts(layout.SpineNode(best)); ++pt)
-                {
-                    if (g.GetPeer(layout.SpineNode(best), pt) == layout.LeafNode(dl))
-                    {
-                        load[g.GetEgressDirLink(layout.SpineNode(best), pt)] += f.bytes;
-                    }
-                }
-                greedy->Pin(f.Key(), best);
-            }
+            greedy->PinLeastLoaded(flows);
             const Outcome og = RunFlows(greedy, flows, helper);
             const Outcome oz = RunFlows(ByTypeId("ns3::ZCubeRouting", zg, seed), flows, helper);
             double mean = 0;

@@ -43,7 +43,7 @@ esac
 
 modules=(fabric roce zcube ocs rng flow ocs-net)
 # The ns-3 TestSuites our modules declare (grep -rn ': TestSuite(' contrib).
-suites=(fabric-packet zcube-packet roce-packet rng-packet ocs-algorithms ocs-net)
+suites=(fabric-packet zcube-packet roce-packet rng-packet ocs-algorithms ocs-net flow)
 
 start=$(date +%s)
 for m in "${modules[@]}"; do

@@ -90,7 +90,9 @@ struct FlowSimulator::Impl
 
     std::vector<double> capacity;                 //!< nominal, per directed link
     std::vector<std::vector<uint32_t>> linkFlows; //!< sending flows per directed link
-    std::vector<double> linkLoad;                 //!< bit/s
+    /// With a fluid split: each linkFlows entry's weight on the link, at the same index.
+    std::vector<std::vector<double>> linkWeights;
+    std::vector<double> linkLoad; //!< bit/s
     std::vector<double> linkLastT;
     std::vector<uint32_t> linkMark;
     std::vector<uint32_t> flowMark;
@@ -103,7 +105,18 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> freshFlows; //!< flows attached since the last recomputation
     bool incremental{true};
 
+    // Events come from three sources, merged by (time, insertion order): the starts known
+    // before the run (sorted once), a heap of the events scheduled while running, and the
+    // fluid ends, one entry per sending flow in a heap indexed by flow, moved in place when the
+    // flow's rate changes (no stale entries piling up in the main heap).
     std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
+    std::vector<Event> initial;
+    size_t nextInitial{0};
+    std::vector<uint32_t> endHeap;
+    std::vector<uint32_t> endPos; //!< per flow: index in endHeap, UINT32_MAX if none
+    std::vector<double> endT;
+    std::vector<uint64_t> endSeq;
+    uint8_t topSource{0}; //!< where Peek found the next event: 0 initial, 1 queue, 2 ends
     uint64_t seq{0};
     bool ran{false};
     uint32_t sending{0};
@@ -111,6 +124,136 @@ struct FlowSimulator::Impl
     void Push(double t, EventType type, uint32_t a, uint32_t b = 0)
     {
         queue.push(Event{t, seq++, type, a, b});
+    }
+
+    bool EndBefore(uint32_t a, uint32_t b) const
+    {
+        return endT[a] < endT[b] || (endT[a] == endT[b] && endSeq[a] < endSeq[b]);
+    }
+
+    void EndPlace(size_t i, uint32_t f)
+    {
+        endHeap[i] = f;
+        endPos[f] = static_cast<uint32_t>(i);
+    }
+
+    void EndSiftUp(size_t i)
+    {
+        const uint32_t f = endHeap[i];
+        while (i > 0 && EndBefore(f, endHeap[(i - 1) / 2]))
+        {
+            EndPlace(i, endHeap[(i - 1) / 2]);
+            i = (i - 1) / 2;
+        }
+        EndPlace(i, f);
+    }
+
+    void EndSiftDown(size_t i)
+    {
+        const uint32_t f = endHeap[i];
+        const size_t size = endHeap.size();
+        while (true)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= size)
+            {
+                break;
+            }
+            if (c + 1 < size && EndBefore(endHeap[c + 1], endHeap[c]))
+            {
+                ++c;
+            }
+            if (!EndBefore(endHeap[c], f))
+            {
+                break;
+            }
+            EndPlace(i, endHeap[c]);
+            i = c;
+        }
+        EndPlace(i, f);
+    }
+
+    /// Flow \p f's fluid ends at \p t (replaces its previous end).
+    void SetEnd(uint32_t f, double t)
+    {
+        endT[f] = t;
+        endSeq[f] = seq++;
+        if (endPos[f] == UINT32_MAX)
+        {
+            endHeap.push_back(f);
+            EndSiftUp(endHeap.size() - 1);
+        }
+        else
+        {
+            EndSiftUp(endPos[f]);
+            EndSiftDown(endPos[f]);
+        }
+    }
+
+    /// Flow \p f has no scheduled fluid end (any more).
+    void ClearEnd(uint32_t f)
+    {
+        const uint32_t i = endPos[f];
+        if (i == UINT32_MAX)
+        {
+            return;
+        }
+        endPos[f] = UINT32_MAX;
+        const uint32_t last = endHeap.back();
+        endHeap.pop_back();
+        if (last != f)
+        {
+            EndPlace(i, last);
+            EndSiftUp(i);
+            EndSiftDown(endPos[last]);
+        }
+    }
+
+    /// The next event in (time, insertion) order; false if there is none.
+    bool Peek(Event& e)
+    {
+        bool have = false;
+        if (nextInitial < initial.size())
+        {
+            e = initial[nextInitial];
+            topSource = 0;
+            have = true;
+        }
+        if (!queue.empty() && (!have || e > queue.top()))
+        {
+            e = queue.top();
+            topSource = 1;
+            have = true;
+        }
+        if (!endHeap.empty())
+        {
+            const uint32_t f = endHeap.front();
+            const Event end{endT[f], endSeq[f], EventType::FLUID_END, f, flows[f].version};
+            if (!have || e > end)
+            {
+                e = end;
+                topSource = 2;
+                have = true;
+            }
+        }
+        return have;
+    }
+
+    /// Remove the event the last Peek returned.
+    void Pop()
+    {
+        if (topSource == 0)
+        {
+            ++nextInitial;
+        }
+        else if (topSource == 1)
+        {
+            queue.pop();
+        }
+        else
+        {
+            ClearEnd(endHeap.front());
+        }
     }
 
     /// Link \p d changed; flows with a rate below \p theta are not affected by this change.
@@ -274,6 +417,7 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
         m_links[d].capacityBps = s.capacity[d];
     }
     s.linkFlows.assign(nd, {});
+    s.linkWeights.assign(m_fluidSplit ? nd : 0, {});
     s.linkLoad.assign(nd, 0);
     s.linkLastT.assign(nd, 0);
     s.linkMark.assign(nd, 0);
@@ -425,12 +569,9 @@ FlowSimulator::Run(double stopS)
     const auto wall0 = std::chrono::steady_clock::now();
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
-    {
-        // Each flow starts, ends its fluid and completes: room for that up front.
-        std::vector<Event> room;
-        room.reserve(3 * n + s.linkEvents.size() * 2 + 16);
-        s.queue = decltype(s.queue)(std::greater<>(), std::move(room));
-    }
+    s.endPos.assign(n, UINT32_MAX);
+    s.endT.assign(n, INF);
+    s.endSeq.assign(n, 0);
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
     uint32_t phases = 0;
@@ -524,9 +665,12 @@ FlowSimulator::Run(double stopS)
     {
         if (s.flows[f].waiting == 0)
         {
-            s.Push(m_records[f].spec.startS, EventType::START, f);
+            s.initial.push_back(Event{
+                m_records[f].spec.startS, s.seq++, EventType::START, static_cast<uint32_t>(f), 0});
         }
     }
+    std::sort(
+        s.initial.begin(), s.initial.end(), [](const Event& a, const Event& b) { return b > a; });
     for (size_t i = 0; i < s.linkEvents.size(); ++i)
     {
         s.Push(s.linkEvents[i].timeS, EventType::PHYSICAL, i);
@@ -621,6 +765,7 @@ FlowSimulator::Run(double stopS)
         fl.line = std::min(line, nic);
     };
 
+    const bool fluid = m_fluidSplit;
     // A flow joins its links: its own threshold is computed at the next recomputation.
     auto attach = [&](uint32_t f)
     {
@@ -628,6 +773,10 @@ FlowSimulator::Run(double stopS)
         for (const auto& [d, w] : fl.links)
         {
             s.linkFlows[d].push_back(f);
+            if (fluid)
+            {
+                s.linkWeights[d].push_back(w);
+            }
             s.MarkDirty(d, INF);
         }
         if (!fl.links.empty() && !fl.fresh)
@@ -647,6 +796,12 @@ FlowSimulator::Run(double stopS)
         {
             auto& v = s.linkFlows[d];
             auto it = std::find(v.begin(), v.end(), f);
+            if (fluid)
+            {
+                auto& lw = s.linkWeights[d];
+                lw[it - v.begin()] = lw.back();
+                lw.pop_back();
+            }
             *it = v.back();
             v.pop_back();
             s.MarkDirty(d, theta);
@@ -655,6 +810,7 @@ FlowSimulator::Run(double stopS)
         }
         fl.rate = 0;
         fl.version++; // no fluid end at the old rate
+        s.ClearEnd(f);
     };
     // Bring a sending flow's remaining bytes up to t at its current rate.
     auto advance = [&](uint32_t f, double t)
@@ -680,9 +836,14 @@ FlowSimulator::Run(double stopS)
             }
             fl.rate = rate;
             fl.version++;
+            m_stats.rateChanges++;
             if (rate > 0)
             {
-                s.Push(t + fl.remaining * 8 / rate, EventType::FLUID_END, f, fl.version);
+                s.SetEnd(f, t + fl.remaining * 8 / rate);
+            }
+            else
+            {
+                s.ClearEnd(f);
             }
         }
         if (rate > 0 && fl.stallSince >= 0)
@@ -704,21 +865,10 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> levelKnown;
     std::vector<uint32_t> dirty;
     MaxMinFairSolver solver;
-    // Weight of flow f on directed link d (1 on a single path).
-    auto weightOn = [&](uint32_t f, uint32_t d)
+    // Weight of the i-th flow of directed link d's flows (1 on a single path).
+    auto weightAt = [&](uint32_t d, size_t i)
     {
-        if (!m_fluidSplit)
-        {
-            return 1.0;
-        }
-        for (const auto& [l, w] : s.flows[f].links)
-        {
-            if (l == d)
-            {
-                return w;
-            }
-        }
-        return 0.0;
+        return fluid ? s.linkWeights[d][i] : 1.0;
     };
     auto usableCap = [&](uint32_t d)
     {
@@ -732,9 +882,10 @@ FlowSimulator::Run(double stopS)
     {
         onLink.clear();
         double rising = 0;
-        for (uint32_t g : s.linkFlows[d])
+        for (size_t i = 0; i < s.linkFlows[d].size(); ++i)
         {
-            const double w = weightOn(g, d);
+            const uint32_t g = s.linkFlows[d][i];
+            const double w = weightAt(d, i);
             if (s.flows[g].fresh)
             {
                 rising += w;
@@ -769,8 +920,334 @@ FlowSimulator::Run(double stopS)
     // capacity change: 0), so every flow slower than the lowest theta of a component keeps its
     // rate, and the others are water-filled over the capacity the slow ones leave. The result
     // is the max-min allocation itself (it is unique), as a full recomputation finds it.
+    // Local recomputation, verified. Water-fill only a set S of flows (at first the new ones and
+    // those on links whose capacity changed), the others held at their rates, then check the
+    // max-min condition on every flow whose surroundings changed: each must be at its cap or
+    // have a bottleneck, a saturated link on which no flow is faster. A feasible allocation in
+    // which every flow has a bottleneck is the max-min one (it is unique), so if every checked
+    // flow passes (the unchecked ones saw no change on any of their links) the result is exact.
+    // A flow that fails joins S with every flow on its links, and S is water-filled again. Rates
+    // are applied only once verified; false (nothing changed) if S grows past its budget, and
+    // the threshold recomputation below takes over.
+    struct LocalFlow
+    {
+        double cand;    //!< candidate rate (in S)
+        uint32_t inS;   //!< == localStamp: in S
+        uint32_t check; //!< == the check round's stamp: listed for checking
+    };
+    std::vector<LocalFlow> local(n, LocalFlow{0, 0, 0});
+    std::vector<uint32_t> statMark(s.capacity.size(), 0);
+    std::vector<double> statLoad(s.capacity.size(), 0);
+    std::vector<double> statMax(s.capacity.size(), 0);
+    std::vector<uint32_t> setS;
+    std::vector<uint32_t> checkList;
+    std::vector<uint32_t> failed;
+    uint32_t localStamp = 0;
+    uint32_t statStamp = 0;
+    constexpr double TOL = 1e-9;
+    auto tryLocal = [&](double t)
+    {
+        ++localStamp;
+        setS.clear();
+        auto addS = [&](uint32_t f)
+        {
+            const Impl::Flow& fl = s.flows[f];
+            if (local[f].inS != localStamp && fl.phase == FlowPhase::SENDING && !fl.links.empty())
+            {
+                local[f].inS = localStamp;
+                local[f].cand = fl.rate;
+                setS.push_back(f);
+            }
+        };
+        for (uint32_t f : s.freshFlows)
+        {
+            if (s.flows[f].fresh)
+            {
+                addS(f);
+            }
+        }
+        for (uint32_t d : s.dirtyLinks)
+        {
+            // A departure at rate theta frees capacity for the flows at least as fast on the
+            // link; a capacity change (theta 0) concerns every flow on it.
+            const double theta = s.linkTheta[d] * (1 - TOL);
+            for (uint32_t g : s.linkFlows[d])
+            {
+                if (!s.flows[g].fresh && s.flows[g].rate >= theta)
+                {
+                    addS(g);
+                }
+            }
+        }
+        auto rateOf = [&](uint32_t f)
+        {
+            return local[f].inS == localStamp ? local[f].cand : s.flows[f].rate;
+        };
+        // Load and fastest flow of a link under the candidate rates (once per round).
+        auto stat = [&](uint32_t d)
+        {
+            if (statMark[d] != statStamp)
+            {
+                statMark[d] = statStamp;
+                double load = 0;
+                double top = 0;
+                for (size_t i = 0; i < s.linkFlows[d].size(); ++i)
+                {
+                    const double r = rateOf(s.linkFlows[d][i]);
+                    load += weightAt(d, i) * r;
+                    top = std::max(top, r);
+                }
+                statLoad[d] = load;
+                statMax[d] = top;
+            }
+        };
+        auto bottlenecked = [&](uint32_t f)
+        {
+            const Impl::Flow& fl = s.flows[f];
+            const double r = rateOf(f);
+            if (r >= std::min(nic, fl.rampCap) * (1 - TOL))
+            {
+                return true;
+            }
+            for (const auto& [d, w] : fl.links)
+            {
+                stat(d);
+                const double c = usableCap(d);
+                if (statLoad[d] >= c * (1 - TOL) && r >= statMax[d] * (1 - TOL))
+                {
+                    return true;
+                }
+            }
+            return false;
+        };
+        const size_t budget = 64 + s.sending / 4;
+        while (setS.size() <= budget)
+        {
+            // Water-fill S over the capacity the other flows leave.
+            ++s.stamp;
+            compLinks.clear();
+            bool grown = false;
+            for (size_t i = 0; i < setS.size() && !grown; ++i)
+            {
+                for (const auto& [d, w] : s.flows[setS[i]].links)
+                {
+                    if (s.linkMark[d] == s.stamp)
+                    {
+                        continue;
+                    }
+                    s.linkMark[d] = s.stamp;
+                    s.localOf[d] = compLinks.size();
+                    compLinks.push_back(d);
+                }
+            }
+            localCap.resize(compLinks.size());
+            for (size_t i = 0; i < compLinks.size(); ++i)
+            {
+                const uint32_t d = compLinks[i];
+                const double cap = usableCap(d);
+                double c = cap;
+                for (size_t j = 0; j < s.linkFlows[d].size(); ++j)
+                {
+                    const uint32_t g = s.linkFlows[d][j];
+                    if (local[g].inS != localStamp)
+                    {
+                        c -= weightAt(d, j) * s.flows[g].rate;
+                    }
+                }
+                if (c < -TOL * cap)
+                {
+                    // The held flows alone overload it: they must be re-solved too.
+                    for (uint32_t g : s.linkFlows[d])
+                    {
+                        addS(g);
+                    }
+                    grown = true;
+                }
+                localCap[i] = std::max(0.0, c);
+            }
+            if (grown)
+            {
+                continue;
+            }
+            if (localFlows.size() < setS.size())
+            {
+                localFlows.resize(setS.size());
+            }
+            for (size_t i = 0; i < setS.size(); ++i)
+            {
+                const Impl::Flow& fl = s.flows[setS[i]];
+                MaxMinFlow& mf = localFlows[i];
+                mf.links.clear();
+                for (const auto& [d, w] : fl.links)
+                {
+                    mf.links.emplace_back(s.localOf[d], w);
+                }
+                mf.cap = std::min(nic, fl.rampCap);
+            }
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows, setS.size());
+            m_stats.recomputations++;
+            m_stats.flowsRecomputed += setS.size();
+            for (size_t i = 0; i < setS.size(); ++i)
+            {
+                const uint32_t f = setS[i];
+                const double old = s.flows[f].rate;
+                double rate = rates[i];
+                if (old > 0 && std::fabs(rate - old) <= 1e-12 * old)
+                {
+                    rate = old; // rounding noise: no needless rescheduling
+                }
+                local[f].cand = rate;
+            }
+            // Check every flow on a link that changed: dirty links and the links of the flows
+            // of S whose rate moved (S's own flows are among them or unchanged in place).
+            ++statStamp;
+            const uint32_t mark = ++s.stamp;
+            checkList.clear();
+            auto checkFlow = [&](uint32_t g)
+            {
+                if (local[g].check != mark)
+                {
+                    local[g].check = mark;
+                    checkList.push_back(g);
+                }
+            };
+            auto checkLink = [&](uint32_t d)
+            {
+                if (s.linkMark[d] == mark)
+                {
+                    return;
+                }
+                s.linkMark[d] = mark;
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    checkFlow(g);
+                }
+            };
+            // On a link a flow left at rate theta, only the flows at least as fast can have had
+            // their bottleneck there (it was the departed flow's as well); slower flows see a
+            // change there only through a flow of S, whose links are checked in full.
+            for (uint32_t d : s.dirtyLinks)
+            {
+                const double theta = s.linkTheta[d] * (1 - TOL);
+                for (uint32_t g : s.linkFlows[d])
+                {
+                    if (s.flows[g].rate >= theta)
+                    {
+                        checkFlow(g);
+                    }
+                }
+            }
+            for (uint32_t f : setS)
+            {
+                checkFlow(f);
+            }
+            for (uint32_t f : setS)
+            {
+                if (local[f].cand != s.flows[f].rate || s.flows[f].fresh)
+                {
+                    for (const auto& [d, w] : s.flows[f].links)
+                    {
+                        checkLink(d);
+                    }
+                }
+            }
+            failed.clear();
+            for (uint32_t g : checkList)
+            {
+                if (s.flows[g].phase == FlowPhase::SENDING && !bottlenecked(g))
+                {
+                    failed.push_back(g);
+                }
+            }
+            if (failed.empty())
+            {
+                for (uint32_t f : setS)
+                {
+                    setRate(f, local[f].cand, t);
+                }
+                // The dirty links' marks were overwritten by the stamps above.
+                for (uint32_t d : s.dirtyLinks)
+                {
+                    s.linkTheta[d] = INF;
+                    s.linkMark[d] = 0;
+                }
+                s.dirtyLinks.clear();
+                for (uint32_t f : s.freshFlows)
+                {
+                    s.flows[f].fresh = false;
+                }
+                s.freshFlows.clear();
+                return true;
+            }
+            // A failed flow joins S with the faster flows on its links (those that may have
+            // to yield to it); if that adds nothing, with every flow on its links.
+            const size_t before = setS.size();
+            for (uint32_t g : failed)
+            {
+                addS(g);
+                const double r = rateOf(g) * (1 + TOL);
+                for (const auto& [d, w] : s.flows[g].links)
+                {
+                    for (uint32_t h : s.linkFlows[d])
+                    {
+                        if (rateOf(h) > r)
+                        {
+                            addS(h);
+                        }
+                    }
+                }
+            }
+            if (setS.size() == before)
+            {
+                for (uint32_t g : failed)
+                {
+                    for (const auto& [d, w] : s.flows[g].links)
+                    {
+                        for (uint32_t h : s.linkFlows[d])
+                        {
+                            addS(h);
+                        }
+                    }
+                }
+            }
+            if (setS.size() == before)
+            {
+                break; // cannot happen (a flow whose neighbours are all in S passes): be safe
+            }
+        }
+        // Over budget: restore the dirty links' marks for the threshold recomputation.
+        for (uint32_t d : s.dirtyLinks)
+        {
+            s.linkMark[d] = UINT32_MAX;
+        }
+        m_stats.localFallbacks++;
+        return false;
+    };
+    uint32_t localSkip = 0;
+    uint32_t localBackoff = 0;
     auto recompute = [&](double t)
     {
+        if (s.dirtyLinks.empty() && s.freshFlows.empty())
+        {
+            return; // nothing changed
+        }
+        // Where the local attempt keeps handing over (strongly coupled flows, e.g. fluid splits
+        // at high load), its work is wasted: after a hand-over, skip it for a number of
+        // batches that doubles with each consecutive hand-over (at most 64).
+        if (s.incremental && localSkip > 0)
+        {
+            --localSkip;
+        }
+        else if (s.incremental)
+        {
+            if (tryLocal(t))
+            {
+                localBackoff = 0;
+                return;
+            }
+            localBackoff = std::min<uint32_t>(64, std::max<uint32_t>(1, 2 * localBackoff));
+            localSkip = localBackoff;
+        }
         if (s.incremental)
         {
             for (uint32_t f : s.freshFlows)
@@ -853,16 +1330,20 @@ FlowSimulator::Run(double stopS)
                 const uint32_t d = compLinks[i];
                 s.localOf[d] = i;
                 double c = usableCap(d);
-                for (uint32_t g : s.linkFlows[d])
+                for (size_t j = 0; j < s.linkFlows[d].size(); ++j)
                 {
+                    const uint32_t g = s.linkFlows[d][j];
                     if (s.flowMark[g] != s.stamp)
                     {
-                        c -= weightOn(g, d) * s.flows[g].rate;
+                        c -= weightAt(d, j) * s.flows[g].rate;
                     }
                 }
                 localCap[i] = std::max(0.0, c);
             }
-            localFlows.resize(compFlows.size());
+            if (localFlows.size() < compFlows.size())
+            {
+                localFlows.resize(compFlows.size());
+            }
             for (size_t i = 0; i < compFlows.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[compFlows[i]];
@@ -874,7 +1355,7 @@ FlowSimulator::Run(double stopS)
                 }
                 mf.cap = std::min(nic, fl.rampCap);
             }
-            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows, compFlows.size());
             m_stats.recomputations++;
             m_stats.flowsRecomputed += compFlows.size();
             for (size_t i = 0; i < compFlows.size(); ++i)
@@ -923,9 +1404,9 @@ FlowSimulator::Run(double stopS)
         r.startS = t;
         FabricPath hashed;
         const bool ok = route(f, hashed, fl.links);
-        r.path = hashed.nodes;
-        r.dirLinks = hashed.dirLinks;
         timing(f, hashed);
+        r.path = std::move(hashed.nodes);
+        r.dirLinks = std::move(hashed.dirLinks);
         fl.remaining = r.wireBytes;
         if (!ok)
         {
@@ -994,9 +1475,10 @@ FlowSimulator::Run(double stopS)
     const double quantum = m_recomputeInterval.GetSeconds();
     bool recomputePending = false;
     double now = 0;
-    while (!s.queue.empty())
+    Event e;
+    while (s.Peek(e))
     {
-        const double t = s.queue.top().t;
+        const double t = e.t;
         if (t > stopS)
         {
             break;
@@ -1005,10 +1487,9 @@ FlowSimulator::Run(double stopS)
         m_stats.instants++;
         // Every event of this instant, then one recomputation.
         bool recomputeNow = quantum <= 0;
-        while (!s.queue.empty() && s.queue.top().t == t)
+        while (s.Peek(e) && e.t == t)
         {
-            const Event e = s.queue.top();
-            s.queue.pop();
+            s.Pop();
             m_stats.events++;
             switch (e.type)
             {
@@ -1109,7 +1590,7 @@ FlowSimulator::Run(double stopS)
         }
     }
     // Close the books: flows still sending have moved their bytes up to now.
-    const double end = std::isfinite(stopS) && !s.queue.empty() ? stopS : now;
+    const double end = std::isfinite(stopS) && s.Peek(e) ? stopS : now;
     for (uint32_t d = 0; d < s.linkLoad.size(); ++d)
     {
         integrate(d, end);

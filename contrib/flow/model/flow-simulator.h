@@ -89,6 +89,8 @@ struct FlowSimStats
     uint64_t instants{0};        //!< distinct instants (one rate recomputation at most each)
     uint64_t recomputations{0};  //!< water-filling runs (one per affected component)
     uint64_t flowsRecomputed{0}; //!< flows whose rates were recomputed, summed over runs
+    uint64_t rateChanges{0};     //!< times a sending flow's rate actually changed
+    uint64_t localFallbacks{0};  //!< batches the verified local recomputation handed over
     uint32_t peakActive{0};      //!< most flows sending at once
     double endS{0};              //!< time of the last event
     double wallSeconds{0};

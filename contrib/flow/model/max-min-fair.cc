@@ -21,8 +21,22 @@ MaxMinFairRates(const std::vector<double>& capacity, const std::vector<MaxMinFlo
 const std::vector<double>&
 MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<MaxMinFlow>& flows)
 {
+    return Solve(capacity, flows, flows.size());
+}
+
+const std::vector<double>&
+MaxMinFairSolver::Solve(const std::vector<double>& capacity,
+                        const std::vector<MaxMinFlow>& flows,
+                        size_t nFlows)
+{
+    if (nFlows > flows.size())
+    {
+        throw std::invalid_argument("MaxMinFairSolver::Solve: nFlows " + std::to_string(nFlows)
+                                    + " must be <= the number of flows, "
+                                    + std::to_string(flows.size()));
+    }
     const size_t nl = capacity.size();
-    const size_t nf = flows.size();
+    const size_t nf = nFlows;
     for (size_t l = 0; l < nl; ++l)
     {
         if (!(capacity[l] >= 0))
@@ -88,7 +102,7 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
     heap.clear();
     const std::greater<Entry> later;
     // Few links: a linear scan for the lowest level beats keeping a heap up to date.
-    const bool scan = nl <= 16;
+    const bool scan = nl <= 64;
     auto push = [&](const Entry& e)
     {
         if (scan)

@@ -2,6 +2,7 @@
 #ifndef MAX_MIN_FAIR_H
 #define MAX_MIN_FAIR_H
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -52,6 +53,12 @@ class MaxMinFairSolver
     /// As MaxMinFairRates; the result is valid until the next call.
     const std::vector<double>& Solve(const std::vector<double>& capacity,
                                      const std::vector<MaxMinFlow>& flows);
+
+    /// The same over the first \p nFlows flows of \p flows (the caller keeps a pool of
+    /// MaxMinFlow objects, their link vectors allocated once).
+    const std::vector<double>& Solve(const std::vector<double>& capacity,
+                                     const std::vector<MaxMinFlow>& flows,
+                                     size_t nFlows);
 
   private:
     std::vector<uint32_t> m_start;
