@@ -942,11 +942,11 @@ TEST(FailoverStudy, DelaysSettleTimeAndJson)
     d.controllerLatency = MicroSeconds(1000);
     EXPECT_EQ(d.SettleTime(), MicroSeconds(5 + 1000 + 300));
     const auto j = d.ToJson();
-    EXPECT_DOUBLE_EQ(j.at("detect_us").get<double>(), 5);
-    EXPECT_DOUBLE_EQ(j.at("controller_latency_us").get<double>(), 1000);
-    EXPECT_DOUBLE_EQ(j.at("propagation_us").get<double>(), 50);
-    EXPECT_DOUBLE_EQ(j.at("compute_us").get<double>(), 10);
-    EXPECT_DOUBLE_EQ(j.at("bfd_interval_us").get<double>(), 3300);
+    EXPECT_NEAR(j.at("detect_us").get<double>(), 5, 1e-9);
+    EXPECT_NEAR(j.at("controller_latency_us").get<double>(), 1000, 1e-9);
+    EXPECT_NEAR(j.at("propagation_us").get<double>(), 50, 1e-9);
+    EXPECT_NEAR(j.at("compute_us").get<double>(), 10, 1e-9);
+    EXPECT_NEAR(j.at("bfd_interval_us").get<double>(), 3300, 1e-9);
     EXPECT_EQ(j.at("bfd_multiplier").get<uint32_t>(), 3u);
     EXPECT_EQ(j.size(), 6u);
 }
