@@ -29,7 +29,6 @@
 #include "ns3/shuffle-box.h"
 #include "ns3/zcube-topology.h"
 
-#include <iomanip>
 #include <iostream>
 #include <sstream>
 
