@@ -172,36 +172,14 @@ Run(int argc, char* argv[])
     const double lineBps = cli.GetDouble("rate-gbps", 1, 1600) * 1e9;
     const Time bin = cli.GetTime("bin-us", Time::US, MicroSeconds(1), MilliSeconds(10));
     Time hold = cli.GetTime("hold-us", Time::US, Time(0), Seconds(1));
-    if (hold.IsZero())
-    {
-        hold = s.detect + std::max(s.controllerLatency, s.propagation * 4 + s.compute)
-             + MicroSeconds(300);
-    }
+    hold = hold.IsZero() ? s.SettleTime() : hold;
     Time gap = cli.GetTime("gap-us", Time::US, Time(0), Seconds(1));
     gap = gap.IsZero() ? hold : gap; // the reactions to a repair take as long as to a failure
     const bool noFailureRun = cli.GetBool("no-failure-run");
     std::vector<Time> sweep;
     if (cli.GetString("sweep-latency-us") != "none")
     {
-        for (const std::string& v : cli.GetList("sweep-latency-us"))
-        {
-            double us = 0;
-            try
-            {
-                size_t used = 0;
-                us = std::stod(v, &used);
-                if (used != v.size() || !(us >= 0 && us <= 1e6))
-                {
-                    throw std::invalid_argument(v);
-                }
-            }
-            catch (const std::exception&)
-            {
-                throw std::invalid_argument("--sweep-latency-us: '" + v
-                                            + "' is not a latency in [0, 1e6] us");
-            }
-            sweep.push_back(NanoSeconds(int64_t(us * 1000)));
-        }
+        sweep = ParseFailoverLatencies(cli.GetList("sweep-latency-us"), "--sweep-latency-us");
     }
     const uint64_t sweepBytes = cli.GetUint("sweep-bytes", 4096, 1ull << 32);
 
@@ -252,12 +230,7 @@ Run(int argc, char* argv[])
     tp.prefillFraction = cli.GetDouble("prefill-fraction", 0, 1, FabricCli::OPEN);
     tp.seed = 1;
     std::vector<FlowSpec> flows = MakeTraffic(ParseTrafficPattern(patternName), tp);
-    const uint64_t flowBytes
-        = HostBudgetFlowBytes(flows, n, uint64_t(lineBps / 8 * horizon.GetSeconds() * 2), 4096);
-    for (auto& f : flows)
-    {
-        f.bytes = flowBytes;
-    }
+    const uint64_t flowBytes = SizeSteadyFailoverFlows(flows, n, lineBps, horizon);
 
     // The run, and each event's report.
     const FailoverRun run
@@ -305,23 +278,14 @@ Run(int argc, char* argv[])
     }
     if (!sweep.empty())
     {
-        auto stall = [&](const std::string& name, Time latency)
+        auto sweepFabric = [&](const std::string& name)
         {
             const FabricChoice fc = MakeFabricChoice(name, fp);
-            FailoverDelays d = s;
-            d.controllerLatency = latency;
-            d.routingUpdates = name != "zcube";
-            FabricFailureEvent e = DefaultElements(fc, n, k).front().second; // the core link
-            e.at = MicroSeconds(20);
-            return FailoverStallRun(fc.routing, fc.graph, e, lineBps, d, sweepBytes);
+            return FailoverSweepFabric{
+                fc.routing, fc.graph, DefaultElements(fc, n, k).front().second};
         };
-        const json roft = stall("roft", MicroSeconds(0));
-        for (Time L : sweep)
-        {
-            jsweep.push_back({{"controller_latency_us", L.GetSeconds() * 1e6},
-                              {"zcube", stall("zcube", L)},
-                              {"roft", roft}});
-        }
+        jsweep = RunFailoverLatencySweep(
+            sweepFabric("zcube"), sweepFabric("roft"), s, sweep, lineBps, sweepBytes);
         sweepTable = WriteFailoverLatencySweep(out, jsweep);
     }
 
@@ -329,21 +293,15 @@ Run(int argc, char* argv[])
                  {"n", n},
                  {"k", k},
                  {"pattern", patternName},
-                 {"params",
-                  {{"detect_us", s.detect.GetSeconds() * 1e6},
-                   {"controller_latency_us", s.controllerLatency.GetSeconds() * 1e6},
-                   {"propagation_us", s.propagation.GetSeconds() * 1e6},
-                   {"compute_us", s.compute.GetSeconds() * 1e6},
-                   {"bfd_interval_us", s.bfdInterval.GetSeconds() * 1e6},
-                   {"bfd_multiplier", s.bfdMultiplier},
-                   {"rate_gbps", lineBps / 1e9},
-                   {"hold_us", hold.GetSeconds() * 1e6},
-                   {"flow_bytes", flowBytes},
-                   {"flows", flows.size()}}},
+                 {"params", s.ToJson()},
                  {"events", jevents},
                  {"drops", r.drops},
                  {"latency_sweep", jsweep},
                  {"wall_s", r.wallSeconds}};
+    summary["params"].update({{"rate_gbps", lineBps / 1e9},
+                              {"hold_us", hold.GetSeconds() * 1e6},
+                              {"flow_bytes", flowBytes},
+                              {"flows", flows.size()}});
     summary.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true));
     summary["in_flight_at_stop"] = r.inFlightPackets;
     summary["unaccounted_packets"] = r.Unaccounted();
@@ -355,13 +313,7 @@ Run(int argc, char* argv[])
               << FormatNumber(s.controllerLatency.GetSeconds() * 1e6) << " us, update "
               << FormatNumber(s.propagation.GetSeconds() * 1e6) << " us/hop\n\n"
               << FailoverEventTable(jevents);
-    std::cout
-        << "\nstall: failure to the first packet sent after it that arrives (affected "
-           "flows, us; counted to the next event if none); domain: ZCube §6.2 fault domain "
-           "(allreduce); lost: every drop reason; in_q: of unaf_lost, in transmit queues "
-           "(queue-overflow); hops: mean switch hops of the affected flows before/during/after; "
-           "unaf_Gbps: unaffected flows' aggregate before > during (during, same run without "
-           "failures, --no-failure-run)\n";
+    std::cout << "\n" << FailoverEventLegend();
     std::cout << "accounting: sent " << r.sentPackets << " = delivered " << r.deliveredPackets
               << " + dropped " << r.droppedPackets << " + in flight " << r.inFlightPackets
               << " (unaccounted " << r.Unaccounted() << ")\n";

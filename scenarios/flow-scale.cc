@@ -17,7 +17,6 @@
 //   ./build/bin/flow-scale --out=results/flow-scale
 //   ./build/bin/flow-scale --full --out=results/flow-scale-full
 #include "ns3/core-module.h"
-#include "ns3/ecmp-routing.h"
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
@@ -25,14 +24,11 @@
 #include "ns3/flow-collectives.h"
 #include "ns3/flow-scale-summary.h"
 #include "ns3/flow-sim-helper.h"
-#include "ns3/greedy-pinned-routing.h"
 #include "ns3/rng-models.h"
 #include "ns3/rng-topology.h"
 #include "ns3/shuffle-box.h"
 #include "ns3/zcube-topology.h"
 
-#include <chrono>
-#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -42,48 +38,21 @@ using json = nlohmann::json;
 namespace
 {
 
-double
-Wall(std::chrono::steady_clock::time_point t0)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-/// What a flow-level run of one pattern gives (completion, hops, fabric-link balance).
-using Outcome = FlowScaleSummary;
-
-Outcome
-RunFlows(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows, const FlowSimHelper& h)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    Ptr<FlowSimulator> sim = h.Run(routing, flows);
-    const double wall = Wall(t0);
-    Outcome o = SummarizeFlowScaleRun(*sim, routing->GetGraph());
-    o.wallS = wall;
-    return o;
-}
-
-Ptr<FabricRouting>
-ByTypeId(const std::string& typeId,
-         std::shared_ptr<const FabricGraph> g,
-         uint64_t seed,
-         const std::vector<std::pair<std::string, std::shared_ptr<AttributeValue>>>& attrs = {})
-{
-    ObjectFactory f(typeId);
-    f.Set("Seed", UintegerValue(seed));
-    for (const auto& [name, value] : attrs)
-    {
-        f.Set(name, *value);
-    }
-    Ptr<FabricRouting> r = f.Create<FabricRouting>();
-    r->SetGraph(g);
-    return r;
-}
-
 std::string
 Fmt(double x, int digits = 4)
 {
     return FormatNumber(x, digits);
 }
+
+/// The terminal's tail of a row: how many flows completed.
+std::string
+Complete(const FlowScaleSummary& o)
+{
+    return "  (" + std::to_string(o.complete) + "/" + std::to_string(o.flows) + " complete)";
+}
+
+/// What a flow-level run of one pattern gives (completion, hops, fabric-link balance).
+using Outcome = FlowScaleSummary;
 
 int
 Run(int argc, char* argv[])
@@ -196,13 +165,15 @@ Run(int argc, char* argv[])
                   << " servers), Spraypoint p=" << p << " h=" << h << " vs leaf-spine " << rn
                   << " leaves x " << rs << " servers, " << spines << " spines; permutation of "
                   << permBytes / 1e6 << " MB flows\n";
-        auto spray = [&]()
-        {
-            return std::vector<std::pair<std::string, std::shared_ptr<AttributeValue>>>{
-                {"P", std::make_shared<UintegerValue>(p)},
-                {"H", std::make_shared<UintegerValue>(h)},
-                {"Key", std::make_shared<UintegerValue>(seed)}};
-        };
+        const ObjectFactory spray("ns3::SpraypointRouting",
+                                  "P",
+                                  UintegerValue(p),
+                                  "H",
+                                  UintegerValue(h),
+                                  "Key",
+                                  UintegerValue(seed),
+                                  "Seed",
+                                  UintegerValue(seed));
         json a = json::object();
         a["params"] = {{"n", rn},
                        {"d", rd},
@@ -232,20 +203,15 @@ Run(int argc, char* argv[])
                         return RngFabric(sb.GetRouterGraph(), rs).Build();
                     }}};
         md << "\n### A. RNG vs fat tree (" << rn << " routers, d = " << rd << ", " << rn * rs
-           << " servers, permutation of " << permBytes / 1e6 << " MB flows)\n\n"
-           << "| fabric | routing | completion (ms) | median slowdown | mean hops | busiest "
-              "fabric link util | loaded imbalance | wall (s) |\n|---|---|---|---|---|---|---|---|\n";
+           << " servers, permutation of " << permBytes / 1e6 << " MB flows)\n\n";
+        const FlowScaleTable table(
+            Outcome::Columns(
+                {{"fabric", "fabric", 20, true}, {"routing", "routing", 12, true}}, true, false),
+            md);
         auto row = [&](const std::string& name, const std::string& routing, const Outcome& o)
         {
-            std::cout << "  " << std::left << std::setw(20) << name << std::setw(12) << routing
-                      << std::right << " completion " << std::setw(9) << Fmt(o.completionMs)
-                      << " ms, median slowdown " << Fmt(o.slowdownMedian) << ", hops "
-                      << Fmt(o.meanHops, 3) << ", busiest link " << Fmt(o.maxUtil, 3)
-                      << ", imbalance " << Fmt(o.imbalance, 3) << " (" << Fmt(o.wallS, 3)
-                      << " s wall, " << o.complete << "/" << o.flows << " complete)\n";
-            md << "| " << name << " | " << routing << " | " << Fmt(o.completionMs) << " | "
-               << Fmt(o.slowdownMedian) << " | " << Fmt(o.meanHops, 3) << " | " << Fmt(o.maxUtil, 3)
-               << " | " << Fmt(o.imbalance, 3) << " | " << Fmt(o.wallS, 3) << " |\n";
+            table.Row(o.Cells({name, routing}, true, false), Complete(o));
+            return o.ToJson();
         };
         double rngBest = 0;
         for (const auto& [name, build] : graphs)
@@ -253,34 +219,29 @@ Run(int argc, char* argv[])
             try
             {
                 auto g = build();
-                const Outcome o
-                    = RunFlows(ByTypeId("ns3::SpraypointRouting", g, seed, spray()), flows, helper);
-                row(name, "spraypoint", o);
-                a[name] = o.ToJson();
-                const Outcome of
-                    = RunFlows(ByTypeId("ns3::SpraypointRouting", g, seed, spray()), flows, fluid);
-                row(name, "spray-fluid", of);
-                a[name + "-fluid"] = of.ToJson();
-                if (name == "rng-random-regular")
-                {
-                    rngBest = o.completionMs;
-                }
+                const Outcome o = RunFlowScale(helper, spray, g, flows);
+                a[name] = row(name, "spraypoint", o);
+                a[name + "-fluid"] = row(name, "spray-fluid", RunFlowScale(fluid, spray, g, flows));
+                rngBest = name == "rng-random-regular" ? o.completionMs : rngBest;
             }
             catch (const std::invalid_argument& e)
             {
-                std::cout << "  " << name << ": not built/routed: " << e.what() << "\n";
                 a[name] = json{{"error", e.what()}};
-                md << "| " << name << " | spraypoint | not routed: " << e.what()
-                   << " | | | | | |\n";
+                table.Row({name,
+                           "spraypoint",
+                           std::string("not routed: ") + e.what(),
+                           "",
+                           "",
+                           "",
+                           "",
+                           ""});
             }
         }
         auto ft = std::shared_ptr<const FabricGraph>(LeafSpineLayout(rn * rs, rs, spines).Build());
-        const Outcome o = RunFlows(ByTypeId("ns3::EcmpRouting", ft, seed), flows, helper);
-        row("fat-tree", "ecmp", o);
-        a["fat-tree"] = o.ToJson();
-        const Outcome of = RunFlows(ByTypeId("ns3::EcmpRouting", ft, seed), flows, fluid);
-        row("fat-tree", "ecmp-fluid", of);
-        a["fat-tree-fluid"] = of.ToJson();
+        const ObjectFactory ecmp("ns3::EcmpRouting", "Seed", UintegerValue(seed));
+        const Outcome o = RunFlowScale(helper, ecmp, ft, flows);
+        a["fat-tree"] = row("fat-tree", "ecmp", o);
+        a["fat-tree-fluid"] = row("fat-tree", "ecmp-fluid", RunFlowScale(fluid, ecmp, ft, flows));
         const bool matches = rngBest > 0 && rngBest <= o.completionMs * 1.05;
         a["rng_matches_or_exceeds"] = matches;
         std::cout << "  RNG (random regular) "
@@ -301,9 +262,11 @@ Run(int argc, char* argv[])
         const auto zg = std::shared_ptr<const FabricGraph>(ZCubeLayout(gpus, k).Build());
         const auto rg = std::shared_ptr<const FabricGraph>(RoftLayout(gpus, k, gpus / k).Build());
         std::cout << "B. ZCube vs ROFT, " << gpus << " GPUs, k=" << k << "\n";
-        md << "\n### B. ZCube vs ROFT, " << gpus << " GPUs, k = " << k
-           << "\n\n| pattern | fabric | completion (ms) | median slowdown | busiest fabric link "
-              "util | loaded imbalance | flows | wall (s) |\n|---|---|---|---|---|---|---|---|\n";
+        md << "\n### B. ZCube vs ROFT, " << gpus << " GPUs, k = " << k << "\n\n";
+        const FlowScaleTable table(
+            Outcome::Columns(
+                {{"pattern", "pattern", 16, true}, {"fabric", "fabric", 7, true}}, false, true),
+            md);
         json b = json::object();
         const std::vector<std::pair<std::string, std::vector<FlowSpec>>> pats{
             {"allreduce-hd", MakeHalvingDoublingAllReduce(gpus, arBytes)},
@@ -314,16 +277,10 @@ Run(int argc, char* argv[])
                      std::tuple<std::string, std::shared_ptr<const FabricGraph>, std::string>>{
                      {"zcube", zg, "ns3::ZCubeRouting"}, {"roft", rg, "ns3::EcmpRouting"}})
             {
-                const Outcome o = RunFlows(ByTypeId(typeId, g, seed), flows, helper);
+                const Outcome o = RunFlowScale(
+                    helper, ObjectFactory(typeId, "Seed", UintegerValue(seed)), g, flows);
                 b[pat][fab] = o.ToJson();
-                std::cout << "  " << std::left << std::setw(16) << pat << std::setw(7) << fab
-                          << std::right << " completion " << std::setw(9) << Fmt(o.completionMs)
-                          << " ms, busiest link " << Fmt(o.maxUtil, 3) << ", imbalance "
-                          << Fmt(o.imbalance, 3) << ", " << o.complete << "/" << o.flows
-                          << " complete (" << Fmt(o.wallS, 3) << " s wall)\n";
-                md << "| " << pat << " | " << fab << " | " << Fmt(o.completionMs) << " | "
-                   << Fmt(o.slowdownMedian) << " | " << Fmt(o.maxUtil, 3) << " | "
-                   << Fmt(o.imbalance, 3) << " | " << o.flows << " | " << Fmt(o.wallS, 3) << " |\n";
+                table.Row(o.Cells({pat, fab}, false, true), Complete(o));
             }
             b[pat]["roft_over_zcube"] = b[pat]["roft"]["completion_ms"].get<double>()
                                       / b[pat]["zcube"]["completion_ms"].get<double>();
@@ -343,74 +300,48 @@ Run(int argc, char* argv[])
         std::cout << "C. ZCube §4 at n=128, k=16: ECMP (" << seeds << " seeds) vs greedy vs ZCube, "
                   << figBytes / 1e6 << " MB flows\n";
         md << "\n### C. ZCube §4: ECMP vs congestion-aware greedy vs ZCube (n = 128, k = 16, "
-           << seeds << " ECMP seeds, " << figBytes / 1e6
-           << " MB per flow)\n\n| pattern | ECMP completion (ms, mean ± std) | ECMP imbalance "
-              "(mean) | greedy completion (ms) | greedy imbalance | ZCube completion (ms) | "
-              "ZCube imbalance |\n|---|---|---|---|---|---|---|\n";
+           << seeds << " ECMP seeds, " << figBytes / 1e6 << " MB per flow)\n\n";
+        const FlowScaleTable table({{"pattern", "pattern", 13, true},
+                                    {"ECMP completion (ms, mean ± std)", "ecmp_ms mean ± std", 22},
+                                    {"ECMP imbalance (mean)", "imbal", 8},
+                                    {"greedy completion (ms)", "greedy_ms", 10},
+                                    {"greedy imbalance", "imbal", 8},
+                                    {"ZCube completion (ms)", "zcube_ms", 10},
+                                    {"ZCube imbalance", "imbal", 8}},
+                                   md);
         json c = json::object();
         CsvWriter csv(out.Path("fig2-ecmp-seeds.csv"),
                       {"pattern", "seed", "completion_ms", "loaded_imbalance"});
-        for (const std::string pat : {"allreduce", "prefill:0.25", "prefill:0.5", "elephants"})
+        for (const PatternCase& pc :
+             ParsePatternCases({"allreduce", "prefill:0.25", "prefill:0.5", "elephants"}, 0.25))
         {
+            const std::string& pat = pc.key;
             TrafficPatternParams tp;
             tp.hosts = n;
             tp.bytes = figBytes;
             tp.seed = seed;
-            tp.elephants = 8;
-            const size_t colon = pat.find(':');
-            if (colon != std::string::npos)
+            tp.prefillFraction = pc.prefillFraction; // elephants: the default 8
+            const auto flows = MakeTraffic(pc.pattern, tp);
+            const FlowScaleSeedSweep ecmp = RunEcmpSeedSweep(helper, rg, flows, seed, seeds);
+            for (const auto& r : ecmp.CsvRows(pat))
             {
-                tp.prefillFraction = std::stod(pat.substr(colon + 1));
-            }
-            const auto flows = MakeTraffic(ParseTrafficPattern(pat.substr(0, colon)), tp);
-            std::vector<double> cts;
-            std::vector<double> imbs;
-            for (uint32_t s = 0; s < seeds; ++s)
-            {
-                const Outcome o
-                    = RunFlows(ByTypeId("ns3::EcmpRouting", rg, seed + s), flows, helper);
-                cts.push_back(o.completionMs);
-                imbs.push_back(o.imbalance);
-                csv.Row(
-                    {pat, std::to_string(seed + s), Fmt(o.completionMs, 6), Fmt(o.imbalance, 6)});
+                csv.Row(r);
             }
             // Greedy: in flow order, the spine whose uplink and downlink carry least so far.
-            auto inner = ByTypeId("ns3::EcmpRouting", rg, seed);
-            auto greedy = Create<GreedyPinnedRouting>(inner, layout);
-            greedy->SetGraph(rg);
-            greedy->PinLeastLoaded(flows);
-            const Outcome og = RunFlows(greedy, flows, helper);
-            const Outcome oz = RunFlows(ByTypeId("ns3::ZCubeRouting", zg, seed), flows, helper);
-            double mean = 0;
-            double sq = 0;
-            for (double x : cts)
-            {
-                mean += x / cts.size();
-            }
-            for (double x : cts)
-            {
-                sq += (x - mean) * (x - mean) / cts.size();
-            }
-            double imbMean = 0;
-            for (double x : imbs)
-            {
-                imbMean += x / imbs.size();
-            }
-            c[pat] = {{"ecmp_completion_ms_mean", mean},
-                      {"ecmp_completion_ms_std", std::sqrt(sq)},
-                      {"ecmp_completion_ms_max", Quantile(cts, 1.0)},
-                      {"ecmp_imbalance_mean", imbMean},
-                      {"greedy", og.ToJson()},
-                      {"zcube", oz.ToJson()},
-                      {"flows", flows.size()}};
-            std::cout << "  " << std::left << std::setw(13) << pat << std::right << " ECMP "
-                      << Fmt(mean) << " +- " << Fmt(std::sqrt(sq), 3) << " ms (imbalance "
-                      << Fmt(imbMean, 3) << "), greedy " << Fmt(og.completionMs) << " ms ("
-                      << Fmt(og.imbalance, 3) << "), ZCube " << Fmt(oz.completionMs) << " ms ("
-                      << Fmt(oz.imbalance, 3) << ")\n";
-            md << "| " << pat << " | " << Fmt(mean) << " ± " << Fmt(std::sqrt(sq), 3) << " | "
-               << Fmt(imbMean, 3) << " | " << Fmt(og.completionMs) << " | " << Fmt(og.imbalance, 3)
-               << " | " << Fmt(oz.completionMs) << " | " << Fmt(oz.imbalance, 3) << " |\n";
+            const Outcome og = RunGreedyPinned(helper, layout, rg, flows, seed);
+            const Outcome oz = RunFlowScale(
+                helper, ObjectFactory("ns3::ZCubeRouting", "Seed", UintegerValue(seed)), zg, flows);
+            c[pat] = ecmp.ToJson();
+            c[pat]["greedy"] = og.ToJson();
+            c[pat]["zcube"] = oz.ToJson();
+            c[pat]["flows"] = flows.size();
+            table.Row({pat,
+                       Fmt(ecmp.completionMsMean) + " ± " + Fmt(ecmp.completionMsStd, 3),
+                       Fmt(ecmp.imbalanceMean, 3),
+                       Fmt(og.completionMs),
+                       Fmt(og.imbalance, 3),
+                       Fmt(oz.completionMs),
+                       Fmt(oz.imbalance, 3)});
         }
         summary["C"] = c;
     }

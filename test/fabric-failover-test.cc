@@ -13,6 +13,7 @@
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/leaf-spine-layout.h"
 #include "ns3/rng-topology.h"
+#include "ns3/roce-failover-study.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/spraypoint-routing.h"
@@ -925,4 +926,111 @@ TEST_F(FailoverTest, SpraypointFallbackAtDetectionThenTablesAfterFloodingAndComp
             EXPECT_GE(t, MicroSeconds(165));
         }
     }
+}
+
+// The pieces of roce-failover-study the failover program is made of.
+
+TEST(FailoverStudy, DelaysSettleTimeAndJson)
+{
+    FailoverDelays d;
+    d.detect = MicroSeconds(5);
+    d.controllerLatency = MicroSeconds(200);
+    d.propagation = MicroSeconds(50);
+    d.compute = MicroSeconds(10);
+    // The slower of the controller (200) and 4 update hops + compute (210), after detection.
+    EXPECT_EQ(d.SettleTime(), MicroSeconds(5 + 210 + 300));
+    d.controllerLatency = MicroSeconds(1000);
+    EXPECT_EQ(d.SettleTime(), MicroSeconds(5 + 1000 + 300));
+    const auto j = d.ToJson();
+    EXPECT_NEAR(j.at("detect_us").get<double>(), 5, 1e-9);
+    EXPECT_NEAR(j.at("controller_latency_us").get<double>(), 1000, 1e-9);
+    EXPECT_NEAR(j.at("propagation_us").get<double>(), 50, 1e-9);
+    EXPECT_NEAR(j.at("compute_us").get<double>(), 10, 1e-9);
+    EXPECT_NEAR(j.at("bfd_interval_us").get<double>(), 3300, 1e-9);
+    EXPECT_EQ(j.at("bfd_multiplier").get<uint32_t>(), 3u);
+    EXPECT_EQ(j.size(), 6u);
+}
+
+TEST(FailoverStudy, SteadyFlowsOutlastTheHorizon)
+{
+    // All-reduce on 8 hosts: 7 flows per source; the busiest source sends twice what its line
+    // carries until the horizon, in whole 4096 B packets, every flow the same size.
+    TrafficPatternParams tp;
+    tp.hosts = 8;
+    auto flows = MakeTraffic(TrafficPattern::ALLREDUCE, tp);
+    const double lineBps = 100e9;
+    const Time horizon = MicroSeconds(500);
+    const uint64_t bytes = SizeSteadyFailoverFlows(flows, 8, lineBps, horizon);
+    EXPECT_EQ(bytes % 4096, 0u);
+    EXPECT_EQ(bytes, HostBudgetFlowBytes(flows, 8, uint64_t(lineBps / 8 * 500e-6 * 2), 4096));
+    const double perSource = 7.0 * bytes;
+    EXPECT_GT(perSource * 8 / lineBps, 500e-6); // outlasts the horizon at the line rate
+    EXPECT_NEAR(perSource * 8 / lineBps, 1000e-6, 7 * 4096 * 8 / lineBps);
+    for (const auto& f : flows)
+    {
+        EXPECT_EQ(f.bytes, bytes);
+    }
+}
+
+TEST(FailoverStudy, ParseLatenciesInMicroseconds)
+{
+    const auto l = ParseFailoverLatencies({"10", "2.5", "0", "1e6"}, "--x");
+    EXPECT_EQ(l, (std::vector<Time>{MicroSeconds(10), NanoSeconds(2500), Time(0), Seconds(1)}));
+    for (const std::string bad : {"", "abc", "-1", "1e7", "5us", "nan"})
+    {
+        try
+        {
+            ParseFailoverLatencies({"1", bad}, "--sweep-latency-us");
+            ADD_FAILURE() << "'" << bad << "' accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("--sweep-latency-us: '" + bad + "'"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
+TEST_F(FailoverTest, LatencySweepZCubeStallGrowsWithControllerLatencyRoftRunsOnce)
+{
+    // ZCube n = 12, k = 4 and ROFT of the same size, a core link each: the ZCube stall grows
+    // with the controller latency, ROFT's local rehash (run once, repeated per point) does not
+    // wait for it.
+    ZCubeLayout zl(12, 4);
+    const std::shared_ptr<const FabricGraph> zg(zl.Build());
+    LeafSpineLayout ls(12, 4, 3);
+    const std::shared_ptr<const FabricGraph> rg(ls.Build());
+    FabricFailureEvent zLink;
+    zLink.kind = FabricFailureEvent::Kind::LINK;
+    zLink.id = zg->GetPortLink(zl.OddNode(0), zl.OddCorePort(1));
+    FabricFailureEvent rLink = zLink;
+    rLink.id = ls.LeafSpineLink(*rg, 0, 0);
+    const FailoverSweepFabric zcube{ObjectFactory("ns3::ZCubeRouting"), zg, zLink};
+    const FailoverSweepFabric roft{ObjectFactory("ns3::EcmpRouting"), rg, rLink};
+    FailoverDelays d;
+    EXPECT_TRUE(RunFailoverLatencySweep(zcube, roft, d, {}, 100e9, 200000).empty());
+    const auto sweep = RunFailoverLatencySweep(
+        zcube, roft, d, {MicroSeconds(50), MicroSeconds(400)}, 100e9, 200000);
+    ASSERT_EQ(sweep.size(), 2u);
+    EXPECT_DOUBLE_EQ(sweep[0]["controller_latency_us"].get<double>(), 50);
+    EXPECT_DOUBLE_EQ(sweep[1]["controller_latency_us"].get<double>(), 400);
+    EXPECT_EQ(sweep[0]["roft"], sweep[1]["roft"]);
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        const double latency = sweep[i]["controller_latency_us"].get<double>();
+        for (const char* fabric : {"zcube", "roft"})
+        {
+            const auto& x = sweep[i][fabric];
+            EXPECT_GT(x["flows"].get<uint64_t>(), 0u) << fabric;
+            EXPECT_EQ(x["unaccounted_packets"].get<int64_t>(), 0) << fabric;
+            EXPECT_EQ(x["not_recovered"].get<uint64_t>(), 0u) << fabric;
+        }
+        // No ZCube flow recovers before detection + the controller's rules.
+        EXPECT_GE(sweep[i]["zcube"]["median"].get<double>(), 5 + latency) << latency;
+        // ROFT's local rehash: most flows recover within a few tens of us.
+        EXPECT_LT(sweep[i]["roft"]["median"].get<double>(), 50);
+    }
+    EXPECT_GT(sweep[1]["zcube"]["median"].get<double>(),
+              sweep[0]["zcube"]["median"].get<double>() + 300);
 }

@@ -17,6 +17,7 @@
 #include <iostream>
 #include <random>
 #include <set>
+#include <sstream>
 
 using namespace ns3;
 
@@ -515,6 +516,123 @@ TEST(FlowScaleSummary, CompletionHopsAndFabricBalance)
     EXPECT_NEAR(o.maxUtil, 8 * perLink / (400e9 * o.completionMs * 1e-3), 1e-9);
     EXPECT_EQ(o.ToJson().at("loaded_imbalance"), o.imbalance);
     EXPECT_EQ(o.wallS, 0);
+}
+
+TEST(FlowScaleSummary, RunByFactoryEqualsRunByObject)
+{
+    // The same routing built by TypeId and attributes or by code gives the same run; the wall
+    // time is the run's (>= 0) and is the only field that may differ.
+    RoftLayout layout(16, 4, 2);
+    RoftHelper roft(layout, 3);
+    FlowSimHelper h;
+    TrafficPatternParams tp;
+    tp.hosts = 16;
+    tp.bytes = 2000000;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    const FlowScaleSummary a = RunFlowScale(h, roft.GetRouting(), flows);
+    const FlowScaleSummary b = RunFlowScale(
+        h, ObjectFactory("ns3::EcmpRouting", "Seed", UintegerValue(3)), roft.GetGraph(), flows);
+    EXPECT_GE(a.wallS, 0);
+    EXPECT_GE(b.wallS, 0);
+    auto noWall = [](FlowScaleSummary o)
+    {
+        o.wallS = 0;
+        return o.ToJson();
+    };
+    EXPECT_EQ(noWall(a), noWall(b));
+    EXPECT_EQ(a.flows, 16u);
+    EXPECT_EQ(a.complete, 16u);
+}
+
+TEST(FlowScaleSummary, EcmpSeedSweepSpreadOfItsRuns)
+{
+    // Each run of the sweep is the run with that seed; mean, population std, max and mean
+    // imbalance are those of the runs (checked against a direct computation).
+    RoftLayout layout(32, 8, 4);
+    RoftHelper roft(layout, 1);
+    FlowSimHelper h;
+    TrafficPatternParams tp;
+    tp.hosts = 32;
+    tp.bytes = 1000000;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    EXPECT_THROW(RunEcmpSeedSweep(h, roft.GetGraph(), flows, 5, 0), std::invalid_argument);
+    const FlowScaleSeedSweep w = RunEcmpSeedSweep(h, roft.GetGraph(), flows, 5, 4);
+    ASSERT_EQ(w.runs.size(), 4u);
+    EXPECT_EQ(w.seeds, (std::vector<uint64_t>{5, 6, 7, 8}));
+    double sum = 0;
+    double sumImb = 0;
+    double mx = 0;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        const FlowScaleSummary one
+            = RunFlowScale(h,
+                           ObjectFactory("ns3::EcmpRouting", "Seed", UintegerValue(5 + i)),
+                           roft.GetGraph(),
+                           flows);
+        EXPECT_DOUBLE_EQ(w.runs[i].completionMs, one.completionMs) << "seed " << 5 + i;
+        EXPECT_DOUBLE_EQ(w.runs[i].imbalance, one.imbalance);
+        sum += one.completionMs;
+        sumImb += one.imbalance;
+        mx = std::max(mx, one.completionMs);
+    }
+    const double mean = sum / 4;
+    double var = 0;
+    for (const auto& o : w.runs)
+    {
+        var += (o.completionMs - mean) * (o.completionMs - mean);
+    }
+    EXPECT_NEAR(w.completionMsMean, mean, 1e-12 * mean);
+    EXPECT_NEAR(w.completionMsStd, std::sqrt(var / 4), 1e-9 * mean);
+    EXPECT_DOUBLE_EQ(w.completionMsMax, mx);
+    EXPECT_NEAR(w.imbalanceMean, sumImb / 4, 1e-12 * sumImb);
+    EXPECT_EQ(w.ToJson().at("ecmp_completion_ms_max"), mx);
+    const auto rows = w.CsvRows("perm");
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[2][0], "perm");
+    EXPECT_EQ(rows[2][1], "7");
+}
+
+TEST(FlowScaleSummary, GreedyPinnedBalancesTwoFlowsOverTwoSpines)
+{
+    // Two leaf-0 -> leaf-1 flows of equal size on 2 spines: greedy puts them on different
+    // spines, so both run at the full line rate (loaded imbalance 1); the run equals the
+    // GreedyPinnedRouting built by hand.
+    RoftLayout layout(8, 4, 2);
+    RoftHelper roft(layout, 1);
+    FlowSimHelper h;
+    const std::vector<FlowSpec> flows{Flow(0, 0, 4, 1000000), Flow(1, 1, 5, 1000000)};
+    const FlowScaleSummary g = RunGreedyPinned(h, layout, roft.GetGraph(), flows, 1);
+    EXPECT_EQ(g.complete, 2u);
+    EXPECT_NEAR(g.imbalance, 1, 1e-12);
+    auto manual = Create<GreedyPinnedRouting>(roft.GetRouting(), layout);
+    manual->SetGraph(roft.GetGraph());
+    manual->PinLeastLoaded(flows);
+    EXPECT_DOUBLE_EQ(RunFlowScale(h, manual, flows).completionMs, g.completionMs);
+    // Alone on its spine each flow takes its ideal time: slowdown 1.
+    EXPECT_NEAR(g.slowdownMedian, 1, 1e-9);
+}
+
+TEST(FlowScaleTable, MarkdownAndTextFromTheSameCells)
+{
+    std::ostringstream md;
+    std::ostringstream text;
+    const FlowScaleTable t({{"fabric", "fab", 6, true}, {"completion (ms)", "ms", 6}}, md, text);
+    t.Row({"zcube", "1.5"}, " tail");
+    t.Row({"roft", ""});
+    EXPECT_EQ(md.str(), "| fabric | completion (ms) |\n|---|---|\n| zcube | 1.5 |\n| roft | |\n");
+    EXPECT_EQ(text.str(), "fab       ms\nzcube    1.5 tail\nroft        \n");
+    EXPECT_THROW(t.Row({"only one"}), std::invalid_argument);
+    // The summary's own columns and cells agree in number.
+    FlowScaleSummary o;
+    for (bool hops : {false, true})
+    {
+        for (bool flows : {false, true})
+        {
+            EXPECT_EQ(FlowScaleSummary::Columns({{"k", "k", 3}}, hops, flows).size(),
+                      o.Cells({"k"}, hops, flows).size());
+        }
+    }
+    EXPECT_EQ(o.Cells({}, true, true).size(), 7u); // completion .. hops .. flows, wall
 }
 
 TEST(GreedyPinnedRouting, PinnedFlowsTakeTheirSpine)

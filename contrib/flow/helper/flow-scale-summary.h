@@ -3,14 +3,57 @@
 #define FLOW_SCALE_SUMMARY_H
 
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-table.h"
+#include "ns3/flow-sim-helper.h"
 #include "ns3/flow-simulator.h"
+#include "ns3/leaf-spine-layout.h"
+#include "ns3/object-factory.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup flow
+ * A table printed as text (fixed-width columns) and written as Markdown at once, from the
+ * same cells: flow-scale's tables on the terminal and in tables.md.
+ */
+class FlowScaleTable
+{
+  public:
+    /// One column: its Markdown heading, and its short heading and width on the terminal.
+    struct Column
+    {
+        std::string markdown;
+        std::string text;
+        int width;
+        bool left{false}; //!< left-aligned on the terminal (default right)
+    };
+
+    /// Prints both headers. \p md receives the Markdown, \p text the terminal rows.
+    FlowScaleTable(std::vector<Column> columns, std::ostream& md, std::ostream& text = std::cout);
+
+    /**
+     * One row: "| c1 | c2 | ... |" to the Markdown, the cells in columns then \p textTail to
+     * the terminal.
+     * \throws std::invalid_argument if the number of cells differs from the columns'
+     */
+    void Row(const std::vector<std::string>& cells, const std::string& textTail = "") const;
+
+  private:
+    FabricTextTable TextTable() const;
+    void MarkdownRow(const std::vector<std::string>& cells) const;
+
+    std::vector<Column> m_columns;
+    std::ostream& m_md;
+    std::ostream& m_text;
+};
 
 /**
  * \ingroup flow
@@ -31,6 +74,19 @@ struct FlowScaleSummary
     /// Keys completion_ms, complete, flows, mean_hops, max_fabric_util, loaded_imbalance,
     /// slowdown_median, wall_s.
     nlohmann::json ToJson() const;
+
+    /**
+     * Table columns: \p keys, then completion (ms), median slowdown, mean hops (with \p hops),
+     * busiest fabric link util, loaded imbalance, flows (with \p flows), wall (s).
+     */
+    static std::vector<FlowScaleTable::Column> Columns(std::vector<FlowScaleTable::Column> keys,
+                                                       bool hops,
+                                                       bool flows);
+    /// The cells of Columns(keys, withHops, withFlows): \p keys, then the numbers (4
+    /// significant digits for completion and slowdown, 3 for the others).
+    std::vector<std::string> Cells(std::vector<std::string> keys,
+                                   bool withHops,
+                                   bool withFlows) const;
 };
 
 /**
@@ -38,6 +94,70 @@ struct FlowScaleSummary
  * Summarize a finished run over \p graph (the graph its routing was bound to); wallS is 0.
  */
 FlowScaleSummary SummarizeFlowScaleRun(const FlowSimulator& sim, const FabricGraph& graph);
+
+/**
+ * \ingroup flow
+ * Run \p flows with \p helper over \p routing (bound to its graph) and summarize the run,
+ * with wallS the wall time of the run itself (not of the summary).
+ */
+FlowScaleSummary RunFlowScale(const FlowSimHelper& helper,
+                              Ptr<FabricRouting> routing,
+                              const std::vector<FlowSpec>& flows);
+
+/**
+ * \ingroup flow
+ * The same with a routing created from \p routing (a FabricRouting TypeId and its attributes)
+ * and bound to \p graph.
+ */
+FlowScaleSummary RunFlowScale(const FlowSimHelper& helper,
+                              const ObjectFactory& routing,
+                              std::shared_ptr<const FabricGraph> graph,
+                              const std::vector<FlowSpec>& flows);
+
+/**
+ * \ingroup flow
+ * Flow-hash ECMP over many hash seeds (ZCube §4's baseline): the runs and the spread of their
+ * completion times and imbalances (population standard deviation).
+ */
+struct FlowScaleSeedSweep
+{
+    std::vector<uint64_t> seeds;        //!< EcmpRouting Seed of each run
+    std::vector<FlowScaleSummary> runs; //!< one per seed, in order
+    double completionMsMean{0};         //!< mean completion over the seeds
+    double completionMsStd{0};          //!< its population standard deviation
+    double completionMsMax{0};          //!< the slowest seed's completion
+    double imbalanceMean{0};            //!< mean loaded imbalance
+
+    /// Keys ecmp_completion_ms_mean, ecmp_completion_ms_std, ecmp_completion_ms_max,
+    /// ecmp_imbalance_mean.
+    nlohmann::json ToJson() const;
+
+    /// One CSV row per seed: \p pattern, seed, completion_ms, loaded_imbalance (6 digits).
+    std::vector<std::vector<std::string>> CsvRows(const std::string& pattern) const;
+};
+
+/**
+ * \ingroup flow
+ * Run \p flows over ns3::EcmpRouting on \p graph with Seed \p firstSeed, firstSeed + 1, ...
+ * (\p seeds runs).
+ * \throws std::invalid_argument if \p seeds is 0
+ */
+FlowScaleSeedSweep RunEcmpSeedSweep(const FlowSimHelper& helper,
+                                    std::shared_ptr<const FabricGraph> graph,
+                                    const std::vector<FlowSpec>& flows,
+                                    uint64_t firstSeed,
+                                    uint32_t seeds);
+
+/**
+ * \ingroup flow
+ * Congestion-aware greedy path choice on the leaf-spine \p layout built as \p graph
+ * (GreedyPinnedRouting::PinLeastLoaded in flow order over ECMP with \p seed), then run.
+ */
+FlowScaleSummary RunGreedyPinned(const FlowSimHelper& helper,
+                                 const LeafSpineLayout& layout,
+                                 std::shared_ptr<const FabricGraph> graph,
+                                 const std::vector<FlowSpec>& flows,
+                                 uint64_t seed);
 
 } // namespace ns3
 

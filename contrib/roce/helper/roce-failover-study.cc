@@ -48,6 +48,23 @@ SequenceFailoverEvents(const std::vector<std::pair<std::string, FabricFailureEve
     return ev;
 }
 
+Time
+FailoverDelays::SettleTime() const
+{
+    return detect + std::max(controllerLatency, propagation * 4 + compute) + MicroSeconds(300);
+}
+
+json
+FailoverDelays::ToJson() const
+{
+    return json{{"detect_us", detect.GetSeconds() * 1e6},
+                {"controller_latency_us", controllerLatency.GetSeconds() * 1e6},
+                {"propagation_us", propagation.GetSeconds() * 1e6},
+                {"compute_us", compute.GetSeconds() * 1e6},
+                {"bfd_interval_us", bfdInterval.GetSeconds() * 1e6},
+                {"bfd_multiplier", bfdMultiplier}};
+}
+
 Ptr<FabricFailureDetector>
 MakeFailoverDetector(const FailoverDelays& d)
 {
@@ -747,6 +764,86 @@ FailoverStallRun(const ObjectFactory& routing,
     st["not_recovered"] = nr;
     st["unaccounted_packets"] = rr.Unaccounted();
     return st;
+}
+
+uint64_t
+SizeSteadyFailoverFlows(std::vector<FlowSpec>& flows, uint32_t hosts, double lineBps, Time horizon)
+{
+    const uint64_t bytes
+        = HostBudgetFlowBytes(flows, hosts, uint64_t(lineBps / 8 * horizon.GetSeconds() * 2), 4096);
+    for (auto& f : flows)
+    {
+        f.bytes = bytes;
+    }
+    return bytes;
+}
+
+std::string
+FailoverEventLegend()
+{
+    return "stall: failure to the first packet sent after it that arrives (affected flows, us; "
+           "counted to the next event if none); domain: ZCube §6.2 fault domain (allreduce); "
+           "lost: every drop reason; in_q: of unaf_lost, in transmit queues (queue-overflow); "
+           "hops: mean switch hops of the affected flows before/during/after; unaf_Gbps: "
+           "unaffected flows' aggregate before > during (during, same run without failures, "
+           "--no-failure-run)\n";
+}
+
+std::vector<Time>
+ParseFailoverLatencies(const std::vector<std::string>& items, const std::string& what)
+{
+    std::vector<Time> latencies;
+    for (const std::string& v : items)
+    {
+        double us = 0;
+        try
+        {
+            size_t used = 0;
+            us = std::stod(v, &used);
+            if (used != v.size() || !(us >= 0 && us <= 1e6))
+            {
+                throw std::invalid_argument(v);
+            }
+        }
+        catch (const std::exception&)
+        {
+            throw std::invalid_argument(what + ": '" + v + "' is not a latency in [0, 1e6] us");
+        }
+        latencies.push_back(NanoSeconds(int64_t(us * 1000)));
+    }
+    return latencies;
+}
+
+json
+RunFailoverLatencySweep(const FailoverSweepFabric& zcube,
+                        const FailoverSweepFabric& roft,
+                        const FailoverDelays& delays,
+                        const std::vector<Time>& latencies,
+                        double lineBps,
+                        uint64_t bytes)
+{
+    auto stall = [&](const FailoverSweepFabric& f, Time latency, bool routingUpdates)
+    {
+        FailoverDelays d = delays;
+        d.controllerLatency = latency;
+        d.routingUpdates = routingUpdates;
+        FabricFailureEvent e = f.coreLink;
+        e.at = MicroSeconds(20);
+        return FailoverStallRun(f.routing, f.graph, e, lineBps, d, bytes);
+    };
+    json sweep = json::array();
+    if (latencies.empty())
+    {
+        return sweep;
+    }
+    const json roftPoint = stall(roft, Time(0), true);
+    for (Time latency : latencies)
+    {
+        sweep.push_back({{"controller_latency_us", latency.GetSeconds() * 1e6},
+                         {"zcube", stall(zcube, latency, false)},
+                         {"roft", roftPoint}});
+    }
+    return sweep;
 }
 
 std::string

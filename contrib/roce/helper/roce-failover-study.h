@@ -55,6 +55,17 @@ struct FailoverDelays
     uint32_t bfdMultiplier{3};               //!< BfdMultiplier
     Time compute{0};                         //!< ComputeDelay
     bool routingUpdates{true};               //!< RoutingUpdates (false: ZCube)
+
+    /**
+     * How long until every node and the controller have reacted to a change: detection, then
+     * the slower of the controller latency and 4 routing-update hops plus the computation,
+     * then 300 us for the traffic to settle (the default hold of a failure and gap after it).
+     */
+    Time SettleTime() const;
+
+    /// Keys detect_us, controller_latency_us, propagation_us, compute_us, bfd_interval_us,
+    /// bfd_multiplier.
+    nlohmann::json ToJson() const;
 };
 
 /// A FabricFailureDetector with \p d's delays.
@@ -195,6 +206,57 @@ nlohmann::json FailoverStallRun(const ObjectFactory& routing,
                                 double lineBps,
                                 const FailoverDelays& delays,
                                 uint64_t bytes);
+
+/**
+ * \ingroup roce
+ * Steady traffic: every flow of \p flows (on \p hosts hosts) gets the same size, whole 4096 B
+ * packets, so that the busiest source sends about twice what its line rate \p lineBps carries
+ * until \p horizon: the flows outlast the horizon at their fair share.
+ * \return the bytes per flow
+ */
+uint64_t SizeSteadyFailoverFlows(std::vector<FlowSpec>& flows,
+                                 uint32_t hosts,
+                                 double lineBps,
+                                 Time horizon);
+
+/// The legend of FailoverEventTable's columns.
+std::string FailoverEventLegend();
+
+/**
+ * \ingroup roce
+ * Controller latencies of a sweep from microsecond values ("10", "2.5"), each in [0, 1e6] us,
+ * to the nanosecond.
+ * \param what the parameter's name for messages (e.g. "--sweep-latency-us")
+ * \throws std::invalid_argument naming \p what and the bad entry
+ */
+std::vector<Time> ParseFailoverLatencies(const std::vector<std::string>& items,
+                                         const std::string& what);
+
+/**
+ * \ingroup roce
+ * A fabric of the controller-latency sweep: its routing, graph and the core link that fails.
+ */
+struct FailoverSweepFabric
+{
+    ObjectFactory routing;
+    std::shared_ptr<const FabricGraph> graph;
+    FabricFailureEvent coreLink; //!< the failure (its time is set by the sweep)
+};
+
+/**
+ * \ingroup roce
+ * The controller-latency sweep (ZCube §6.3): for each latency of \p latencies a
+ * FailoverStallRun of \p zcube's core-link failure with that controller latency, next to one
+ * run of \p roft's (its local rehash does not wait for a controller; latency 0, routing
+ * updates on). Failures at 20 us; \p delays otherwise as given.
+ * \return points {controller_latency_us, zcube, roft} for WriteFailoverLatencySweep
+ */
+nlohmann::json RunFailoverLatencySweep(const FailoverSweepFabric& zcube,
+                                       const FailoverSweepFabric& roft,
+                                       const FailoverDelays& delays,
+                                       const std::vector<Time>& latencies,
+                                       double lineBps,
+                                       uint64_t bytes);
 
 /// latency-sweep.csv/.png and the table, from sweep points {controller_latency_us, zcube,
 /// roft} (FailoverStallRun outputs).
