@@ -420,7 +420,7 @@ RunPolicy(const std::string& policy, bool lossless)
     return out;
 }
 
-TEST_F(OcsNet, PausePolicyHoldsChangedCircuitsAndLosesNothing)
+TEST_F(OcsNet, PausePolicyHoldsChangedCircuitsAndLosesNothingToDarkCircuits)
 {
     // Pause: the changed links' EG ports stop at the request and hold what is queued; the
     // OCSes switch once the fibre is quiet (within one frame and the 1 us fibre, not after a

@@ -81,11 +81,14 @@ SummarizeFlowScaleRun(const FlowSimulator& sim, const FabricGraph& g)
         o.completionMs = std::max(o.completionMs, r.finishS * 1e3);
         o.complete += r.complete ? 1 : 0;
         hops += r.dirLinks.size();
-        slow.push_back(r.Slowdown());
+        if (r.complete)
+        {
+            slow.push_back(r.Slowdown()); // an incomplete flow has none (Slowdown() is -1)
+        }
     }
     o.flows = records.size();
     o.meanHops = records.empty() ? 0 : hops / records.size();
-    o.slowdownMedian = Quantile(slow, 0.5);
+    o.slowdownMedian = slow.empty() ? 0 : Quantile(slow, 0.5);
     double sum = 0;
     double mx = 0;
     uint32_t loaded = 0;

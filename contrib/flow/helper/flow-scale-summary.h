@@ -68,7 +68,7 @@ struct FlowScaleSummary
     double meanHops{0};       //!< directed links per flow (hashed paths), host links included
     double maxUtil{0};        //!< busiest fabric link: bytes x 8 / (capacity x completion)
     double imbalance{0};      //!< max / mean bytes over the loaded fabric links
-    double slowdownMedian{0}; //!< median FCT / ideal FCT
+    double slowdownMedian{0}; //!< median FCT / ideal FCT of the completed flows (0: none)
     double wallS{0};          //!< wall time of the run, set by the caller
 
     /// Keys completion_ms, complete, flows, mean_hops, max_fabric_util, loaded_imbalance,

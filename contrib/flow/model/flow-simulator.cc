@@ -766,6 +766,8 @@ FlowSimulator::Run(double stopS)
     };
 
     const bool fluid = m_fluidSplit;
+    // FluidSplit may have been set after SetRouting sized the per-link weights.
+    s.linkWeights.assign(fluid ? s.linkFlows.size() : 0, {});
     // A flow joins its links: its own threshold is computed at the next recomputation.
     auto attach = [&](uint32_t f)
     {

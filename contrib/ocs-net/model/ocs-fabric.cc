@@ -155,14 +155,15 @@ OcsFabric::Setup(const OcsWiring& wiring,
     // evaluating them against the dark OCSes takes them down.
     m_up.assign(m_links.size(), 1);
     m_viewUp.assign(m_links.size(), 1);
+    // Checked before the batch opens: a throw must not leave the routing's batch open.
+    if (m_policy == PAUSE)
+    {
+        CheckCanHold();
+    }
     ViewBatch(true);
     for (uint32_t i = 0; i < m_links.size(); ++i)
     {
         Evaluate(i);
-    }
-    if (m_policy == PAUSE)
-    {
-        CheckCanHold();
     }
     ViewBatch(false);
 }

@@ -78,8 +78,9 @@ struct OcsReconfigRecord
  *   the dark window instead of being sent or lost; the OCSes switch as soon as the last
  *   frame on the fibre has arrived (at most one frame time and the fibre delay), and when
  *   every OCS is restored the EGs forward the held frames again over the new topology
- *   (FabricSwitchForwarder::Forward). Nothing is sent into a dark circuit, nothing is lost,
- *   and the stall is the drop policy's.
+ *   (FabricSwitchForwarder::Forward). Nothing is sent into a dark circuit and nothing is
+ *   lost to it (ocs-dark), and the stall is the drop policy's; a lossy cluster can still
+ *   overflow queues when the held frames and the rerouted traffic meet (doc/ocs-net.md).
  * Then every OCS switches (SwitchingDelay) and the new links restore (RestorationDelay).
  */
 class OcsFabric : public Object

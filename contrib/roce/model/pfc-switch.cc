@@ -340,16 +340,17 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
     Port& port = m_ports[portIndex];
     NS_LOG_LOGIC("node " << m_fabricNode << " port " << portIndex << (xoff ? " XOFF" : " XON"));
     port.xoff = xoff;
-    ++port.frames;
     m_pauseTrace(m_fabricNode, portIndex, PfcQueue::DATA, xoff);
     port.refresh.Cancel();
     if (!PortUsable(port))
     {
-        // The port is down: the frame goes nowhere, and no refresh while it stays down (the
-        // upstream's pause state was cleared when the link went down; see LinkStateChanged).
+        // The port is down: the frame goes nowhere (counted lost, not sent), and no refresh
+        // while it stays down (the upstream's pause state was cleared when the link went
+        // down; see LinkStateChanged).
         ++m_lostPauseFrames;
         return;
     }
+    ++port.frames;
     const Time flight = port.delay + Seconds(8.0 * m_pauseFrameBytes / double(port.rateBps));
     Simulator::Schedule(
         flight, &PfcSwitch::DeliverPause, this, portIndex, xoff ? PauseDuration(port) : Time(0));

@@ -73,7 +73,8 @@ class PfcSwitch : public Object
     uint64_t GetMaxHeadroomUsed(uint32_t port) const { return m_ports[port].maxHeadroom; }
     /// Whether \p port has sent XOFF and not yet XON.
     bool IsPausingUpstream(uint32_t port) const { return m_ports[port].xoff; }
-    /// Pause frames sent on \p port (XOFF, refresh and XON).
+    /// Pause frames sent on \p port (XOFF, refresh and XON); one found its port down is lost, not
+    /// sent.
     uint64_t GetPauseFrames(uint32_t port) const { return m_ports[port].frames; }
     uint64_t GetHeadroomDrops() const { return m_headroomDrops; }
     /// Pause frames (XOFF, refresh, XON) not delivered: their link was down when they were
