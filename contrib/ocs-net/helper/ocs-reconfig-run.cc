@@ -231,15 +231,32 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
     }
     else
     {
-        // Job trace: step s arrives at s x stepPeriod whatever still runs (independent
-        // phases, handed to the gate at time 0): the controller reconfigures for the new job
-        // mix, and the step's flows start when it reports the reconfiguration done.
+        // Job trace: step s arrives at s x stepPeriod whatever still runs, and the controller
+        // reconfigures for the new job mix; the step's flows (phase s; independent phases,
+        // handed to the gate at time 0) start when it reports the reconfiguration done. Every
+        // step reconfigures, also one whose flows were all left out.
         opt.independentPhases = true;
-        opt.phaseGate = [&](uint32_t s, std::function<void()> open)
+        auto opens = std::make_shared<std::vector<std::function<void()>>>(demands.size());
+        opt.phaseGate = [opens](uint32_t s, std::function<void()> open)
+        {
+            (*opens)[s] = std::move(open);
+        };
+        for (uint32_t s = 1; s < demands.size(); ++s)
         {
             Simulator::Schedule(p.stepPeriod * s,
-                                [&apply, &demands, s, open]() { apply(s, demands[s], open); });
-        };
+                                [&apply, &demands, opens, s]()
+                                {
+                                    apply(s,
+                                          demands[s],
+                                          [opens, s]()
+                                          {
+                                              if ((*opens)[s])
+                                              {
+                                                  (*opens)[s]();
+                                              }
+                                          });
+                                });
+        }
     }
     out.roce = RunFabricRoce(fabric->GetNetwork(), flows, opt);
 

@@ -98,7 +98,7 @@ class RoceTrafficHelper
      * With true, every phase p > 0 is handed to the gate when the simulation starts (time 0)
      * and its flows start when the gate opens it, whether or not earlier phases completed:
      * for workloads whose steps arrive on their own clock, e.g. jobs arriving while others
-     * run. Set before Install.
+     * run. A phase may then have no flow (its gate is still called). Set before Install.
      */
     void SetIndependentPhases(bool independent) { m_independentPhases = independent; }
 
@@ -106,7 +106,8 @@ class RoceTrafficHelper
      * Each flow's sender uses UDP source port FlowSpec::SourcePort(). Flows the routing cannot
      * deliver are reported with FabricWarn.
      * \throws std::invalid_argument on a flow that fails FlowSpec::Validate, a duplicate id,
-     *         a dependency on an unknown flow id or a dependency cycle, or phases with a gap
+     *         a dependency on an unknown flow id or a dependency cycle, or (unless phases
+     *         are independent) phases with a gap
      *         (messages name the flow)
      */
     void Install(const std::vector<FlowSpec>& flows);
