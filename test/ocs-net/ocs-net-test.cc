@@ -787,18 +787,26 @@ TEST(OcsReconfigRun, MoeLayersStartWhenTheControllerReportsTheReconfigurationDon
     }
 }
 
-TEST(OcsReconfigRun, DropPolicyCountsLostAndRetransmittedBytesPerPhase)
+/// Job trace on 12 EGs x 4 ports x 2 hosts, 5 steps every 200 us, 4 MB units (jobs run through
+/// the reconfigurations), solve 50 us with \p overlap hidden, switching and restoration 10 us.
+OcsReconfigRunResult
+RunSmallJobTrace(const std::string& policy, Time overlap)
 {
-    // Job trace: reconfigurations while jobs run, drop policy, so packets are lost.
-    OcsReconfigRunConfig c = SmallMoe(MicroSeconds(50), MicroSeconds(0));
+    OcsReconfigRunConfig c = SmallMoe(MicroSeconds(50), overlap);
     c.moe = false;
-    c.policy = "drop";
+    c.policy = policy;
     c.egs = 12;
     c.hostsPerEg = 2;
     c.bytesPerUnit = 4096000;
     c.switchingUs = 10;
     c.stepPeriod = MicroSeconds(200);
-    const OcsReconfigRunResult r = RunOcsReconfig(c, OcsJobTraceWorkload(12, 2, 5, 3));
+    return RunOcsReconfig(c, OcsJobTraceWorkload(12, 2, 5, 3));
+}
+
+TEST(OcsReconfigRun, DropPolicyCountsLostAndRetransmittedBytesPerPhase)
+{
+    // Job trace: reconfigurations while jobs run, drop policy, so packets are lost.
+    const OcsReconfigRunResult r = RunSmallJobTrace("drop", MicroSeconds(0));
     EXPECT_EQ(r.roce.Unaccounted(), 0);
     uint64_t lost = 0;
     uint64_t lostBytes = 0;
@@ -834,15 +842,7 @@ TEST(OcsReconfigRun, JobStepsStartWhenTheControllerReportsTheReconfigurationDone
     for (const std::string policy : {"drop", "drain", "pause"})
     {
         SCOPED_TRACE("policy " + policy);
-        OcsReconfigRunConfig c = SmallMoe(MicroSeconds(50), MicroSeconds(20));
-        c.moe = false;
-        c.policy = policy;
-        c.egs = 12;
-        c.hostsPerEg = 2;
-        c.bytesPerUnit = 4096000;
-        c.switchingUs = 10;
-        c.stepPeriod = MicroSeconds(200);
-        const OcsReconfigRunResult r = RunOcsReconfig(c, OcsJobTraceWorkload(12, 2, 5, 3));
+        const OcsReconfigRunResult r = RunSmallJobTrace(policy, MicroSeconds(20));
         EXPECT_EQ(r.roce.Unaccounted(), 0);
         EXPECT_EQ(r.roce.incompleteFlows, 0u);
         ASSERT_EQ(r.phases.size(), 5u);
