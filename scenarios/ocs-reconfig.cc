@@ -22,8 +22,7 @@
 // - jobs: multi-job training trace (OcsToeWorkload: jobs of 2..4 EGs, all-to-all plus ring
 //   demand, 50% churn per step). A step every --step-us: the controller reconfigures for the
 //   new job mix while the running jobs' flows are in flight (so drop and drain differ); the
-//   step's flows start after the announced stall (plus the drain timeout with drain) and a
-//   5 us margin. Total: makespan.
+//   step's flows start when the controller reports the reconfiguration done. Total: makespan.
 //
 //   ./build/bin/ocs-reconfig                      # cross+exact, uniform+greedy, uniform+bvn
 //   ./build/bin/ocs-reconfig --wiring=cross --algorithm=exact --policy=drain --switching-us=25
@@ -126,7 +125,6 @@ Run(int argc, char* argv[])
     p.overlap = cli.GetTime("overlap-us", Time::US, Time(0), Seconds(10));
     p.restoration = cli.GetTime("restoration-us", Time::US, Time(0), Seconds(1));
     p.drainTimeout = cli.GetTime("drain-timeout-us", Time::US, MicroSeconds(1), Seconds(1));
-    p.drainMargin = MicroSeconds(5);
     p.stepPeriod = cli.GetTime("step-us", Time::US, MicroSeconds(1), Seconds(10));
     p.bin = cli.GetTime("bin-us", Time::US, NanoSeconds(100), MilliSeconds(10));
     const uint64_t seed = cli.GetUint("seed", 0, UINT64_MAX);

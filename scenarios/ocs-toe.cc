@@ -17,27 +17,19 @@
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-results.h"
-#include "ns3/fabric-stats.h"
 #include "ns3/ocs-setup.h"
-#include "ns3/ocs-toe-benchmark.h"
+#include "ns3/ocs-toe-report.h"
 
 #include <malloc.h>
 
-#include <algorithm>
 #include <chrono>
-#include <iomanip>
 #include <iostream>
-#include <map>
-#include <sstream>
 
 using namespace ns3;
 using json = nlohmann::json;
 
 namespace
 {
-
-/// ocs-toe reports sorted[round(q (n-1))] (its published tables use this rule).
-constexpr QuantileMethod kRule = QuantileMethod::ROUNDED_INDEX;
 
 std::vector<uint32_t>
 ParseUintList(const std::vector<std::string>& items,
@@ -215,57 +207,23 @@ Run(int argc, char* argv[])
                          {"ilp_time_limit_ms", ilpMs},
                          {"ilp_steps", ilpSteps},
                          {"seed", seed}};
-    CsvWriter stepCsv(out.Path("steps.csv"),
-                      {"gpus",
-                       "egs",
-                       "step",
-                       "wiring",
-                       "algorithm",
-                       "ltcr",
-                       "solve_us",
-                       "decomposition_us",
-                       "timed_out",
-                       "target_links",
-                       "realized_links"});
-    CsvWriter logicalCsv(out.Path("logical.csv"),
-                         {"gpus", "step", "jobs", "mlu", "links", "spare_links", "solve_us"});
+    CsvWriter stepCsv(out.Path("steps.csv"), OcsToeStepCsvColumns());
+    CsvWriter logicalCsv(out.Path("logical.csv"), OcsToeLogicalCsvColumns());
 
     // Every (size, wiring, algorithm) series, in the order they first ran.
-    std::vector<std::pair<uint32_t, OcsToeSeries>> series;
+    std::vector<OcsToeSizedSeries> series;
     json logicalSummary = json::object();
     bool crossExact = true;
     const auto wall0 = std::chrono::steady_clock::now();
     for (uint32_t gpus : gpusList)
     {
         const std::string g = std::to_string(gpus);
-        const std::string e = std::to_string(gpus / gpusPerEg);
         const OcsToeSizeResult r = RunOcsToeBenchmark(
             gpus,
             bp,
             [&](const OcsToeStepRecord& x)
-            {
-                stepCsv.Row({g,
-                             e,
-                             std::to_string(x.step),
-                             x.wiring,
-                             x.algorithm,
-                             FormatNumber(x.ltcr, 9),
-                             FormatNumber(x.solveUs),
-                             FormatNumber(x.decompUs),
-                             x.timedOut ? "1" : "0",
-                             std::to_string(x.targetLinks),
-                             std::to_string(x.realizedLinks)});
-            },
-            [&](const OcsToeLogicalRecord& x)
-            {
-                logicalCsv.Row({g,
-                                std::to_string(x.step),
-                                std::to_string(x.jobs),
-                                FormatNumber(x.mlu),
-                                std::to_string(x.links),
-                                std::to_string(x.spareLinks),
-                                FormatNumber(x.solveUs)});
-            },
+            { stepCsv.Row(OcsToeStepCsvRow(gpus, gpus / gpusPerEg, x)); },
+            [&](const OcsToeLogicalRecord& x) { logicalCsv.Row(OcsToeLogicalCsvRow(gpus, x)); },
             [&](uint32_t step)
             {
                 if ((step + 1) % 10 == 0 || step + 1 == steps)
@@ -283,168 +241,57 @@ Run(int argc, char* argv[])
             series.emplace_back(gpus, x);
         }
         logicalSummary[g] = {{"egs", r.egs},
-                             {"mlu_median", Quantile(r.mlus, 0.5, kRule)},
-                             {"solve_us_median", Quantile(r.logicalUs, 0.5, kRule)}};
+                             {"mlu_median", Quantile(r.mlus, 0.5, OCS_TOE_QUANTILE)},
+                             {"solve_us_median", Quantile(r.logicalUs, 0.5, OCS_TOE_QUANTILE)}};
     }
 
-    // Table.
+    // Tables.
     std::cout << "\nOCS ToE micro-benchmark (§7): " << steps << " steps, " << ports
               << " ports per EG, " << gpusPerEg << " GPUs per EG, churn " << churn << ", seed "
-              << seed << "\n\n"
-              << std::left << std::setw(7) << "GPUs" << std::setw(9) << "wiring" << std::setw(8)
-              << "algo" << std::right << std::setw(6) << "steps" << std::setw(10) << "LTCR-mean"
-              << std::setw(9) << "min" << std::setw(9) << "p10" << std::setw(9) << "median"
-              << std::setw(8) << "=1" << std::setw(13) << "solve-p50us" << std::setw(13)
-              << "solve-maxus" << std::setw(10) << "timeouts"
-              << "\n";
+              << seed << "\n\n";
+    PrintOcsToeTable(series, std::cout);
     json results = json::array();
-    for (const auto& [gpus, s] : series)
+    for (const OcsToeSizedSeries& s : series)
     {
-        const std::string& wiring = s.wiring;
-        const std::string& algo = s.algorithm;
-        const auto exactSteps
-            = std::count_if(s.ltcr.begin(), s.ltcr.end(), [](double x) { return x >= 1.0; });
-        std::cout << std::left << std::setw(7) << gpus << std::setw(9) << wiring << std::setw(8)
-                  << algo << std::right << std::setw(6) << s.ltcr.size() << std::fixed
-                  << std::setprecision(4) << std::setw(10) << Mean(s.ltcr) << std::setw(9)
-                  << Quantile(s.ltcr, 0, kRule) << std::setw(9) << Quantile(s.ltcr, 0.1, kRule)
-                  << std::setw(9) << Quantile(s.ltcr, 0.5, kRule) << std::setw(8) << exactSteps
-                  << std::setprecision(1) << std::setw(13) << Quantile(s.solveUs, 0.5, kRule)
-                  << std::setw(13) << Quantile(s.solveUs, 1, kRule) << std::setw(10) << s.timeouts
-                  << "\n";
-        results.push_back({{"gpus", gpus},
-                           {"egs", gpus / gpusPerEg},
-                           {"wiring", wiring},
-                           {"algorithm", algo},
-                           {"steps", s.ltcr.size()},
-                           {"ltcr_mean", Mean(s.ltcr)},
-                           {"ltcr_min", Quantile(s.ltcr, 0, kRule)},
-                           {"ltcr_p10", Quantile(s.ltcr, 0.1, kRule)},
-                           {"ltcr_median", Quantile(s.ltcr, 0.5, kRule)},
-                           {"ltcr_max", Quantile(s.ltcr, 1, kRule)},
-                           {"steps_ltcr_1", exactSteps},
-                           {"solve_us_median", Quantile(s.solveUs, 0.5, kRule)},
-                           {"solve_us_p90", Quantile(s.solveUs, 0.9, kRule)},
-                           {"solve_us_max", Quantile(s.solveUs, 1, kRule)},
-                           {"decomposition_us_median", Quantile(s.decompUs, 0.5, kRule)},
-                           {"timeouts", s.timeouts},
-                           {"proved_optimal", s.provedOptimal}});
-        if (withMlu)
-        {
-            results.back()["mlu_over_logical_mean"] = Mean(s.mluRatio);
-            results.back()["mlu_over_logical_max"] = Quantile(s.mluRatio, 1, kRule);
-            results.back()["unrouted_demand_fraction_mean"] = Mean(s.unrouted);
-        }
+        results.push_back(OcsToeSeriesToJson(s, gpusPerEg, withMlu));
     }
     if (withMlu)
     {
         std::cout << "\nMLU of the demand routed over the realized topology (ECMP over shortest EG "
-                     "paths), relative to the logical topology's single-hop MLU (Fig. 7a):\n"
-                  << std::left << std::setw(7) << "GPUs" << std::setw(9) << "wiring" << std::setw(8)
-                  << "algo" << std::right << std::setw(12) << "MLU/bound" << std::setw(10)
-                  << "above-%" << std::setw(10) << "max" << std::setw(12) << "unrouted-%"
-                  << "\n";
-        for (const auto& [gpus, s] : series)
-        {
-            std::cout << std::left << std::setw(7) << gpus << std::setw(9) << s.wiring
-                      << std::setw(8) << s.algorithm << std::right << std::fixed
-                      << std::setprecision(3) << std::setw(12) << Mean(s.mluRatio)
-                      << std::setprecision(1) << std::setw(10) << (Mean(s.mluRatio) - 1) * 100
-                      << std::setprecision(3) << std::setw(10) << Quantile(s.mluRatio, 1, kRule)
-                      << std::setprecision(2) << std::setw(12) << Mean(s.unrouted) * 100
-                      << std::defaultfloat << "\n";
-        }
+                     "paths), relative to the logical topology's single-hop MLU (Fig. 7a):\n";
+        PrintOcsToeMluTable(series, std::cout);
         summary["params"]["mlu"] = true;
     }
     summary["results"] = results;
     summary["logical"] = logicalSummary;
     summary["checks"] = {{"exact_all_ltcr_1", crossExact}};
 
-    // Plots: LTCR per algorithm and wiring for each size (Fig. 8): mean (point), p10..max and
-    // min..max (bars); and median solve time against size.
+    // Plots: LTCR per algorithm and wiring for each size (Fig. 8), median solve time
+    // against size.
+    std::vector<std::string> wiringNames;
+    std::vector<std::string> algorithmNames;
+    for (OcsWiringType t : wirings)
+    {
+        wiringNames.push_back(OcsWiringTypeName(t));
+    }
+    for (OcsAlgorithm a : algorithms)
+    {
+        algorithmNames.push_back(OcsAlgorithmName(a));
+    }
     for (uint32_t gpus : gpusList)
     {
-        Gnuplot plot;
-        plot.SetTerminal("pngcairo size 900,500");
-        plot.SetTitle("LTCR per step, " + std::to_string(steps) + " steps, " + std::to_string(gpus)
-                      + " GPUs (" + std::to_string(gpus / gpusPerEg) + " EGs x "
-                      + std::to_string(ports) + " ports)");
-        plot.SetLegend("OCS configuration algorithm", "LTCR (Eq. 1)");
-        std::string xtics;
-        for (size_t ai = 0; ai < algorithms.size(); ++ai)
-        {
-            xtics += (ai ? ", \"" : "\"") + OcsAlgorithmName(algorithms[ai]) + "\" "
-                   + std::to_string(ai);
-        }
-        plot.AppendExtra("set xtics (" + xtics + ")");
-        plot.AppendExtra("set xrange [-0.5:" + std::to_string(algorithms.size() - 0.5) + "]");
-        plot.AppendExtra("set yrange [0:1.05]");
-        plot.AppendExtra("set grid ytics");
-        plot.AppendExtra("set key bottom left");
-        for (size_t wi = 0; wi < wirings.size(); ++wi)
-        {
-            const std::string wname = OcsWiringTypeName(wirings[wi]);
-            Gnuplot2dDataset range(wname + " min..max");
-            Gnuplot2dDataset mean(wname + " mean");
-            range.SetStyle(Gnuplot2dDataset::POINTS);
-            range.SetErrorBars(Gnuplot2dDataset::Y);
-            range.SetExtra("pt -1 lw 2 lc " + std::to_string(wi + 1));
-            mean.SetStyle(Gnuplot2dDataset::POINTS);
-            mean.SetExtra("pt 7 ps 1.3 lc " + std::to_string(wi + 1));
-            const double dx = (double(wi) - 0.5 * (wirings.size() - 1)) * 0.2;
-            for (size_t ai = 0; ai < algorithms.size(); ++ai)
-            {
-                const auto it = std::find_if(series.begin(),
-                                             series.end(),
-                                             [&](const auto& x)
-                                             {
-                                                 return x.first == gpus && x.second.wiring == wname
-                                                     && x.second.algorithm
-                                                            == OcsAlgorithmName(algorithms[ai]);
-                                             });
-                if (it == series.end())
-                {
-                    continue;
-                }
-                const auto& v = it->second.ltcr;
-                const double lo = Quantile(v, 0, kRule);
-                const double hi = Quantile(v, 1, kRule);
-                range.Add(ai + dx, 0.5 * (lo + hi), 0.5 * (hi - lo));
-                mean.Add(ai + dx, Mean(v));
-            }
-            plot.AddDataset(range);
-            plot.AddDataset(mean);
-        }
+        Gnuplot plot = OcsToeLtcrPlot(gpus,
+                                      wiringNames,
+                                      algorithmNames,
+                                      series,
+                                      "LTCR per step, " + std::to_string(steps) + " steps, "
+                                          + std::to_string(gpus) + " GPUs ("
+                                          + std::to_string(gpus / gpusPerEg) + " EGs x "
+                                          + std::to_string(ports) + " ports)");
         out.WritePng("ltcr-" + std::to_string(gpus) + ".png", plot);
     }
-    {
-        Gnuplot plot;
-        plot.SetTerminal("pngcairo size 900,500");
-        plot.SetTitle("Median solve time per step (configuration only)");
-        plot.SetLegend("GPUs", "median solve time (us)");
-        plot.AppendExtra("set logscale xy");
-        const auto [minG, maxG] = std::minmax_element(gpusList.begin(), gpusList.end());
-        plot.AppendExtra("set xrange [" + std::to_string(*minG / 1.4) + ":"
-                         + std::to_string(*maxG * 1.4) + "]");
-        plot.AppendExtra("set key outside right");
-        plot.AppendExtra("set grid");
-        std::map<std::string, Gnuplot2dDataset> byAlgo;
-        for (const auto& [gpus, s] : series)
-        {
-            const std::string name = s.wiring + " " + s.algorithm;
-            if (!byAlgo.count(name))
-            {
-                byAlgo.emplace(name, Gnuplot2dDataset(name));
-                byAlgo.at(name).SetStyle(Gnuplot2dDataset::LINES_POINTS);
-            }
-            byAlgo.at(name).Add(gpus, Quantile(s.solveUs, 0.5, kRule));
-        }
-        for (auto& [name, ds] : byAlgo)
-        {
-            plot.AddDataset(ds);
-        }
-        out.WritePng("solve-time.png", plot);
-    }
+    Gnuplot solvePlot = OcsToeSolveTimePlot(series);
+    out.WritePng("solve-time.png", solvePlot);
     out.WriteJson("summary.json", summary);
     std::cout << "\nLTCR per step (Eq. 1); '=1': steps with LTCR = 1; solve: configuration time "
                  "per step (decomposition included on Cross/2-Uniform); ILP "

@@ -363,6 +363,42 @@ TEST_F(RoceTransport, PhaseGateHoldsAPhaseUntilItOpens)
     ExpectAccounted(r);
 }
 
+TEST_F(RoceTransport, IndependentPhasesGoToTheGateAtTheStart)
+{
+    // Phases that do not wait for each other: every later phase is handed to the gate at time
+    // 0, while phase 0's long flow still runs, and starts when its gate opens. Phase 2 has no
+    // flow: harmless here (it is refused when phases are chained).
+    auto net = Roft16();
+    std::vector<FlowSpec> flows{
+        Flow(0, 0, 5, 4000000), Flow(1, 1, 6, 100000), Flow(2, 2, 7, 100000)};
+    flows[1].phase = 1;
+    flows[2].phase = 3;
+    RoceTrafficHelper chained(Roft16());
+    EXPECT_THROW(chained.Install(flows), std::invalid_argument);
+    std::vector<std::pair<uint32_t, Time>> gated;
+    FabricRoceRunOptions opt;
+    opt.independentPhases = true;
+    opt.phaseGate = [&gated](uint32_t phase, std::function<void()> open)
+    {
+        gated.emplace_back(phase, Simulator::Now());
+        Simulator::Schedule(MicroSeconds(10 * phase), open);
+    };
+    auto r = RunFabricRoce(net, flows, opt);
+    for (const auto& f : r.flows)
+    {
+        ASSERT_TRUE(f.complete) << f.spec.id;
+    }
+    ASSERT_EQ(gated.size(), 3u); // each phase once, not again when phase 0 completes
+    for (uint32_t p = 1; p <= 3; ++p)
+    {
+        EXPECT_EQ(gated[p - 1], std::make_pair(p, Time(0)));
+    }
+    EXPECT_EQ(r.flows[1].start, MicroSeconds(10));
+    EXPECT_EQ(r.flows[2].start, MicroSeconds(30));
+    EXPECT_LT(r.flows[2].finish, r.flows[0].finish); // they ran beside phase 0
+    ExpectAccounted(r);
+}
+
 TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
 {
     // RoCE packets are ordinary IPv4/UDP on the hosts, so FlowMonitor classifies them.

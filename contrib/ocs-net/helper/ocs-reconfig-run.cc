@@ -53,12 +53,6 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
     // Plan every step first (deterministic): a flow whose EG pair the realized topology cannot
     // connect at all would have no route when it starts; it is left out and counted.
     const bool moe = p.moe;
-    const Time unhidden = p.solve > p.overlap ? p.solve - p.overlap : Time(0);
-    // When a job-trace step's flows start: the announced stall (solve not hidden + switching +
-    // restoration, + the drain timeout with the drain policy: traffic is in flight there) plus
-    // a margin. MoE layers start when the controller reports their reconfiguration done.
-    const Time budget = unhidden + switching + p.restoration + p.drainMargin
-                      + (p.policy == "drain" ? p.drainTimeout : Time(0));
     std::vector<FlowSpec> flows;
     std::vector<uint32_t> stepOfFlow;
     out.phases.resize(demands.size());
@@ -85,15 +79,8 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
                 continue;
             }
             f.id = uint32_t(flows.size());
-            if (moe)
-            {
-                f.phase = s; // starts through the phase gate below
-                f.startS = 0.0;
-            }
-            else
-            {
-                f.startS = s == 0 ? 0.0 : (p.stepPeriod * s + budget).GetSeconds();
-            }
+            f.phase = s; // starts through the phase gate below
+            f.startS = 0.0;
             flows.push_back(f);
             stepOfFlow.push_back(s);
             ++out.phases[s].flows;
@@ -130,7 +117,10 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
     // Every device's queue overflow, links that are down (FabricLinkGuard) and full host
     // queues, as FabricLinkMonitor counts them for the run.
     const FabricGraph& graph = fabric->GetNetwork()->GetGraph();
-    auto countDrop1 = [countDrop](Ptr<const Packet> pkt) { countDrop(pkt, ""); };
+    auto countDrop1 = [countDrop](Ptr<const Packet> pkt)
+    {
+        countDrop(pkt, "");
+    };
     for (uint32_t v = 0; v < graph.GetNNodes(); ++v)
     {
         Ptr<Node> node = fabric->GetNetwork()->GetNode(v);
@@ -211,9 +201,10 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
         const uint32_t s = stepOfFlow[flow];
         OcsPhaseRecord& ph = out.phases[s];
         const double startUs = (Simulator::Now() + Seconds(flows[flow].startS)).GetSeconds() * 1e6;
-        if (s > 0 && moe && (fabric->IsReconfiguring() || startUs < ph.reconfigEndUs))
+        if (s > 0 && (fabric->IsReconfiguring() || startUs < ph.reconfigEndUs))
         {
-            throw std::logic_error("RunOcsReconfig: layer " + std::to_string(s)
+            throw std::logic_error(std::string("RunOcsReconfig: ") + (moe ? "layer " : "step ")
+                                   + std::to_string(s)
                                    + " started before its reconfiguration ended");
         }
         ph.flowsStartUs = ph.flowsStartUs < 0 ? startUs : std::min(ph.flowsStartUs, startUs);
@@ -240,9 +231,31 @@ RunOcsReconfig(const OcsReconfigRunConfig& p, const OcsPhasedWorkload& load)
     }
     else
     {
+        // Job trace: step s arrives at s x stepPeriod whatever still runs, and the controller
+        // reconfigures for the new job mix; the step's flows (phase s; independent phases,
+        // handed to the gate at time 0) start when it reports the reconfiguration done. Every
+        // step reconfigures, also one whose flows were all left out.
+        opt.independentPhases = true;
+        auto opens = std::make_shared<std::vector<std::function<void()>>>(demands.size());
+        opt.phaseGate = [opens](uint32_t s, std::function<void()> open)
+        {
+            (*opens)[s] = std::move(open);
+        };
         for (uint32_t s = 1; s < demands.size(); ++s)
         {
-            Simulator::Schedule(p.stepPeriod * s, [&, s]() { apply(s, demands[s], nullptr); });
+            Simulator::Schedule(p.stepPeriod * s,
+                                [&apply, &demands, opens, s]()
+                                {
+                                    apply(s,
+                                          demands[s],
+                                          [opens, s]()
+                                          {
+                                              if ((*opens)[s])
+                                              {
+                                                  (*opens)[s]();
+                                              }
+                                          });
+                                });
         }
     }
     out.roce = RunFabricRoce(fabric->GetNetwork(), flows, opt);

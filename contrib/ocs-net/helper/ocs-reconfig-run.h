@@ -33,8 +33,6 @@ struct OcsReconfigRunConfig
     Time overlap;                //!< OcsController Overlap
     Time restoration{MicroSeconds(10)};
     Time drainTimeout{MicroSeconds(50)};
-    /// Job trace: a step's flows start this long after the announced stall.
-    Time drainMargin{MicroSeconds(5)};
 
     Time stepPeriod{MicroSeconds(200)}; //!< job trace: time between steps
     Time bin{MicroSeconds(5)};          //!< aggregate throughput bin
@@ -84,9 +82,9 @@ struct OcsReconfigRunResult
  *   solve overlaps the computation: only the solve time beyond Overlap delays it), and the
  *   layer's flows start when the controller reports the reconfiguration done (a phase gate of
  *   RoceTrafficHelper): the stall is exactly what the reconfiguration costs.
- * - Job trace: a reconfiguration every stepPeriod while the running jobs' flows are in
- *   flight; a step's flows start after the announced stall (unhidden solve + switching +
- *   restoration, plus the drain timeout with the drain policy) plus drainMargin.
+ * - Job trace: step s arrives at s x stepPeriod and the controller reconfigures for it while
+ *   the running jobs' flows are in flight; the step's flows start when the controller reports
+ *   the reconfiguration done (RoceTrafficHelper phase gate with independent phases).
  * A flow of a later phase that starts while the fabric is still reconfiguring is an error
  * (std::logic_error), never a silent start on the old topology.
  * Flows whose EGs a realized topology cannot join are left out and counted per phase.

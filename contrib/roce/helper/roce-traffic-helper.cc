@@ -42,6 +42,7 @@ struct RoceTrafficHelper::State
     std::function<void(uint32_t)> start;
     RoceTrafficHelper::SenderCreatedCallback senderCreated;
     RoceTrafficHelper::PhaseGateCallback phaseGate;
+    bool independentPhases{false}; //!< phase p does not wait for phase p - 1
 };
 
 RoceTrafficHelper::RoceTrafficHelper(Ptr<FabricNetwork> net)
@@ -155,7 +156,9 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
     }
     for (uint32_t p = 0; p < phases; ++p)
     {
-        if (st->phaseFlows[p].empty())
+        // A chained phase without flows would never complete, so the next would never open;
+        // an independent one is harmless (its gate opens nothing).
+        if (st->phaseFlows[p].empty() && !m_independentPhases)
         {
             throw std::invalid_argument(
                 "RoceTrafficHelper: phase " + std::to_string(p)
@@ -170,6 +173,10 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
         std::vector<uint32_t> left = st->phaseLeft;
         for (size_t f = 0; f < n; ++f)
         {
+            if (m_independentPhases && flows[f].phase > 0)
+            {
+                --w[f]; // its gate is called at the start, not after the previous phase
+            }
             if (w[f] == 0)
             {
                 ready.push_back(f);
@@ -189,7 +196,7 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                 }
             }
             const uint32_t p = flows[f].phase;
-            if (--left[p] == 0 && p + 1 < phases)
+            if (--left[p] == 0 && p + 1 < phases && !m_independentPhases)
             {
                 for (uint32_t d : st->phaseFlows[p + 1])
                 {
@@ -310,7 +317,8 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                                                 }
                                                 const uint32_t p = s2->records[qp].spec.phase;
                                                 if (--s2->phaseLeft[p] == 0
-                                                    && p + 1 < s2->phaseFlows.size())
+                                                    && p + 1 < s2->phaseFlows.size()
+                                                    && !s2->independentPhases)
                                                 {
                                                     s2->openPhase(p + 1);
                                                 }
@@ -357,6 +365,7 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
     };
     st->senderCreated = m_senderCreated;
     st->phaseGate = m_phaseGate;
+    st->independentPhases = m_independentPhases;
     WarnUnreachable(m_net, flows, "RoceTrafficHelper");
     UintegerValue payloadValue;
     m_sender.Create<RoceSender>()->GetAttribute("PacketSize", payloadValue);
@@ -426,6 +435,21 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
         if (st->waiting[f] == 0)
         {
             st->start(f);
+        }
+    }
+    if (m_independentPhases)
+    {
+        // Every later phase goes to its gate when the simulation starts.
+        for (uint32_t p = 1; p < st->phaseFlows.size(); ++p)
+        {
+            Simulator::ScheduleNow(
+                [weak, p]()
+                {
+                    if (auto s = weak.lock())
+                    {
+                        s->openPhase(p);
+                    }
+                });
         }
     }
 }
@@ -544,6 +568,7 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     {
         roce.SetPhaseGate(options.phaseGate);
     }
+    roce.SetIndependentPhases(options.independentPhases);
     roce.Install(flows);
     Simulator::Stop(options.stopAt);
     if (options.beforeRun)

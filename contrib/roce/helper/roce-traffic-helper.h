@@ -94,10 +94,20 @@ class RoceTrafficHelper
     void SetPhaseGate(PhaseGateCallback cb) { m_phaseGate = std::move(cb); }
 
     /**
+     * Phases that do not wait for each other (default false: phase p waits for phase p - 1).
+     * With true, every phase p > 0 is handed to the gate when the simulation starts (time 0)
+     * and its flows start when the gate opens it, whether or not earlier phases completed:
+     * for workloads whose steps arrive on their own clock, e.g. jobs arriving while others
+     * run. A phase may then have no flow (its gate is still called). Set before Install.
+     */
+    void SetIndependentPhases(bool independent) { m_independentPhases = independent; }
+
+    /**
      * Each flow's sender uses UDP source port FlowSpec::SourcePort(). Flows the routing cannot
      * deliver are reported with FabricWarn.
      * \throws std::invalid_argument on a flow that fails FlowSpec::Validate, a duplicate id,
-     *         a dependency on an unknown flow id or a dependency cycle, or phases with a gap
+     *         a dependency on an unknown flow id or a dependency cycle, or (unless phases
+     *         are independent) phases with a gap
      *         (messages name the flow)
      */
     void Install(const std::vector<FlowSpec>& flows);
@@ -120,6 +130,7 @@ class RoceTrafficHelper
     Time m_bin;
     SenderCreatedCallback m_senderCreated;
     PhaseGateCallback m_phaseGate;
+    bool m_independentPhases{false};
     std::shared_ptr<State> m_state;
 };
 
@@ -180,6 +191,8 @@ struct FabricRoceRunOptions
     RoceTrafficHelper::SenderCreatedCallback senderCreated;
     /// RoceTrafficHelper::SetPhaseGate: when a phase's flows may start.
     RoceTrafficHelper::PhaseGateCallback phaseGate;
+    /// RoceTrafficHelper::SetIndependentPhases: phases that do not wait for each other.
+    bool independentPhases{false};
 };
 
 /**
