@@ -487,6 +487,8 @@ TEST(RngFatTreeStudy, SummaryParamsFollowTheRun)
     EXPECT_FALSE(j.contains("rooms"));
     x.shuffleBox = true;
     x.rooms = 2;
+    x.n = 32;
+    x.d = 8;
     run.flowLevel = false;
     j = RngFatTreeStudy(x).SummaryParams(run);
     EXPECT_EQ(j["level"], "packet");
@@ -495,7 +497,7 @@ TEST(RngFatTreeStudy, SummaryParamsFollowTheRun)
     EXPECT_EQ(j["rate_control"], "dcqcn");
     std::ostringstream os;
     RngFatTreeStudy(x).Describe(os);
-    EXPECT_NE(os.str().find("RNG: 16 routers, d=4, s=4 (64 servers)"), std::string::npos)
+    EXPECT_NE(os.str().find("RNG: 32 routers, d=8, s=4 (128 servers)"), std::string::npos)
         << os.str();
 }
 
@@ -532,7 +534,7 @@ TEST(RngFatTreeStudy, SizeEstimatesAndRefusal)
     EXPECT_LT(RngFatTreeRunSeconds(x, run), fluid / 3);
     run.patterns = {"permutation", "all-to-all"};
     run.a2aSteps = 0; // 16000 x 15999 flows
-    EXPECT_GT(RngFatTreeRunSeconds(x, run), 1e6);
+    EXPECT_GT(RngFatTreeRunSeconds(x, run), 1e5);
     try
     {
         CheckRngFatTreeSize(x, run);
