@@ -215,11 +215,12 @@ StudyFlows(const RngFatTreeParams& x, const RngFatTreeRunSettings& run)
 
 /// Bytes and seconds of building the study (router graph, Spraypoint tables, both fabrics'
 /// graphs): measured on a loaded 2-core machine at (n, d) = (250, 32), (500, 16), (500, 32),
-/// (250, 64): 134-544 MB and 2.2-12 s, both close to n^2 d^2 (2.1 bytes, 4e-8 s each).
+/// (250, 64), (500, 64), (1000, 64): 0.13-7.7 GB and 2.2-301 s, both close to n^2 d^2 (1.9-2.1
+/// bytes, 4-7e-8 s).
 double
 StudyBuildBytes(double n, double d)
 {
-    return 2.2 * n * n * d * d;
+    return 2.0 * n * n * d * d;
 }
 
 double

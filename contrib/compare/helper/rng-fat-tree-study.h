@@ -130,7 +130,7 @@ uint64_t RngFatTreePatternFlows(const std::string& pattern, uint64_t servers, ui
  * \ingroup compare
  * Estimated peak memory (bytes) of a comparison. Packet level: about 45 kB per ns-3 node
  * (servers and routers) and, for the routing tables, 11 bytes per router pair and 16 per
- * lane. Flow level: building the study (about 2.2 bytes x n^2 d^2, measured) and one run's
+ * lane. Flow level: building the study (about 2 bytes x n^2 d^2, measured) and one run's
  * flows (the largest pattern), with the fluid split each flow's candidate DAG (doc/compare.md).
  */
 double RngFatTreeMemoryBytes(const RngFatTreeParams& params, const RngFatTreeRunSettings& run);
