@@ -41,14 +41,6 @@ using json = nlohmann::json;
 namespace
 {
 
-/// Settings shared by every run.
-struct Setup
-{
-    double lineBps;
-    std::string rateControl; //!< dcqcn | none | a RoceRateControl TypeId (as given)
-    Time stopAt;             //!< safety horizon of a run
-};
-
 int
 Run(int argc, char* argv[])
 {
@@ -99,55 +91,62 @@ Run(int argc, char* argv[])
         cli.ReserveAttribute(attribute, flag);
     }
     const bool full = cli.GetBool("full");
-    for (const std::string f : {"n", "d", "s"})
+    // --full fixes the sizes; a size given as well is refused, not silently overridden.
+    auto size = [&](const std::string& f, uint32_t fullValue, uint64_t lo, uint64_t hi)
     {
         if (full && cli.IsSet(f))
         {
             throw std::invalid_argument("--full sets --n=256 --d=16 --s=8; do not also give --"
                                         + f);
         }
-    }
-    const auto n = full ? 256u : static_cast<uint32_t>(cli.GetUint("n", 4, 4096));
-    const auto d = full ? 16u : static_cast<uint32_t>(cli.GetUint("d", 2, 1000));
-    const auto s = full ? 8u : static_cast<uint32_t>(cli.GetUint("s", 1, 64));
-    const auto p = static_cast<uint32_t>(cli.GetUint("p", 1, 1000));
-    const auto h = static_cast<uint32_t>(cli.GetUint("h", 1, 1000));
-    const auto k = static_cast<uint32_t>(cli.GetUint("k", 1, 64));
-    const uint64_t seed = cli.GetUint("seed", 0, UINT64_MAX);
-    const std::string cc = cli.GetString("rate-control");
-    RoceRateControlTypeId(cc, "--rate-control"); // checked before anything runs
-    Setup st{cli.GetDouble("link-rate-gbps", 0.001, 10000) * 1e9,
-             cc,
-             cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000))};
-    const Time blackhole = cli.GetTime("blackhole-us", Time::US, MicroSeconds(1), Seconds(1000));
-    CheckSerializationResolution(st.lineBps, RoceDataWireBytes(), "--link-rate-gbps");
-    const uint64_t permBytes = cli.GetUint("perm-bytes", 1, uint64_t(1) << 34);
-    const uint64_t a2aBytes = cli.GetUint("a2a-bytes", 1, uint64_t(1) << 30);
-    const uint32_t a2aSteps = full && !cli.IsSet("a2a-steps")
-                                ? 64u
-                                : static_cast<uint32_t>(cli.GetUint("a2a-steps", 0, 16383));
-    if (uint64_t(n) * s - 1 > 16383 && a2aSteps == 0)
+        return full ? fullValue : static_cast<uint32_t>(cli.GetUint(f, lo, hi));
+    };
+    const uint32_t n = size("n", 256, 4, 4096);
+    const uint32_t d = size("d", 16, 2, 1000);
+    const uint32_t s = size("s", 8, 1, 64);
+    RngFatTreeParams prm{n,
+                         d,
+                         s,
+                         static_cast<uint32_t>(cli.GetUint("p", 1, 1000)),
+                         static_cast<uint32_t>(cli.GetUint("h", 1, 1000)),
+                         static_cast<uint32_t>(cli.GetUint("k", 1, 64)),
+                         cli.GetUint("seed", 0, UINT64_MAX)};
+    RngFatTreeRunSettings run;
+    run.rateControl = cli.GetString("rate-control");
+    RoceRateControlTypeId(run.rateControl, "--rate-control"); // checked before anything runs
+    run.lineBps = cli.GetDouble("link-rate-gbps", 0.001, 10000) * 1e9;
+    run.stopAt = cli.GetTime("stop-ms", Time::MS, MicroSeconds(1), Seconds(1000));
+    run.blackhole = cli.GetTime("blackhole-us", Time::US, MicroSeconds(1), Seconds(1000));
+    CheckSerializationResolution(run.lineBps, RoceDataWireBytes(), "--link-rate-gbps");
+    run.permBytes = cli.GetUint("perm-bytes", 1, uint64_t(1) << 34);
+    run.a2aBytes = cli.GetUint("a2a-bytes", 1, uint64_t(1) << 30);
+    run.a2aSteps = full && !cli.IsSet("a2a-steps")
+                     ? 64u
+                     : static_cast<uint32_t>(cli.GetUint("a2a-steps", 0, 16383));
+    if (uint64_t(n) * s - 1 > 16383 && run.a2aSteps == 0)
     {
         throw std::invalid_argument("--a2a-steps=0: all-to-all over " + std::to_string(n * s)
                                     + " servers needs --a2a-steps in [1, 16383] (one UDP source "
                                       "port per step)");
     }
-    const std::string level = cli.GetChoice("level", {"packet", "flow"});
-    const std::string graphKind = cli.GetChoice("graph", {"random-regular", "shufflebox"});
-    const auto rooms = static_cast<uint32_t>(cli.GetUint("rooms", 1, 64));
-    if (graphKind == "shufflebox" && d % 4 != 0)
+    run.flowLevel = cli.GetChoice("level", {"packet", "flow"}) == "flow";
+    prm.shuffleBox = cli.GetChoice("graph", {"random-regular", "shufflebox"}) == "shufflebox";
+    prm.rooms = static_cast<uint32_t>(cli.GetUint("rooms", 1, 64));
+    if (prm.shuffleBox && d % 4 != 0)
     {
         throw std::invalid_argument("--graph=shufflebox: --d=" + std::to_string(d)
                                     + " must be a multiple of 4 (4 lanes per ShuffleBox port)");
     }
-    if (level == "flow" && cli.IsSet("blast") && cli.GetBool("blast"))
+    if (run.flowLevel && cli.IsSet("blast") && cli.GetBool("blast"))
     {
         throw std::invalid_argument("--blast=true: the blast-radius cases run at packet level "
                                     "only; use --level=packet or leave --blast out");
     }
-    const bool blast = level == "packet" && cli.GetBool("blast");
-    const bool withFluid = cli.GetBool("fluid");
-    auto checkedList = [&cli](const std::string& flag, const std::set<std::string>& allowed)
+    const bool blast = !run.flowLevel && cli.GetBool("blast");
+    run.fluid = cli.GetBool("fluid");
+    for (const auto& [flag, allowed] : std::vector<std::pair<std::string, std::set<std::string>>>{
+             {"routings", {"spraypoint", "ecmp", "ksp"}},
+             {"patterns", {"permutation", "all-to-all"}}})
     {
         for (const auto& x : cli.GetList(flag))
         {
@@ -158,20 +157,11 @@ Run(int argc, char* argv[])
                     + (flag == "routings" ? "spraypoint|ecmp|ksp" : "permutation|all-to-all"));
             }
         }
-        return cli.GetList(flag);
-    };
-    const auto routings = checkedList("routings", {"spraypoint", "ecmp", "ksp"});
-    const auto patternNames = checkedList("patterns", {"permutation", "all-to-all"});
-    // Measured: about 45 kB per ns-3 node (servers and routers) and, for the routing tables,
-    // 11 bytes per router pair and 16 per lane.
-    if (level == "packet")
-    {
-        CheckFabricMemory(30e6 + 45e3 * double(n) * (s + 1) + 11.0 * n * n + 16.0 * n * d,
-                          "--n=" + std::to_string(n) + " --d=" + std::to_string(d)
-                              + " --s=" + std::to_string(s));
     }
+    run.routings = cli.GetList("routings");
+    run.patterns = cli.GetList("patterns");
+    CheckRngFatTreeSize(prm, run); // memory and, at flow level, wall time
     // The two fabrics (validates the graph parameters and p, h against d).
-    RngFatTreeParams prm{n, d, s, p, h, k, seed, graphKind == "shufflebox", rooms};
     const RngFatTreeStudy study(prm);
     const uint32_t spines = study.GetSpines();
     if (blast && spines < 2)
@@ -183,71 +173,30 @@ Run(int argc, char* argv[])
     }
     FabricResults out(cli.GetString("out"));
     const uint32_t nServers = n * s;
-    std::cout << "RNG: " << n << " routers, d=" << d << ", s=" << s << " (" << nServers
-              << " servers), Spraypoint p=" << p << " h=" << h << "; model mesh oversub "
-              << study.GetModel().oversub << " -> end-to-end " << study.GetRngEndToEndOversub()
-              << "\nfat tree: " << n << " leaves x " << s << " servers, " << spines
-              << " spines (oversub " << double(s) / spines << ")\nswitch ports: RNG " << n * (s + d)
-              << ", fat tree " << study.GetFatTree().SwitchPorts() << "; switches: RNG " << n
-              << ", fat tree " << n + spines << "\nRoCE ("
+    const std::string& cc = run.rateControl;
+    study.Describe(std::cout);
+    std::cout << "RoCE ("
               << (cc == "dcqcn"  ? "DCQCN"
                   : cc == "none" ? "no rate control"
                                  : cc)
-              << "), " << st.lineBps / 1e9 << " Gb/s links\n";
+              << "), " << run.lineBps / 1e9 << " Gb/s links\n";
     json summary;
-    summary["params"] = study.ParamsJson();
-    summary["params"].update({{"transport", "roce"},
-                              {"rate_control", cc},
-                              {"perm_bytes", permBytes},
-                              {"a2a_bytes", a2aBytes},
-                              {"a2a_steps", a2aSteps},
-                              {"stop_ms", st.stopAt.ToDouble(Time::MS)},
-                              {"blackhole_us", blackhole.ToDouble(Time::US)},
-                              {"link_rate_gbps", st.lineBps / 1e9}});
-    if (level == "flow" || graphKind != "random-regular")
+    summary["params"] = study.SummaryParams(run);
+    if (summary["params"].contains("level"))
     {
-        // Only then: the packet-level default's summary stays as it was.
-        summary["params"]["level"] = level;
-        if (level == "flow")
-        {
-            // No transport at the flow level: the fluid shares links max-min fairly.
-            summary["params"]["transport"] = "fluid-max-min";
-            summary["params"].erase("rate_control");
-        }
-        summary["params"]["graph"] = graphKind;
-        if (graphKind == "shufflebox")
-        {
-            summary["params"]["rooms"] = rooms;
-        }
-        std::cout << "RNG router graph: " << graphKind << " ("
-                  << study.GetRng().GetRouters().GetNEdges()
-                  << " router-router links), level: " << level << "\n";
+        std::cout << "RNG router graph: " << summary["params"]["graph"].get<std::string>() << " ("
+                  << study.GetRng().GetRouters().GetNEdges() << " router-router links), level: "
+                  << summary["params"]["level"].get<std::string>() << "\n";
     }
-
-    TrafficPatternParams tp;
-    tp.hosts = nServers;
-    tp.seed = seed;
-    tp.bytes = permBytes;
-    std::map<std::string, std::vector<FlowSpec>> patterns;
-    patterns["permutation"] = MakeTraffic(TrafficPattern::PERMUTATION, tp);
-    if (std::find(patternNames.begin(), patternNames.end(), "all-to-all") != patternNames.end())
-    {
-        // Only when asked for: all N-1 steps at 16000 servers are 256 M flows.
-        patterns["all-to-all"] = MakeShiftedAllToAll(nServers, a2aBytes, a2aSteps, seed);
-    }
+    auto patterns = RngFatTreeTraffic(nServers, prm.seed, run);
 
     const TypeId rateControl = RoceRateControlTypeId(cc, "--rate-control");
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      [&]()
-                      {
-                          std::vector<std::string> cols{"pattern", "fabric", "routing", "case"};
-                          for (const auto& col :
-                               level == "flow" ? FlowSimCsvHeader() : RoceFlowCsvHeader())
-                          {
-                              cols.push_back(col);
-                          }
-                          return cols;
-                      }());
+    std::vector<std::string> cols{"pattern", "fabric", "routing", "case"};
+    for (const auto& col : run.flowLevel ? FlowSimCsvHeader() : RoceFlowCsvHeader())
+    {
+        cols.push_back(col);
+    }
+    CsvWriter flowCsv(out.Path("flows.csv"), cols);
     CsvWriter pathCsv(out.Path("path-lengths.csv"),
                       {"pattern", "fabric", "routing", "router_links", "fraction_of_data_packets"});
     auto flowRows = [&flowCsv](const std::vector<std::string>& prefix,
@@ -262,12 +211,12 @@ Run(int argc, char* argv[])
     };
 
     std::cout << "\n";
-    const FabricTextTable runTable = RoutingStudyTable(level == "flow");
-    runTable.PrintHeader(level == "flow"
+    const FabricTextTable runTable = RoutingStudyTable(run.flowLevel);
+    runTable.PrintHeader(run.flowLevel
                              ? "  (flow level: max-min fair fluid)"
                              : "  path-length histogram (router-router links, data packets)");
     uint32_t incompleteTotal = 0;
-    for (const auto& pat : patternNames)
+    for (const auto& pat : run.patterns)
     {
         const auto& flows = patterns[pat];
         Gnuplot plot;
@@ -275,79 +224,43 @@ Run(int argc, char* argv[])
         plot.SetTitle("FCT slowdown CDF, " + pat + " (" + std::to_string(flows.size())
                       + " RoCE flows, " + std::to_string(nServers) + " servers)");
         plot.SetLegend("FCT slowdown (FCT / ideal FCT on the flow's path)", "fraction of flows");
-        plot.AppendExtra("set logscale x");
-        plot.AppendExtra("set key bottom right");
-        plot.AppendExtra("set yrange [0:1]");
-        plot.AppendExtra("set xrange [0.8:*]");
-        std::vector<std::pair<std::string, Ptr<FabricRouting>>> runs;
-        for (const auto& name : routings)
+        for (const std::string extra :
+             {"set logscale x", "set key bottom right", "set yrange [0:1]", "set xrange [0.8:*]"})
         {
-            runs.emplace_back("rng", study.MakeRngRouting(name));
+            plot.AppendExtra(extra);
         }
-        runs.emplace_back("fat-tree", study.MakeFatTreeRouting());
         std::map<std::string, json> flowLevel; // routing (with -fluid) -> result, per fabric
-        for (const auto& [fabName, routing] : runs)
+        for (const RngFatTreeRun& rr : RngFatTreeRuns(study, run))
         {
-            const std::string key = fabName == "rng" ? "rng" : "fat_tree";
-            for (const bool fluid : {false, true})
+            const std::string key = rr.fabric == "rng" ? "rng" : "fat_tree";
+            std::cerr << "[" << pat << "] " << rr.fabric << " " << rr.routing->GetName()
+                      << (rr.fluid ? " fluid" : "") << (run.flowLevel ? " (flow level)" : "")
+                      << "..." << std::flush;
+            const RoutingStudyRun r
+                = run.flowLevel
+                    ? RunFlowLevelStudy(rr.routing, flows, run.lineBps, run.stopAt, rr.fluid)
+                    : RunPacketLevelStudy(rr.routing, flows, run.lineBps, rateControl, run.stopAt);
+            const json& j = r.summary;
+            flowRows({pat, rr.fabric, j["routing"], "normal"}, r.flowCells);
+            std::cerr << " " << FormatNumber(j["wall_s"].get<double>(), 3) << " s\n";
+            PrintRoutingStudyRow(runTable, pat, rr.fabric, j);
+            incompleteTotal += j["flows_incomplete"].get<uint32_t>();
+            const std::string name = j["routing"].get<std::string>();
+            summary["runs"][pat][key][name] = j;
+            flowLevel[key + "/" + name] = j;
+            for (const auto& [kk, v] : j["path_length_hist"].items())
             {
-                // KspRouting's candidates at a router are the next hops of every source's
-                // paths (the choice is made at the source): split hop by hop they loop, so
-                // there is no fluid form of KSP here.
-                if (fluid && (level == "packet" || !withFluid || routing->GetName() == "ksp"))
-                {
-                    continue;
-                }
-                std::cerr << "[" << pat << "] " << fabName << " " << routing->GetName()
-                          << (fluid ? " fluid" : "") << (level == "flow" ? " (flow level)" : "")
-                          << "..." << std::flush;
-                const RoutingStudyRun r
-                    = level == "flow"
-                        ? RunFlowLevelStudy(routing, flows, st.lineBps, st.stopAt, fluid)
-                        : RunPacketLevelStudy(routing, flows, st.lineBps, rateControl, st.stopAt);
-                const json& j = r.summary;
-                flowRows({pat, fabName, j["routing"], "normal"}, r.flowCells);
-                std::cerr << " " << FormatNumber(j["wall_s"].get<double>(), 3) << " s\n";
-                PrintRoutingStudyRow(runTable, pat, fabName, j);
-                incompleteTotal += j["flows_incomplete"].get<uint32_t>();
-                const std::string name = j["routing"].get<std::string>();
-                summary["runs"][pat][key][name] = j;
-                flowLevel[key + "/" + name] = j;
-                for (const auto& [kk, v] : j["path_length_hist"].items())
-                {
-                    pathCsv.Row({pat, fabName, name, kk, FormatNumber(v.get<double>())});
-                }
-                plot.AddDataset(MakeCdfDataset(fabName + " " + name, r.slowdowns));
+                pathCsv.Row({pat, rr.fabric, name, kk, FormatNumber(v.get<double>())});
             }
+            plot.AddDataset(MakeCdfDataset(rr.fabric + " " + name, r.slowdowns));
         }
-        if (level == "flow" && flowLevel.count("fat_tree/ecmp"))
+        if (run.flowLevel && flowLevel.count("fat_tree/ecmp"))
         {
             // "Matches or exceeds fat trees": the pattern's completion time (its slowest flow)
             // and the mean per-flow throughput, each RNG routing against the fat tree (ECMP,
             // hashed paths; and its fluid split against the RNG's fluid splits), within 5%.
-            const json verdict = JudgeRngAgainstFatTree(flowLevel, 0.05);
-            for (const auto& [name, v] : verdict.items())
-            {
-                std::cout << "  " << pat << ": RNG " << name;
-                if (v["matches_or_exceeds"].is_null())
-                {
-                    std::cout << ": no verdict (flows incomplete)\n";
-                    continue;
-                }
-                std::cout << " vs fat tree "
-                          << flowLevel.at(FatTreeBaselineKey(flowLevel, "rng/" + name))["routing"]
-                                 .get<std::string>()
-                          << ": completion x"
-                          << FormatNumber(v["completion_vs_fat_tree"].get<double>(), 3)
-                          << ", mean throughput x"
-                          << FormatNumber(v["mean_throughput_vs_fat_tree"].get<double>(), 3)
-                          << " -> "
-                          << (v["matches_or_exceeds"].get<bool>() ? "matches or exceeds"
-                                                                  : "does NOT match")
-                          << " (criterion: completion within 5% and mean throughput within 5% "
-                             "or better)\n";
-            }
-            summary["verdict"][pat] = verdict;
+            summary["verdict"][pat] = JudgeRngAgainstFatTree(flowLevel, 0.05);
+            PrintRngFatTreeVerdict(std::cout, pat, summary["verdict"][pat], flowLevel, 0.05);
         }
         out.WritePng("fct-slowdown-cdf-" + pat + ".png", plot);
     }
@@ -360,23 +273,22 @@ Run(int argc, char* argv[])
         const FabricTextTable blastTable = RngFatTreeBlastTable();
         blastTable.PrintHeader();
         CsvWriter blastCsv(out.Path("blast-radius.csv"), RngFatTreeBlastCase::CsvHeader());
-        FabricRng frng(seed ^ 0x6661696cULL);
-        const RngFatTreeBlastSetup setup
-            = study.BlastSetup(st.lineBps, rateControl, blackhole, st.stopAt);
-        for (const std::string kind : {"router", "links-1pct"})
+        std::vector<std::pair<std::string, std::vector<RngFatTreeBlastCase>>> kinds;
+        try
         {
-            std::cerr << "[blast " << kind << "]..." << std::flush;
-            std::vector<RngFatTreeBlastCase> cases;
-            try
-            {
-                cases = MeasureRngFatTreeBlast(setup, kind, patterns["permutation"], frng);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw std::invalid_argument(std::string("--blast: ") + e.what()
-                                            + "; use --blast=false or larger --n/--d/--s");
-            }
-            std::cerr << " done\n";
+            kinds = MeasureRngFatTreeBlasts(
+                study.BlastSetup(run.lineBps, rateControl, run.blackhole, run.stopAt),
+                patterns["permutation"],
+                prm.seed,
+                std::cerr);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument(std::string("--blast: ") + e.what()
+                                        + "; use --blast=false or larger --n/--d/--s");
+        }
+        for (const auto& [kind, cases] : kinds)
+        {
             for (const auto& c : cases)
             {
                 const RoceFailureImpact& im = c.impact;
@@ -399,7 +311,7 @@ Run(int argc, char* argv[])
     summary["flows_incomplete_total"] = incompleteTotal;
     std::cout << "\ntput: per-flow throughput = message bits / FCT (Gb/s); sd: FCT slowdown = FCT "
                  "/ ideal FCT on the flow's routed path (wire bytes at line rate + base RTT)\n";
-    if (level == "flow")
+    if (run.flowLevel)
     {
         std::cout << "flow level: done-us = completion of the pattern; links = mean router-router "
                      "links of the hashed paths (by bytes); busiest = bytes of the busiest "

@@ -721,3 +721,53 @@ TEST(Hardening, SmallerItems)
     std::filesystem::remove_all(fdir);
     EXPECT_FALSE(std::filesystem::exists(out.substr(6)));
 }
+
+// Issues 11 and 15: rng-vs-fattree --level=flow refuses hopeless sizes by its measured
+// estimate (building the study grows as n^2 d^2, the fluid split as flows x n x d), before
+// anything is built or written, naming the flags that drive it.
+TEST(Hardening, RngVsFatTreeFlowLevelRefusesHopelessSizes)
+{
+    const std::string dir = TempDir("huge-rng-flow");
+    const std::string out = "--out=" + dir;
+    auto expectRefused = [&](const std::vector<std::string>& args,
+                             const std::map<std::string, std::string>& env,
+                             const std::vector<std::string>& needles)
+    {
+        const RunResult r = RunArgs(args, RunOptions{60, env});
+        EXPECT_TRUE(IsCleanError(r)) << r.exitCode << " " << r.stderrText;
+        for (const auto& needle : needles)
+        {
+            EXPECT_NE(r.stderrText.find(needle), std::string::npos) << r.stderrText;
+        }
+        EXPECT_LT(r.seconds, 20.0) << r.stderrText;
+        EXPECT_FALSE(std::filesystem::exists(dir)) << "wrote its output folder";
+    };
+    // Memory: the largest sizes the flags allow.
+    expectRefused({"rng-vs-fattree",
+                   "--level=flow",
+                   "--n=4096",
+                   "--d=1000",
+                   "--s=64",
+                   "--patterns=permutation",
+                   "--a2a-steps=8",
+                   out},
+                  {{"AIFABRIC_MEMORY_LIMIT_MB", "4000"}},
+                  {"--n=4096 --d=1000 --s=64 --level=flow --patterns=permutation --fluid=true "
+                   "would need about"});
+    // All N-1 all-to-all steps at 16000 servers are 256 M flows.
+    expectRefused({"rng-vs-fattree", "--level=flow", "--n=1000", "--d=64", "--s=16", out},
+                  {},
+                  {"--n=1000 --d=64 --s=16 --level=flow --patterns=permutation,all-to-all "
+                   "--a2a-steps=0 --fluid=true"});
+    // Time: a size that fits in memory but not in a 5 s limit (about 17 s estimated).
+    expectRefused({"rng-vs-fattree",
+                   "--level=flow",
+                   "--n=500",
+                   "--d=32",
+                   "--s=8",
+                   "--patterns=permutation",
+                   out},
+                  {{"AIFABRIC_TIME_LIMIT_S", "5"}},
+                  {"--n=500 --d=32 --s=8 --level=flow --patterns=permutation --fluid=true",
+                   "would run for about"});
+}

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 using namespace ns3;
 using json = nlohmann::json;
@@ -400,4 +401,188 @@ TEST(RngFatTreeStudy, JudgedAgainstTheMatchingFatTreeRun)
     EXPECT_DOUBLE_EQ(v["spraypoint-fluid"]["completion_vs_fat_tree"].get<double>(), 2.0);
     runs.erase("fat_tree/ecmp");
     EXPECT_THROW(JudgeRngAgainstFatTree(runs, 0.05), std::out_of_range);
+}
+
+// The flows of each pattern, the traffic built from them and the runs of a pattern: hashed
+// and fluid per routing at flow level, KSP never fluid, no fluid at packet level.
+TEST(RngFatTreeStudy, TrafficAndRunsOfAPattern)
+{
+    EXPECT_EQ(RngFatTreePatternFlows("permutation", 64, 0), 64u);
+    EXPECT_EQ(RngFatTreePatternFlows("all-to-all", 64, 0), 64u * 63);
+    EXPECT_EQ(RngFatTreePatternFlows("all-to-all", 64, 6), 64u * 6);
+    EXPECT_EQ(RngFatTreePatternFlows("all-to-all", 8, 100), 8u * 7);
+    EXPECT_THROW(RngFatTreePatternFlows("incast", 64, 0), std::invalid_argument);
+    RngFatTreeRunSettings run;
+    run.a2aSteps = 6;
+    run.patterns = {"permutation"};
+    auto traffic = RngFatTreeTraffic(64, 1, run);
+    ASSERT_EQ(traffic.size(), 1u);
+    EXPECT_EQ(traffic["permutation"].size(), 64u);
+    run.patterns = {"all-to-all"}; // the permutation is built anyway (the blast cases use it)
+    traffic = RngFatTreeTraffic(64, 1, run);
+    ASSERT_EQ(traffic.size(), 2u);
+    EXPECT_EQ(traffic["all-to-all"].size(), RngFatTreePatternFlows("all-to-all", 64, 6));
+
+    RngFatTreeParams x;
+    x.n = 16;
+    x.d = 4;
+    x.s = 4;
+    const RngFatTreeStudy study(x);
+    auto describe = [](const std::vector<RngFatTreeRun>& runs)
+    {
+        std::vector<std::string> names;
+        for (const auto& r : runs)
+        {
+            names.push_back(r.fabric + "/" + r.routing->GetName() + (r.fluid ? "-fluid" : ""));
+        }
+        return names;
+    };
+    EXPECT_EQ(describe(RngFatTreeRuns(study, run)),
+              (std::vector<std::string>{"rng/spraypoint", "rng/ecmp", "rng/ksp", "fat-tree/ecmp"}));
+    run.flowLevel = true;
+    const auto runs = RngFatTreeRuns(study, run);
+    EXPECT_EQ(describe(runs),
+              (std::vector<std::string>{"rng/spraypoint",
+                                        "rng/spraypoint-fluid",
+                                        "rng/ecmp",
+                                        "rng/ecmp-fluid",
+                                        "rng/ksp",
+                                        "fat-tree/ecmp",
+                                        "fat-tree/ecmp-fluid"}));
+    EXPECT_EQ(runs[0].routing, runs[1].routing); // one routing object, hashed and fluid
+    run.fluid = false;
+    run.routings = {"ksp"};
+    EXPECT_EQ(describe(RngFatTreeRuns(study, run)),
+              (std::vector<std::string>{"rng/ksp", "fat-tree/ecmp"}));
+    run.routings = {"ospf"};
+    EXPECT_THROW(RngFatTreeRuns(study, run), std::invalid_argument);
+}
+
+// The summary's params: the packet-level default keeps its keys; flow level and ShuffleBox
+// add theirs.
+TEST(RngFatTreeStudy, SummaryParamsFollowTheRun)
+{
+    RngFatTreeParams x;
+    x.n = 16;
+    x.d = 4;
+    x.s = 4;
+    RngFatTreeRunSettings run;
+    run.a2aSteps = 6;
+    run.stopAt = MilliSeconds(3);
+    json j = RngFatTreeStudy(x).SummaryParams(run);
+    EXPECT_FALSE(j.contains("level"));
+    EXPECT_FALSE(j.contains("graph"));
+    EXPECT_EQ(j["transport"], "roce");
+    EXPECT_EQ(j["rate_control"], "dcqcn");
+    EXPECT_EQ(j["a2a_steps"], 6);
+    EXPECT_DOUBLE_EQ(j["stop_ms"].get<double>(), 3.0);
+    EXPECT_DOUBLE_EQ(j["link_rate_gbps"].get<double>(), 100.0);
+    EXPECT_EQ(j["servers"], 64);
+    run.flowLevel = true;
+    j = RngFatTreeStudy(x).SummaryParams(run);
+    EXPECT_EQ(j["level"], "flow");
+    EXPECT_EQ(j["graph"], "random-regular");
+    EXPECT_EQ(j["transport"], "fluid-max-min");
+    EXPECT_FALSE(j.contains("rate_control"));
+    EXPECT_FALSE(j.contains("rooms"));
+    x.shuffleBox = true;
+    x.rooms = 2;
+    x.n = 32;
+    x.d = 8;
+    run.flowLevel = false;
+    j = RngFatTreeStudy(x).SummaryParams(run);
+    EXPECT_EQ(j["level"], "packet");
+    EXPECT_EQ(j["graph"], "shufflebox");
+    EXPECT_EQ(j["rooms"], 2);
+    EXPECT_EQ(j["rate_control"], "dcqcn");
+    std::ostringstream os;
+    RngFatTreeStudy(x).Describe(os);
+    EXPECT_NE(os.str().find("RNG: 32 routers, d=8, s=4 (128 servers)"), std::string::npos)
+        << os.str();
+}
+
+// The size estimates grow with what drives them, and a hopeless flow-level fluid run is
+// refused with the flags that make it so.
+TEST(RngFatTreeStudy, SizeEstimatesAndRefusal)
+{
+    RngFatTreeParams x;
+    x.n = 1000;
+    x.d = 64;
+    x.s = 16;
+    RngFatTreeRunSettings run;
+    run.patterns = {"permutation"};
+    const double build = RngFatTreeRunSeconds(x, run); // packet level: building the study only
+    EXPECT_GT(build, 0.0);
+    run.flowLevel = true;
+    const double fluid = RngFatTreeRunSeconds(x, run);
+    run.fluid = false;
+    const double hashed = RngFatTreeRunSeconds(x, run);
+    EXPECT_GT(hashed, build);
+    EXPECT_GT(fluid - build, 10 * (hashed - build)); // the split dominates the runs
+    const double memHashed = RngFatTreeMemoryBytes(x, run);
+    run.fluid = true;
+    EXPECT_GT(RngFatTreeMemoryBytes(x, run), memHashed);
+    run.routings = {"ksp"}; // no fluid form: hashed, plus the fat tree's split
+    EXPECT_LT(RngFatTreeRunSeconds(x, run), hashed);
+    run.routings = {"spraypoint", "ecmp", "ksp"};
+    // The measured point: 148 s and 4.6 GB in all; the estimate is above, not far.
+    EXPECT_GT(fluid, 148.0);
+    EXPECT_LT(fluid, 3 * 148.0);
+    EXPECT_GT(RngFatTreeMemoryBytes(x, run), 4.6e9);
+    EXPECT_LT(RngFatTreeMemoryBytes(x, run), 3 * 4.6e9);
+    x.d = 32;
+    EXPECT_LT(RngFatTreeRunSeconds(x, run), fluid / 3);
+    run.patterns = {"permutation", "all-to-all"};
+    run.a2aSteps = 0; // 16000 x 15999 flows
+    EXPECT_GT(RngFatTreeRunSeconds(x, run), 1e5);
+    try
+    {
+        CheckRngFatTreeSize(x, run);
+        ADD_FAILURE() << "not refused";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string m = e.what();
+        for (const std::string flag : {"--n=1000 --d=32 --s=16",
+                                       "--patterns=permutation,all-to-all",
+                                       "--a2a-steps=0",
+                                       "--fluid=true"})
+        {
+            EXPECT_NE(m.find(flag), std::string::npos) << m;
+        }
+    }
+    x.n = 64;
+    x.d = 8;
+    x.s = 2;
+    run.a2aSteps = 8;
+    EXPECT_NO_THROW(CheckRngFatTreeSize(x, run));
+}
+
+// The verdict lines name the fat-tree run each RNG routing is judged against.
+TEST(RngFatTreeStudy, VerdictLines)
+{
+    auto run = [](const std::string& routing, double completion, uint32_t incomplete = 0)
+    {
+        return json{{"routing", routing},
+                    {"flows_incomplete", incomplete},
+                    {"completion_us", completion},
+                    {"throughput_gbps", {{"mean", 10.0}}}};
+    };
+    const std::map<std::string, json> runs{{"fat_tree/ecmp", run("ecmp", 100)},
+                                           {"fat_tree/ecmp-fluid", run("ecmp-fluid", 100)},
+                                           {"rng/spraypoint", run("spraypoint", 90)},
+                                           {"rng/ecmp-fluid", run("ecmp-fluid", 200)},
+                                           {"rng/ksp", run("ksp", 100, 3)}};
+    std::ostringstream os;
+    PrintRngFatTreeVerdict(os, "permutation", JudgeRngAgainstFatTree(runs, 0.05), runs, 0.05);
+    const std::string t = os.str();
+    EXPECT_NE(t.find("permutation: RNG spraypoint vs fat tree ecmp: completion x0.9, mean "
+                     "throughput x1 -> matches or exceeds (criterion: completion within 5% and "
+                     "mean throughput within 5% or better)"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("RNG ecmp-fluid vs fat tree ecmp-fluid: completion x2"), std::string::npos)
+        << t;
+    EXPECT_NE(t.find("does NOT match"), std::string::npos) << t;
+    EXPECT_NE(t.find("RNG ksp: no verdict (flows incomplete)"), std::string::npos) << t;
 }

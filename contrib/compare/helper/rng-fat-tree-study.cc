@@ -2,6 +2,7 @@
 #include "rng-fat-tree-study.h"
 
 #include "ns3/ecmp-routing.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-results.h"
 #include "ns3/failure-mask-routing.h"
 #include "ns3/flow-run-summary.h"
@@ -13,7 +14,9 @@
 #include "ns3/spraypoint-routing.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <ostream>
 #include <stdexcept>
 
 namespace ns3
@@ -117,6 +120,49 @@ RngFatTreeStudy::MakeFatTreeRouting() const
     return MakeRouting<EcmpRouting>(m_fatTreeGraph, "Seed", UintegerValue(m_params.seed));
 }
 
+nlohmann::json
+RngFatTreeStudy::SummaryParams(const RngFatTreeRunSettings& run) const
+{
+    nlohmann::json j = ParamsJson();
+    j.update({{"transport", "roce"},
+              {"rate_control", run.rateControl},
+              {"perm_bytes", run.permBytes},
+              {"a2a_bytes", run.a2aBytes},
+              {"a2a_steps", run.a2aSteps},
+              {"stop_ms", run.stopAt.ToDouble(Time::MS)},
+              {"blackhole_us", run.blackhole.ToDouble(Time::US)},
+              {"link_rate_gbps", run.lineBps / 1e9}});
+    if (run.flowLevel || m_params.shuffleBox)
+    {
+        // Only then: the packet-level default's summary stays as it was.
+        j["level"] = run.flowLevel ? "flow" : "packet";
+        if (run.flowLevel)
+        {
+            // No transport at the flow level: the fluid shares links max-min fairly.
+            j["transport"] = "fluid-max-min";
+            j.erase("rate_control");
+        }
+        j["graph"] = m_params.shuffleBox ? "shufflebox" : "random-regular";
+        if (m_params.shuffleBox)
+        {
+            j["rooms"] = m_params.rooms;
+        }
+    }
+    return j;
+}
+
+void
+RngFatTreeStudy::Describe(std::ostream& os) const
+{
+    const RngFatTreeParams& x = m_params;
+    os << "RNG: " << x.n << " routers, d=" << x.d << ", s=" << x.s << " (" << x.n * x.s
+       << " servers), Spraypoint p=" << x.p << " h=" << x.h << "; model mesh oversub "
+       << m_model.oversub << " -> end-to-end " << m_rngE2E << "\nfat tree: " << x.n << " leaves x "
+       << x.s << " servers, " << m_spines << " spines (oversub " << double(x.s) / m_spines
+       << ")\nswitch ports: RNG " << x.n * (x.s + x.d) << ", fat tree " << m_fatTree->SwitchPorts()
+       << "; switches: RNG " << x.n << ", fat tree " << x.n + m_spines << "\n";
+}
+
 RngFatTreeBlastSetup
 RngFatTreeStudy::BlastSetup(double lineBps, TypeId rateControl, Time blackhole, Time stopAt) const
 {
@@ -131,6 +177,165 @@ RngFatTreeStudy::BlastSetup(double lineBps, TypeId rateControl, Time blackhole, 
                                 rateControl,
                                 blackhole,
                                 stopAt};
+}
+
+uint64_t
+RngFatTreePatternFlows(const std::string& pattern, uint64_t servers, uint32_t a2aSteps)
+{
+    if (pattern == "permutation")
+    {
+        return servers;
+    }
+    if (pattern == "all-to-all")
+    {
+        const uint64_t steps = servers < 2 ? 0 : servers - 1;
+        return servers * (a2aSteps > 0 ? std::min<uint64_t>(a2aSteps, steps) : steps);
+    }
+    throw std::invalid_argument("RngFatTreePatternFlows: pattern '" + pattern
+                                + "' must be permutation|all-to-all");
+}
+
+namespace
+{
+
+/// Flows of the largest listed pattern and of all listed patterns together.
+std::pair<double, double>
+StudyFlows(const RngFatTreeParams& x, const RngFatTreeRunSettings& run)
+{
+    double largest = 0;
+    double total = 0;
+    for (const auto& pat : run.patterns)
+    {
+        const double f = double(RngFatTreePatternFlows(pat, uint64_t(x.n) * x.s, run.a2aSteps));
+        largest = std::max(largest, f);
+        total += f;
+    }
+    return {largest, total};
+}
+
+/// Bytes and seconds of building the study (router graph, Spraypoint tables, both fabrics'
+/// graphs): measured on a loaded 2-core machine at (n, d) = (250, 32), (500, 16), (500, 32),
+/// (250, 64), (500, 64), (1000, 64): 0.13-7.7 GB and 2.2-301 s, both close to n^2 d^2 (1.9-2.1
+/// bytes, 4-7e-8 s).
+double
+StudyBuildBytes(double n, double d)
+{
+    return 2.0 * n * n * d * d;
+}
+
+double
+StudyBuildSeconds(double n, double d)
+{
+    return 1 + 4.5e-8 * n * n * d * d;
+}
+
+bool
+Listed(const std::vector<std::string>& list, const std::string& x)
+{
+    return std::find(list.begin(), list.end(), x) != list.end();
+}
+
+} // namespace
+
+double
+RngFatTreeMemoryBytes(const RngFatTreeParams& x, const RngFatTreeRunSettings& run)
+{
+    const double n = x.n;
+    const double d = x.d;
+    if (!run.flowLevel)
+    {
+        // About 45 kB per ns-3 node (servers and routers) and, for the routing tables, 11
+        // bytes per router pair and 16 per lane (measured).
+        return 30e6 + 45e3 * n * (x.s + 1) + 11.0 * n * n + 16.0 * n * d;
+    }
+    // One run at a time: its flows (records, paths; 1 kB is generous) and, for a fluid split,
+    // each flow's candidate DAG, at most every router link (measured 5-9 kB per flow at
+    // n d = 16000: about 0.6 bytes per router link).
+    const double perFlow = 1000 + (run.fluid ? 1.0 * n * d : 0);
+    return 30e6 + StudyBuildBytes(n, d) + perFlow * StudyFlows(x, run).first;
+}
+
+double
+RngFatTreeRunSeconds(const RngFatTreeParams& x, const RngFatTreeRunSettings& run)
+{
+    const double n = x.n;
+    const double d = x.d;
+    double seconds = StudyBuildSeconds(n, d);
+    if (!run.flowLevel)
+    {
+        return seconds; // the packet-level runs are not estimated
+    }
+    // Per flow, measured at (n, d, s) = (200, 16, 4), (500, 32, 8), (250, 64, 16) and, by the
+    // issue, (1000, 64, 16): a hashed run 1.5-3.4e-5 s; the fluid split of Spraypoint
+    // 2.5-4.4e-8 s per router link of the graph (its candidate DAG grows to most of it), of
+    // ECMP 4-5.4e-9 s per router link (shortest paths only), of the fat tree 4e-5 s.
+    double perFlow = 4e-5 * double(run.routings.size() + 1);
+    if (run.fluid)
+    {
+        perFlow += (Listed(run.routings, "spraypoint") ? 4.5e-8 * n * d : 0)
+                   + (Listed(run.routings, "ecmp") ? 6e-9 * n * d : 0) + 5e-5;
+    }
+    return seconds + perFlow * StudyFlows(x, run).second;
+}
+
+void
+CheckRngFatTreeSize(const RngFatTreeParams& x, const RngFatTreeRunSettings& run)
+{
+    std::string params = "--n=" + std::to_string(x.n) + " --d=" + std::to_string(x.d)
+                       + " --s=" + std::to_string(x.s);
+    if (run.flowLevel)
+    {
+        std::string patterns;
+        for (const auto& p : run.patterns)
+        {
+            patterns += (patterns.empty() ? "" : ",") + p;
+        }
+        params += " --level=flow --patterns=" + patterns;
+        if (Listed(run.patterns, "all-to-all"))
+        {
+            params += " --a2a-steps=" + std::to_string(run.a2aSteps);
+        }
+        params += std::string(" --fluid=") + (run.fluid ? "true" : "false");
+    }
+    CheckFabricMemory(RngFatTreeMemoryBytes(x, run), params);
+    CheckFabricRunTime(RngFatTreeRunSeconds(x, run), params);
+}
+
+std::map<std::string, std::vector<FlowSpec>>
+RngFatTreeTraffic(uint32_t servers, uint64_t seed, const RngFatTreeRunSettings& run)
+{
+    TrafficPatternParams tp;
+    tp.hosts = servers;
+    tp.seed = seed;
+    tp.bytes = run.permBytes;
+    std::map<std::string, std::vector<FlowSpec>> patterns;
+    patterns["permutation"] = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    if (std::find(run.patterns.begin(), run.patterns.end(), "all-to-all") != run.patterns.end())
+    {
+        patterns["all-to-all"] = MakeShiftedAllToAll(servers, run.a2aBytes, run.a2aSteps, seed);
+    }
+    return patterns;
+}
+
+std::vector<RngFatTreeRun>
+RngFatTreeRuns(const RngFatTreeStudy& study, const RngFatTreeRunSettings& run)
+{
+    std::vector<std::pair<std::string, Ptr<FabricRouting>>> routings;
+    for (const auto& name : run.routings)
+    {
+        routings.emplace_back("rng", study.MakeRngRouting(name));
+    }
+    routings.emplace_back("fat-tree", study.MakeFatTreeRouting());
+    std::vector<RngFatTreeRun> runs;
+    for (const auto& [fabric, routing] : routings)
+    {
+        runs.push_back({fabric, routing, false});
+        if (run.flowLevel && run.fluid && routing->GetName() != "ksp")
+        {
+            runs.push_back({fabric, routing, true});
+        }
+    }
+    return runs;
 }
 
 RoutingStudyRun
@@ -329,6 +534,33 @@ JudgeRngAgainstFatTree(const std::map<std::string, nlohmann::json>& runs, double
     return verdict;
 }
 
+void
+PrintRngFatTreeVerdict(std::ostream& os,
+                       const std::string& pattern,
+                       const nlohmann::json& verdict,
+                       const std::map<std::string, nlohmann::json>& runs,
+                       double tolerance)
+{
+    const std::string pct = FormatNumber(100 * tolerance) + "%";
+    for (const auto& [name, v] : verdict.items())
+    {
+        os << "  " << pattern << ": RNG " << name;
+        if (v["matches_or_exceeds"].is_null())
+        {
+            os << ": no verdict (flows incomplete)\n";
+            continue;
+        }
+        os << " vs fat tree "
+           << runs.at(FatTreeBaselineKey(runs, "rng/" + name))["routing"].get<std::string>()
+           << ": completion x" << FormatNumber(v["completion_vs_fat_tree"].get<double>(), 3)
+           << ", mean throughput x"
+           << FormatNumber(v["mean_throughput_vs_fat_tree"].get<double>(), 3) << " -> "
+           << (v["matches_or_exceeds"].get<bool>() ? "matches or exceeds" : "does NOT match")
+           << " (criterion: completion within " << pct << " and mean throughput within " << pct
+           << " or better)\n";
+    }
+}
+
 FabricTextTable
 RngFatTreeBlastTable()
 {
@@ -441,6 +673,23 @@ MeasureRngFatTreeBlast(const RngFatTreeBlastSetup& x,
         }
     }
     return cases;
+}
+
+std::vector<std::pair<std::string, std::vector<RngFatTreeBlastCase>>>
+MeasureRngFatTreeBlasts(const RngFatTreeBlastSetup& setup,
+                        const std::vector<FlowSpec>& flows,
+                        uint64_t seed,
+                        std::ostream& progress)
+{
+    FabricRng rng(seed ^ 0x6661696cULL);
+    std::vector<std::pair<std::string, std::vector<RngFatTreeBlastCase>>> out;
+    for (const std::string kind : {"router", "links-1pct"})
+    {
+        progress << "[blast " << kind << "]..." << std::flush;
+        out.emplace_back(kind, MeasureRngFatTreeBlast(setup, kind, flows, rng));
+        progress << " done\n";
+    }
+    return out;
 }
 
 } // namespace ns3

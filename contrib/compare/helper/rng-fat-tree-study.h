@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +22,7 @@ namespace ns3
 {
 
 struct RngFatTreeBlastSetup;
+struct RngFatTreeRunSettings;
 
 /// \ingroup compare The sizes and seeds of an RNG vs fat-tree comparison.
 struct RngFatTreeParams
@@ -68,6 +70,17 @@ class RngFatTreeStudy
     /// ECMP over the fat tree with the study's seed.
     Ptr<FabricRouting> MakeFatTreeRouting() const;
 
+    /**
+     * The summary's "params": ParamsJson with the run settings (transport, rate_control,
+     * perm_bytes, a2a_bytes, a2a_steps, stop_ms, blackhole_us, link_rate_gbps); at flow level or
+     * on a ShuffleBox graph also "level" and "graph" (and "rooms"), at flow level the transport
+     * "fluid-max-min" and no rate control.
+     */
+    nlohmann::json SummaryParams(const RngFatTreeRunSettings& run) const;
+
+    /// Prints the two fabrics (routers, servers, spines, oversubscription, switch ports).
+    void Describe(std::ostream& os) const;
+
     /// The blast-radius setup of the two fabrics with these run settings.
     RngFatTreeBlastSetup BlastSetup(double lineBps,
                                     TypeId rateControl,
@@ -86,6 +99,87 @@ class RngFatTreeStudy
     std::shared_ptr<const FabricGraph> m_rngGraph;
     std::shared_ptr<const FabricGraph> m_fatTreeGraph;
 };
+
+/**
+ * \ingroup compare
+ * How an RNG vs fat-tree comparison runs: level, traffic and transport settings.
+ */
+struct RngFatTreeRunSettings
+{
+    bool flowLevel{false};              //!< FlowSimulator instead of RoCE packets
+    bool fluid{true};                   //!< at flow level: also the fluid split of each routing
+    std::string rateControl{"dcqcn"};   //!< packet level: dcqcn | none | a RoceRateControl TypeId
+    double lineBps{100e9};              //!< lane / link rate, bit/s
+    Time stopAt{MilliSeconds(100)};     //!< safety horizon of a run
+    Time blackhole{MicroSeconds(2000)}; //!< blast radius: failure in place before reconvergence
+    uint64_t permBytes{524288};         //!< bytes per permutation flow
+    uint64_t a2aBytes{8192};            //!< bytes per all-to-all flow
+    uint32_t a2aSteps{0};               //!< all-to-all steps (0: all servers - 1)
+    std::vector<std::string> routings{"spraypoint", "ecmp", "ksp"}; //!< RNG routings
+    std::vector<std::string> patterns{"permutation", "all-to-all"}; //!< traffic patterns
+};
+
+/**
+ * \ingroup compare
+ * Flows of one pattern of the study over \p servers: a permutation has one per server, the
+ * shifted all-to-all one per server and step (\p a2aSteps, 0: servers - 1).
+ */
+uint64_t RngFatTreePatternFlows(const std::string& pattern, uint64_t servers, uint32_t a2aSteps);
+
+/**
+ * \ingroup compare
+ * Estimated peak memory (bytes) of a comparison. Packet level: about 45 kB per ns-3 node
+ * (servers and routers) and, for the routing tables, 11 bytes per router pair and 16 per
+ * lane. Flow level: building the study (about 2 bytes x n^2 d^2, measured) and one run's
+ * flows (the largest pattern), with the fluid split each flow's candidate DAG (doc/compare.md).
+ */
+double RngFatTreeMemoryBytes(const RngFatTreeParams& params, const RngFatTreeRunSettings& run);
+
+/**
+ * \ingroup compare
+ * Estimated wall seconds: building the study (about 4.5e-8 s x n^2 d^2, measured) and, at flow
+ * level, every run of every pattern: hashed runs about 4e-5 s per flow, the fluid split of
+ * Spraypoint about 4.5e-8 s per flow and router link (n d), of ECMP 6e-9 s (doc/compare.md).
+ * The packet-level runs themselves are not estimated.
+ */
+double RngFatTreeRunSeconds(const RngFatTreeParams& params, const RngFatTreeRunSettings& run);
+
+/**
+ * \ingroup compare
+ * Refuses, before anything is built, a size whose RngFatTreeMemoryBytes exceeds the memory
+ * budget (CheckFabricMemory) or whose RngFatTreeRunSeconds exceeds the time limit
+ * (CheckFabricRunTime); the message names --n, --d, --s and, when they drive the estimate,
+ * --patterns, --a2a-steps and --fluid.
+ * \throws std::invalid_argument
+ */
+void CheckRngFatTreeSize(const RngFatTreeParams& params, const RngFatTreeRunSettings& run);
+
+/**
+ * \ingroup compare
+ * The study's traffic: "permutation" (always, the blast-radius cases use it) and the shifted
+ * "all-to-all" when listed in run.patterns (all N-1 steps at 16000 servers are 256 M flows).
+ */
+std::map<std::string, std::vector<FlowSpec>> RngFatTreeTraffic(uint32_t servers,
+                                                               uint64_t seed,
+                                                               const RngFatTreeRunSettings& run);
+
+/// \ingroup compare One run of the study: a fabric's routing, hashed or as a fluid split.
+struct RngFatTreeRun
+{
+    std::string fabric;         //!< "rng" or "fat-tree"
+    Ptr<FabricRouting> routing; //!< shared by the hashed and the fluid run of a routing
+    bool fluid{false};          //!< fluid split over the routing's candidates
+};
+
+/**
+ * \ingroup compare
+ * The runs of one pattern, in order: each RNG routing of run.routings, then ECMP on the fat
+ * tree; each with hashed paths and, at flow level with run.fluid, as a fluid split. KspRouting
+ * has no fluid form (its candidates at a router are the next hops of every source's paths:
+ * split hop by hop they loop).
+ */
+std::vector<RngFatTreeRun> RngFatTreeRuns(const RngFatTreeStudy& study,
+                                          const RngFatTreeRunSettings& run);
 
 /**
  * \ingroup compare
@@ -204,6 +298,18 @@ std::string FatTreeBaselineKey(const std::map<std::string, nlohmann::json>& runs
 nlohmann::json JudgeRngAgainstFatTree(const std::map<std::string, nlohmann::json>& runs,
                                       double tolerance);
 
+/**
+ * \ingroup compare
+ * Prints one line per RNG routing of \p verdict (JudgeRngAgainstFatTree of \p runs): the
+ * fat-tree run it is judged against, completion and mean throughput ratios and the outcome,
+ * or "no verdict" when flows were incomplete.
+ */
+void PrintRngFatTreeVerdict(std::ostream& os,
+                            const std::string& pattern,
+                            const nlohmann::json& verdict,
+                            const std::map<std::string, nlohmann::json>& runs,
+                            double tolerance);
+
 /// \ingroup compare The text table of RngFatTreeBlastCase::TableCells.
 FabricTextTable RngFatTreeBlastTable();
 
@@ -226,6 +332,18 @@ std::vector<RngFatTreeBlastCase> MeasureRngFatTreeBlast(const RngFatTreeBlastSet
                                                         const std::string& kind,
                                                         const std::vector<FlowSpec>& flows,
                                                         FabricRng& rng);
+
+/**
+ * \ingroup compare
+ * Both blast-radius failure kinds, "router" then "links-1pct" (MeasureRngFatTreeBlast), drawn
+ * from one FabricRng seeded from \p seed; progress on \p progress.
+ * \return per kind, the RNG case then the fat tree's
+ */
+std::vector<std::pair<std::string, std::vector<RngFatTreeBlastCase>>> MeasureRngFatTreeBlasts(
+    const RngFatTreeBlastSetup& setup,
+    const std::vector<FlowSpec>& flows,
+    uint64_t seed,
+    std::ostream& progress);
 
 } // namespace ns3
 
