@@ -17,6 +17,7 @@
 //   ./build/bin/rng-vs-fattree --out=results/rng-vs-fattree
 //   ./build/bin/rng-vs-fattree --full=true
 //   ./build/bin/rng-vs-fattree --level=flow --n=1000 --d=64 --s=16 --patterns=permutation
+//       --routings=spraypoint,ecmp   (KSP's all-pairs paths would take hours at that size)
 #include "ns3/core-module.h"
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"

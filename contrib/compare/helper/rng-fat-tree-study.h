@@ -137,7 +137,8 @@ double RngFatTreeMemoryBytes(const RngFatTreeParams& params, const RngFatTreeRun
 
 /**
  * \ingroup compare
- * Estimated wall seconds: building the study (about 4.5e-8 s x n^2 d^2, measured) and, at flow
+ * Estimated wall seconds: building the study (about 4.5e-8 s x n^2 d^2, measured), KSP's
+ * paths per pattern when listed (about 4e-8 s x k n^3 d, measured) and, at flow
  * level, every run of every pattern: hashed runs about 4e-5 s per flow, the fluid split of
  * Spraypoint about 4.5e-8 s per flow and router link (n d), of ECMP 6e-9 s (doc/compare.md).
  * The packet-level runs themselves are not estimated.
