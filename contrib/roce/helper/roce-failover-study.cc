@@ -14,6 +14,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -340,6 +342,18 @@ RunFailover(const ObjectFactory& routing,
             [tableChanges](uint32_t node, uint32_t)
             { tableChanges->emplace_back(Simulator::Now(), node); }));
     std::vector<Time> windows;
+    for (const FailoverEvent& e : events)
+    {
+        // The report reads each event's paths at its failure instant and throughput up to its
+        // repair: both must happen within the run.
+        if (e.fail.at >= stopAt || e.repair.at > stopAt)
+        {
+            throw std::invalid_argument(
+                "failover event at " + std::to_string(e.fail.at.GetMicroSeconds()) + " us (repair "
+                + std::to_string(e.repair.at.GetMicroSeconds()) + " us) is not within the run's "
+                + std::to_string(stopAt.GetMicroSeconds()) + " us");
+        }
+    }
     run.pathsAtFailure.resize(events.size());
     for (uint32_t w = 0; w < events.size(); ++w)
     {
@@ -546,8 +560,9 @@ AnalyzeFailoverEvents(const std::string& fabric,
         {
             return gbpsOf(r, unaffected, a, b);
         };
-        json gbps{{"before", unaffectedGbps(e.fail.at - MicroSeconds(60), e.fail.at)},
-                  {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
+        json gbps{
+            {"before", unaffectedGbps(std::max(Time(0), e.fail.at - MicroSeconds(60)), e.fail.at)},
+            {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
         if (noFailure)
         {
             const FabricRoceRunResult& nf = noFailure->result;
