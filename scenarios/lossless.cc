@@ -266,6 +266,7 @@ Run(int argc, char* argv[])
                    {"cnps", st.cnps},
                    {"incomplete_flows", r.incompleteFlows},
                    {"in_flight_at_stop", r.inFlightPackets},
+                   {"in_flight_measured", r.measuredInFlightPackets},
                    {"unaccounted_packets", r.Unaccounted()},
                    {"sim_us", r.simSeconds * 1e6},
                    {"last_completion_us", r.lastCompletionSeconds * 1e6},

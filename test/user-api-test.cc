@@ -8,6 +8,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-traffic-helper.h"
 #include "ns3/fabric-udp-run.h"
@@ -253,6 +254,7 @@ TEST_F(UserApi, StopBeforeDrainCountsInFlightNotLost)
         = RunFabricUdp(net, {Flow(0, 0, 15, 1000000)}, {400e9}, 4096, MicroSeconds(5));
     EXPECT_NEAR(r.simSeconds, 5e-6, 1e-12);
     EXPECT_GT(r.inFlightPackets, 0);
+    EXPECT_EQ(r.measuredInFlightPackets, r.inFlightPackets); // counted in queues and on links
     EXPECT_EQ(r.droppedPackets, 0u);
     EXPECT_EQ(r.Unaccounted(), 0);
     EXPECT_GT(r.lastPacketSeconds, 0);
@@ -265,6 +267,58 @@ TEST_F(UserApi, StopBeforeDrainCountsInFlightNotLost)
     EXPECT_EQ(full.Unaccounted(), 0);
     EXPECT_GT(full.lastPacketSeconds, 19e-6);
     EXPECT_LE(full.lastPacketSeconds, full.simSeconds);
+}
+
+TEST_F(UserApi, RoceStopBeforeDrainCountsInFlightWhereThePacketsAre)
+{
+    FabricNetworkHelper links;
+    Ptr<FabricNetwork> net = SmallZCube(links);
+    FabricRoceRunOptions opt;
+    opt.stopAt = MicroSeconds(7);
+    const FabricRoceRunResult r
+        = RunFabricRoce(net, {Flow(0, 0, 15, 2000000), Flow(1, 3, 15, 2000000)}, opt);
+    EXPECT_EQ(r.incompleteFlows, 2u);
+    EXPECT_GT(r.measuredInFlightPackets, 0);
+    EXPECT_EQ(r.measuredInFlightPackets, r.inFlightPackets);
+    EXPECT_EQ(r.Unaccounted(), 0);
+    const nlohmann::json j = PacketAccountingJson(
+        r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets);
+    EXPECT_EQ(j["in_flight_measured"], r.measuredInFlightPackets);
+}
+
+namespace
+{
+bool
+Swallow(Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
+{
+    return true; // takes the packet and says nothing: a bug the accounting must catch
+}
+} // namespace
+
+TEST_F(UserApi, APacketThatVanishesWithoutADropIsCaught)
+{
+    FabricNetworkHelper links;
+    Ptr<FabricNetwork> net = SmallZCube(links);
+    // Every packet host 0 sends disappears at the switch port it arrives on.
+    FabricRunHook hook = [](Ptr<FabricNetwork> n, const ApplicationContainer&)
+    {
+        for (uint32_t p = 0; p < n->GetGraph().GetNPorts(0); ++p)
+        {
+            const uint32_t toSwitch = n->GetGraph().GetEgressDirLink(0, p);
+            // The device sending the other way is the switch's port on this link.
+            n->GetDirLinkDevice(toSwitch ^ 1u)->SetReceiveCallback(MakeCallback(&Swallow));
+        }
+    };
+    const FabricUdpRunResult r
+        = RunFabricUdp(net, {Flow(0, 0, 15, 40960)}, {100e9}, 4096, Time(0), hook);
+    EXPECT_EQ(r.deliveredPackets, 0u);
+    EXPECT_EQ(r.droppedPackets, 0u);
+    EXPECT_EQ(r.measuredInFlightPackets, 0);              // nothing is anywhere
+    EXPECT_EQ(r.inFlightPackets, int64_t(r.sentPackets)); // the remainder would hide it
+    EXPECT_EQ(r.Unaccounted(), int64_t(r.sentPackets));
+    EXPECT_THROW(PacketAccountingJson(
+                     r.sentPackets, r.deliveredPackets, r.drops, false, r.measuredInFlightPackets),
+                 std::logic_error);
 }
 
 TEST_F(UserApi, UnreachableFlowsWarnAndAreCountedAsDrops)

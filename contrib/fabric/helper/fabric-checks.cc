@@ -132,7 +132,8 @@ nlohmann::json
 PacketAccountingJson(uint64_t sent,
                      uint64_t delivered,
                      const std::map<std::string, uint64_t>& dropsByReason,
-                     bool stoppedAtHorizon)
+                     bool stoppedAtHorizon,
+                     std::optional<int64_t> measuredInFlight)
 {
     uint64_t dropped = 0;
     nlohmann::json reasons = nlohmann::json::object();
@@ -147,12 +148,26 @@ PacketAccountingJson(uint64_t sent,
                                + " + dropped " + std::to_string(dropped) + " exceed sent "
                                + std::to_string(sent));
     }
-    return {{"sent_packets", sent},
-            {"delivered_packets", delivered},
-            {"dropped_packets", dropped},
-            {"dropped_by_reason", reasons},
-            {"in_flight_at_stop", sent - delivered - dropped},
-            {"stopped_at_horizon", stoppedAtHorizon}};
+    const uint64_t inFlight = sent - delivered - dropped;
+    nlohmann::json j = {{"sent_packets", sent},
+                        {"delivered_packets", delivered},
+                        {"dropped_packets", dropped},
+                        {"dropped_by_reason", reasons},
+                        {"in_flight_at_stop", inFlight},
+                        {"stopped_at_horizon", stoppedAtHorizon}};
+    if (measuredInFlight)
+    {
+        if (*measuredInFlight != int64_t(inFlight))
+        {
+            throw std::logic_error("packet accounting: " + std::to_string(*measuredInFlight)
+                                   + " packets counted in queues, on links and held, but sent "
+                                   + std::to_string(sent) + " - delivered "
+                                   + std::to_string(delivered) + " - dropped "
+                                   + std::to_string(dropped) + " = " + std::to_string(inFlight));
+        }
+        j["in_flight_measured"] = *measuredInFlight;
+    }
+    return j;
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace ns3
@@ -60,13 +61,19 @@ uint64_t RoceDataWireBytes();
  * The packet accounting every packet-level summary carries: sent_packets,
  * delivered_packets, dropped_packets, dropped_by_reason, in_flight_at_stop (sent, neither
  * delivered nor dropped when the run stopped) and stopped_at_horizon, so that
- * sent = delivered + dropped + in flight holds in the summary itself.
- * \throws std::logic_error if delivered + dropped exceeds sent (a counting bug)
+ * sent = delivered + dropped + in flight holds in the summary itself. With
+ * \p measuredInFlight (FabricLinkMonitor::GetMeasuredInFlightPackets: the packets counted in
+ * queues, on links and held by models) the summary also carries in_flight_measured, and
+ * in_flight_at_stop must equal it: a packet that vanished without a drop reason makes the
+ * two differ.
+ * \throws std::logic_error if delivered + dropped exceeds sent, or if the packets counted in
+ * flight differ from sent - delivered - dropped (a counting bug)
  */
 nlohmann::json PacketAccountingJson(uint64_t sent,
                                     uint64_t delivered,
                                     const std::map<std::string, uint64_t>& dropsByReason,
-                                    bool stoppedAtHorizon);
+                                    bool stoppedAtHorizon,
+                                    std::optional<int64_t> measuredInFlight = std::nullopt);
 
 } // namespace ns3
 

@@ -41,6 +41,7 @@ RunFabricUdp(Ptr<FabricNetwork> net,
     r.simSeconds = Simulator::Now().GetSeconds();
     r.lastPacketSeconds = monitor->GetLastPacketTime().GetSeconds();
     r.inFlightPackets = monitor->GetInFlightPackets();
+    r.measuredInFlightPackets = monitor->GetMeasuredInFlightPackets();
     r.links = monitor->GetLinks();
     r.flows = traffic.GetRecords();
     r.drops = monitor->GetDrops();

@@ -29,19 +29,23 @@ struct FabricUdpRunResult
     /// Packets still inside the network when the run stopped (FabricLinkMonitor::
     /// GetInFlightPackets): 0 when it drained, the queued/on-the-wire ones after a stopAt.
     int64_t inFlightPackets{0};
+    /// The same, counted where the packets are (FabricLinkMonitor::
+    /// GetMeasuredInFlightPackets): differs from inFlightPackets only if a packet vanished.
+    int64_t measuredInFlightPackets{0};
     double simSeconds{0};        //!< simulated time when the run ended (stopAt, if given)
     double lastPacketSeconds{0}; //!< when the last packet arrived or was dropped
     double wallSeconds{0};
 
     /**
-     * sent - delivered - dropped - in flight: packets lost without a reason, always 0 unless
-     * something is broken. Dropped packets (with their reasons in drops) are the losses;
-     * inFlightPackets are neither lost nor delivered, the run just stopped first.
+     * sent - delivered - dropped - in flight (counted where the packets are): packets lost
+     * without a reason, always 0 unless something is broken. Dropped packets (with their
+     * reasons in drops) are the losses; packets in flight are neither lost nor delivered,
+     * the run just stopped first.
      */
     int64_t Unaccounted() const
     {
         return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets)
-             - inFlightPackets;
+             - measuredInFlightPackets;
     }
 };
 

@@ -67,7 +67,8 @@ CompareUdpRunWithAnalytic(const FabricUdpRunResult& r,
         {"hop_packets", r.hopPackets},
         {"wall_s", r.wallSeconds}};
     // A UDP run drains the network before it ends: nothing may be in flight.
-    j.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, false));
+    j.update(PacketAccountingJson(
+        r.sentPackets, r.deliveredPackets, r.drops, false, r.measuredInFlightPackets));
     return j;
 }
 

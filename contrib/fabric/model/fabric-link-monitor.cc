@@ -64,11 +64,31 @@ FabricLinkMonitor::GetInFlightPackets() const
     return int64_t(m_hostTx) - int64_t(m_hostRx) - int64_t(m_networkDrops);
 }
 
+int64_t
+FabricLinkMonitor::GetMeasuredInFlightPackets() const
+{
+    int64_t n = int64_t(m_wireTx) - int64_t(m_wireArrivals) - int64_t(m_channelDrops);
+    for (const auto& q : m_queues)
+    {
+        n += q->GetNPackets();
+    }
+    return n + (m_net ? int64_t(m_net->GetHeldPackets()) : 0);
+}
+
+void
+FabricLinkMonitor::DoDispose()
+{
+    m_queues.clear();
+    m_net = nullptr;
+    Object::DoDispose();
+}
+
 void
 FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
 {
     NS_LOG_FUNCTION(this << net);
     const FabricGraph& g = net->GetGraph();
+    m_net = net;
     m_links.assign(2 * static_cast<size_t>(g.GetNLinks()), LinkCounters{});
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
@@ -98,13 +118,22 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     "Drop",
                     Callback<void, Ptr<const Packet>, const std::string&>(
                         [this](Ptr<const Packet>, const std::string& reason)
-                        { CountDrop(reason, true); }));
+                        {
+                            ++m_channelDrops;
+                            CountDrop(reason, true);
+                        }));
             }
+            m_queues.push_back(dev->GetQueue());
+            Connect(
+                PeekPointer(dev),
+                "PhyRxEnd",
+                Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_wireArrivals; }));
             Connect(PeekPointer(dev),
                     "PhyTxBegin",
                     Callback<void, Ptr<const Packet>>(
                         [this, out](Ptr<const Packet> pkt)
                         {
+                            ++m_wireTx;
                             LinkCounters& c = m_links[out];
                             const uint32_t size = pkt->GetSize() - PPP_HEADER;
                             c.txBytes += size;
@@ -125,6 +154,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     Callback<void, Ptr<const Packet>>(
                         [this, in, gp, p](Ptr<const Packet>)
                         {
+                            ++m_wireArrivals;
                             // The guard's error model claims the link-down drops (counted
                             // from its Drop trace); the rest is a user's error model.
                             if (gp && gp->TakeRxClaim(p))

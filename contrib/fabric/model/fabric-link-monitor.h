@@ -5,6 +5,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/queue.h"
 
 #include <map>
 #include <string>
@@ -81,12 +82,25 @@ class FabricLinkMonitor : public Object
      * the wire or being forwarded. Drops in a host's own stack are not network drops.
      */
     int64_t GetInFlightPackets() const;
+    /**
+     * Packets inside the network now, counted where they are rather than as a remainder:
+     * packets in every device queue, plus packets that started transmission on a link and
+     * have not arrived at its other end (nor been dropped by its channel), plus what models
+     * hold outside queues and channels (FabricNetwork::AddPacketHolder, e.g. OCS EGs over a
+     * reconfiguration). Equal to GetInFlightPackets() unless a packet vanished without a
+     * drop trace (or appeared from nowhere): the check that makes sent = delivered + dropped
+     * + in flight a measurement, not a definition.
+     */
+    int64_t GetMeasuredInFlightPackets() const;
     /// When the last packet left the network (arrived at a host or was dropped): the end of
     /// the traffic, which a run's stop time may be long after.
     Time GetLastPacketTime() const { return m_lastPacketEvent; }
 
     /// IPv4 size up to which a packet counts as a control packet.
     static constexpr uint32_t SMALL_PACKET = 64;
+
+  protected:
+    void DoDispose() override;
 
   private:
     /// \param inNetwork the packet was between hosts (see GetInFlightPackets)
@@ -97,6 +111,11 @@ class FabricLinkMonitor : public Object
     uint64_t m_hostTx{0};       //!< packets hosts' devices took for sending (MacTx)
     uint64_t m_hostRx{0};       //!< packets hosts' devices received (MacRx)
     uint64_t m_networkDrops{0}; //!< drops between the hosts' devices
+    uint64_t m_wireTx{0};       //!< transmissions started on any link (PhyTxBegin)
+    uint64_t m_wireArrivals{0}; //!< arrivals at a link's far end (PhyRxEnd or PhyRxDrop)
+    uint64_t m_channelDrops{0}; //!< packets a channel dropped on its way (its Drop trace)
+    std::vector<Ptr<const QueueBase>> m_queues; //!< every device's queue
+    Ptr<FabricNetwork> m_net;                   //!< for the packet holders
     Time m_lastPacketEvent;
     Time m_sampleInterval;
     std::map<uint32_t, std::vector<QueueSample>> m_samples;

@@ -98,4 +98,28 @@ FabricNetwork::GetDirLinkDevice(uint32_t dirLink) const
     return GetDevice(l.node[dirLink % 2], l.port[dirLink % 2]);
 }
 
+uint32_t
+FabricNetwork::AddPacketHolder(std::function<uint64_t()> count)
+{
+    m_holders.emplace(m_nextHolder, std::move(count));
+    return m_nextHolder++;
+}
+
+void
+FabricNetwork::RemovePacketHolder(uint32_t id)
+{
+    m_holders.erase(id);
+}
+
+uint64_t
+FabricNetwork::GetHeldPackets() const
+{
+    uint64_t n = 0;
+    for (const auto& [id, count] : m_holders)
+    {
+        n += count();
+    }
+    return n;
+}
+
 } // namespace ns3

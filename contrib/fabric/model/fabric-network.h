@@ -10,6 +10,8 @@
 #include "ns3/object.h"
 #include "ns3/point-to-point-net-device.h"
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -67,6 +69,17 @@ class FabricNetwork : public Object
     int64_t AssignStreams(int64_t stream);
     bool UsesGlobalRouting() const { return m_globalRouting; }
 
+    /**
+     * Register a model that can hold packets outside device queues and channels (an OCS EG
+     * holding frames over a reconfiguration): \p count tells how many it holds now, so that
+     * FabricLinkMonitor can count packets in flight where they are.
+     * \return an id for RemovePacketHolder (call it before the holder goes away)
+     */
+    uint32_t AddPacketHolder(std::function<uint64_t()> count);
+    void RemovePacketHolder(uint32_t id);
+    /// Packets the registered holders hold now.
+    uint64_t GetHeldPackets() const;
+
   private:
     friend class FabricNetworkHelper;
 
@@ -84,6 +97,8 @@ class FabricNetwork : public Object
     std::unordered_map<uint32_t, uint32_t> m_globalHostOf; //!< global routing: address -> host
     FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
     bool m_globalRouting{false};
+    std::map<uint32_t, std::function<uint64_t()>> m_holders;
+    uint32_t m_nextHolder{0};
 };
 
 } // namespace ns3

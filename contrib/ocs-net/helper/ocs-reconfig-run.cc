@@ -322,6 +322,7 @@ OcsReconfigRunToJson(const OcsReconfigRunResult& o)
             {"lost_packets", o.roce.droppedPackets},
             {"lost_bytes", lostBytes},
             {"in_flight_packets", o.roce.inFlightPackets},
+            {"in_flight_measured", o.roce.measuredInFlightPackets},
             {"unaccounted_packets", o.roce.Unaccounted()},
             {"retransmitted_packets", retx},
             {"retransmitted_bytes", retxBytes},

@@ -81,6 +81,11 @@ OcsFabric::DoDispose()
 {
     m_pollEvent.Cancel();
     m_held.clear();
+    if (m_net && m_holderId != UINT32_MAX)
+    {
+        m_net->RemovePacketHolder(m_holderId);
+        m_holderId = UINT32_MAX;
+    }
     m_done = MakeNullCallback<void, const OcsReconfigRecord&>();
     for (auto& s : m_switches)
     {
@@ -105,7 +110,13 @@ OcsFabric::Setup(const OcsWiring& wiring,
         throw std::invalid_argument("OcsFabric: one OcsSwitch per OCS of the wiring needed");
     }
     m_wiring = wiring;
+    if (m_net && m_holderId != UINT32_MAX)
+    {
+        m_net->RemovePacketHolder(m_holderId);
+    }
     m_net = net;
+    // Held frames and those scheduled for release are in flight, not lost.
+    m_holderId = net->AddPacketHolder([this]() { return uint64_t(m_held.size()) + m_releasing; });
     m_truth = net->GetState();
     m_view = view;
     m_links = std::move(links);
@@ -388,12 +399,20 @@ OcsFabric::ReleaseHeld()
     {
         Ptr<FabricSwitchForwarder> fw = m_net->GetNode(h.node)->GetObject<FabricSwitchForwarder>();
         Time& at = nextAt[{h.node, h.port}];
-        Simulator::Schedule(at, &FabricSwitchForwarder::Forward, fw, h.packet, h.port);
+        ++m_releasing;
+        Simulator::Schedule(at, &OcsFabric::ForwardHeld, this, fw, h.packet, h.port);
         DataRateValue rate;
         m_net->GetDevice(h.node, h.port)->GetAttribute("DataRate", rate);
         at += rate.Get().CalculateBytesTxTime(h.packet->GetSize() + 2); // + the PPP header
     }
     m_held.clear();
+}
+
+void
+OcsFabric::ForwardHeld(Ptr<FabricSwitchForwarder> fw, Ptr<Packet> packet, uint32_t port)
+{
+    --m_releasing;
+    fw->Forward(packet, port);
 }
 
 bool

@@ -22,6 +22,8 @@
 namespace ns3
 {
 
+class FabricSwitchForwarder;
+
 /**
  * \ingroup ocs-net
  * A logical EG-EG link that circuits can realize: EG port end[0] and EG port end[1] are joined
@@ -170,6 +172,8 @@ class OcsFabric : public Object
     void HoldChanged();
     /// Pause policy: hand the held frames back to their EGs' forwarders.
     void ReleaseHeld();
+    /// Hand one released frame to its EG's forwarder.
+    void ForwardHeld(Ptr<FabricSwitchForwarder> fw, Ptr<Packet> packet, uint32_t port);
     bool Drained(uint32_t index) const;
     void StartSwitching();
     void SwitchEnded(uint32_t ocs);
@@ -178,6 +182,8 @@ class OcsFabric : public Object
 
     std::optional<OcsWiring> m_wiring;
     Ptr<FabricNetwork> m_net;
+    uint32_t m_holderId{UINT32_MAX}; //!< FabricNetwork::AddPacketHolder id
+    uint64_t m_releasing{0};         //!< held frames scheduled for release, not yet forwarded
     std::shared_ptr<FabricState> m_truth;
     std::shared_ptr<FabricState> m_view;
     std::vector<OcsLogicalLink> m_links;

@@ -94,7 +94,8 @@ SummarizeRoceRun(const FabricRoceRunResult& r, Time horizon)
            {"wall_s", r.wallSeconds}};
     // Flows still incomplete at the horizon mean the run was cut there, packets may be in
     // flight.
-    j.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, incomplete > 0));
+    j.update(PacketAccountingJson(
+        r.sentPackets, r.deliveredPackets, r.drops, incomplete > 0, r.measuredInFlightPackets));
     return j;
 }
 

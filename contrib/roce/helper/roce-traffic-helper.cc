@@ -586,6 +586,7 @@ RunFabricRoce(Ptr<FabricNetwork> net,
     r.simSeconds = Simulator::Now().GetSeconds();
     r.flows = roce.GetRecords();
     r.inFlightPackets = monitor->GetInFlightPackets();
+    r.measuredInFlightPackets = monitor->GetMeasuredInFlightPackets();
     r.lastPacketSeconds = monitor->GetLastPacketTime().GetSeconds();
     for (const auto& f : r.flows)
     {

@@ -152,6 +152,9 @@ struct FabricRoceRunResult
     uint64_t events{0};
     /// Packets (data and control) inside the network at the end: 0 when it drained.
     int64_t inFlightPackets{0};
+    /// The same, counted where the packets are (FabricLinkMonitor::
+    /// GetMeasuredInFlightPackets): differs from inFlightPackets only if a packet vanished.
+    int64_t measuredInFlightPackets{0};
     uint32_t incompleteFlows{0};     //!< flows not complete at the end
     double simSeconds{0};            //!< simulated time at the end (the horizon if it was hit)
     double lastCompletionSeconds{0}; //!< when the last flow completed
@@ -160,14 +163,14 @@ struct FabricRoceRunResult
     Time throughputBin;
 
     /**
-     * sent - delivered - dropped - in flight: packets lost without a reason (0 unless
-     * something is broken). Losses are droppedPackets (reasons in drops); in-flight packets
-     * were neither lost nor delivered when the run stopped.
+     * sent - delivered - dropped - in flight (counted where the packets are): packets lost
+     * without a reason (0 unless something is broken). Losses are droppedPackets (reasons in
+     * drops); in-flight packets were neither lost nor delivered when the run stopped.
      */
     int64_t Unaccounted() const
     {
         return int64_t(sentPackets) - int64_t(deliveredPackets) - int64_t(droppedPackets)
-             - inFlightPackets;
+             - measuredInFlightPackets;
     }
 };
 
