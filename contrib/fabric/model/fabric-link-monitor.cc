@@ -118,10 +118,13 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     "Drop",
                     Callback<void, Ptr<const Packet>, const std::string&>(
                         [this](Ptr<const Packet>, const std::string& reason)
-                        {
-                            ++m_channelDrops;
-                            CountDrop(reason, true);
-                        }));
+                        { CountDrop(reason, true); }));
+                // Of those, the ones that had started transmission (a channel may also drop
+                // what waits in its devices' queues).
+                ch->TraceConnectWithoutContext(
+                    "WireLoss",
+                    Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
+                                                      { ++m_channelDrops; }));
             }
             m_queues.push_back(dev->GetQueue());
             Connect(

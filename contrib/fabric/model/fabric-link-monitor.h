@@ -85,7 +85,8 @@ class FabricLinkMonitor : public Object
     /**
      * Packets inside the network now, counted where they are rather than as a remainder:
      * packets in every device queue, plus packets that started transmission on a link and
-     * have not arrived at its other end (nor been dropped by its channel), plus what models
+     * have not arrived at its other end (nor been lost by its channel: a channel's
+     * "WireLoss" trace source, if it has one, as OcsFibreChannel), plus what models
      * hold outside queues and channels (FabricNetwork::AddPacketHolder, e.g. OCS EGs over a
      * reconfiguration). Equal to GetInFlightPackets() unless a packet vanished without a
      * drop trace (or appeared from nowhere): the check that makes sent = delivered + dropped
@@ -113,7 +114,7 @@ class FabricLinkMonitor : public Object
     uint64_t m_networkDrops{0}; //!< drops between the hosts' devices
     uint64_t m_wireTx{0};       //!< transmissions started on any link (PhyTxBegin)
     uint64_t m_wireArrivals{0}; //!< arrivals at a link's far end (PhyRxEnd or PhyRxDrop)
-    uint64_t m_channelDrops{0}; //!< packets a channel dropped on its way (its Drop trace)
+    uint64_t m_channelDrops{0}; //!< packets a channel lost after they started transmission
     std::vector<Ptr<const QueueBase>> m_queues; //!< every device's queue
     Ptr<FabricNetwork> m_net;                   //!< for the packet holders
     Time m_lastPacketEvent;

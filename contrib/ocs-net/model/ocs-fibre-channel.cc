@@ -27,7 +27,13 @@ OcsFibreChannel::GetTypeId()
               .AddTraceSource("Drop",
                               "A frame lost because the link had no established circuit",
                               MakeTraceSourceAccessor(&OcsFibreChannel::m_dropTrace),
-                              "ns3::OcsFibreChannel::DropTracedCallback");
+                              "ns3::OcsFibreChannel::DropTracedCallback")
+              .AddTraceSource("WireLoss",
+                              "Of the dropped frames, one that had started transmission (lost "
+                              "on the fibre, not taken from a device queue): what a monitor "
+                              "counting packets on links must know.",
+                              MakeTraceSourceAccessor(&OcsFibreChannel::m_wireLossTrace),
+                              "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -43,6 +49,7 @@ OcsFibreChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> s
     m_busyUntil = std::max(m_busyUntil, Simulator::Now() + txTime + GetDelay());
     if (!m_carrying)
     {
+        m_wireLossTrace(p);
         Drop(p);
         return true; // the device does not know: the light just goes nowhere
     }
@@ -63,6 +70,7 @@ OcsFibreChannel::Arrive(Ptr<Packet> p, uint32_t from, uint64_t epoch)
 {
     if (epoch != m_epoch || !m_carrying)
     {
+        m_wireLossTrace(p);
         Drop(p); // the circuit changed while the frame was on the fibre
         return;
     }

@@ -54,6 +54,7 @@ class OcsFibreChannel : public PointToPointChannel
     uint64_t m_darkDrops{0};
     Time m_busyUntil;
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
+    TracedCallback<Ptr<const Packet>> m_wireLossTrace;
 };
 
 } // namespace ns3
