@@ -674,27 +674,28 @@ TEST_F(FailoverTest, PacketZCubeCoreLinkStallIsDetectionPlusControllerLatency)
         opt.stopAt = MilliSeconds(20);
         opt.senderCreated = probe.OnSender();
         // O_1 detects the dead core port after 5 us (loss of signal) and sends nothing into
-        // it from then on (no-route until the controller's detour is in force).
+        // it from then on (no-route until the controller's detour is in force). A packet
+        // sent into a dead link is dropped link-down by the sending switch (the Forward trace
+        // never fires for it), so that is what is counted.
         auto intoHole = std::make_shared<uint32_t>(0);
         auto beforeDetection = std::make_shared<uint32_t>(0);
-        const uint32_t deadPort = zl.OddCorePort(2);
         opt.beforeRun = [&](Ptr<FabricNetwork> n, const ApplicationContainer&)
         {
             probe.Watch(n, flows);
             n->GetNode(zl.OddNode(1))
                 ->GetObject<FabricSwitchForwarder>()
-                ->TraceConnectWithoutContext(
-                    "Forward",
-                    Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
-                        [intoHole, beforeDetection, deadPort, tFail](
-                            Ptr<const Packet>, uint32_t, uint32_t outPort)
-                        {
-                            if (outPort == deadPort && Simulator::Now() >= tFail)
-                            {
-                                const bool known = Simulator::Now() >= tFail + MicroSeconds(5);
-                                ++*(known ? intoHole : beforeDetection);
-                            }
-                        }));
+                ->TraceConnectWithoutContext("Drop",
+                                             Callback<void, Ptr<const Packet>, const std::string&>(
+                                                 [intoHole, beforeDetection, tFail](
+                                                     Ptr<const Packet>, const std::string& reason)
+                                                 {
+                                                     if (reason == FabricDropReason::LINK_DOWN)
+                                                     {
+                                                         const bool known = Simulator::Now()
+                                                                         >= tFail + MicroSeconds(5);
+                                                         ++*(known ? intoHole : beforeDetection);
+                                                     }
+                                                 }));
         };
         auto r = RunFabricRoce(net, flows, opt);
         EXPECT_EQ(r.Unaccounted(), 0);
@@ -765,21 +766,34 @@ TEST_F(FailoverTest, PacketRoftLocalRehashAndRemoteUpdateStalls)
     opt.senderCreated = probe.OnSender();
     // No packet goes out of a port its node believes dead: nothing from leaf0 onto the dead
     // link after its detection (tFail + 5 us), and the flow goes on through spine1.
+    // A packet sent into the dead link is dropped link-down by leaf0 (Forward does not fire
+    // for it): count those after the detection.
     auto intoHole = std::make_shared<uint32_t>(0);
+    auto beforeDetection = std::make_shared<uint32_t>(0);
     auto rehashed = std::make_shared<uint32_t>(0);
     const uint32_t toSpine1 = layout.UplinkPort(1);
     opt.beforeRun = [&](Ptr<FabricNetwork> n, const ApplicationContainer&)
     {
         probe.Watch(n, flows);
-        n->GetNode(leaf0)->GetObject<FabricSwitchForwarder>()->TraceConnectWithoutContext(
+        Ptr<FabricSwitchForwarder> fw = n->GetNode(leaf0)->GetObject<FabricSwitchForwarder>();
+        fw->TraceConnectWithoutContext(
             "Forward",
             Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
-                [intoHole, rehashed, toSpine0, toSpine1, tFail](
-                    Ptr<const Packet>, uint32_t, uint32_t outPort)
+                [rehashed, toSpine1, tFail](Ptr<const Packet>, uint32_t, uint32_t outPort)
                 {
                     const bool known = Simulator::Now() >= tFail + MicroSeconds(5);
-                    *intoHole += (known && outPort == toSpine0) ? 1 : 0;
                     *rehashed += (known && outPort == toSpine1) ? 1 : 0;
+                }));
+        fw->TraceConnectWithoutContext(
+            "Drop",
+            Callback<void, Ptr<const Packet>, const std::string&>(
+                [intoHole, beforeDetection, tFail](Ptr<const Packet>, const std::string& reason)
+                {
+                    if (reason == FabricDropReason::LINK_DOWN)
+                    {
+                        const bool known = Simulator::Now() >= tFail + MicroSeconds(5);
+                        ++*(known ? intoHole : beforeDetection);
+                    }
                 }));
     };
     auto r = RunFabricRoce(net, flows, opt);
@@ -787,6 +801,7 @@ TEST_F(FailoverTest, PacketRoftLocalRehashAndRemoteUpdateStalls)
     EXPECT_TRUE(r.flows[0].complete);
     EXPECT_TRUE(r.flows[1].complete);
     EXPECT_EQ(*intoHole, 0u) << "leaf0 sent into the link it knew dead";
+    EXPECT_GT(*beforeDetection, 0u) << "leaf0 sent into the hole until its detection";
     EXPECT_GT(*rehashed, 0u) << "leaf0 carried the flow on after its detection";
     // Local rehash: of the order of the 5 us detection (+ the path's few us).
     EXPECT_GE(probe.StallUs(0), 5);
