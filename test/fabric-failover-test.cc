@@ -1045,6 +1045,30 @@ TEST(FailoverStudy, SteadyFlowsOutlastTheHorizon)
     }
 }
 
+TEST(FailoverStudy, AnalysisSettingsAreChecked)
+{
+    FailoverAnalysisSettings st;
+    FailoverRun run;
+    EXPECT_THROW(AnalyzeFailoverEvents(st, {}, {}, run), std::invalid_argument); // no graph
+    st.graph = LeafSpineLayout(8, 2, 2).Build();
+    EXPECT_THROW(AnalyzeFailoverEvents(st, {}, {}, run), std::invalid_argument); // no routing
+    st.routing.SetTypeId("ns3::EcmpRouting");
+    EXPECT_TRUE(AnalyzeFailoverEvents(st, {}, {}, run).empty());
+    st.bin = Time(0);
+    EXPECT_THROW(AnalyzeFailoverEvents(st, {}, {}, run), std::invalid_argument);
+    st.bin = MicroSeconds(20);
+    st.goodputDipFraction = 1.5;
+    try
+    {
+        AnalyzeFailoverEvents(st, {}, {}, run);
+        ADD_FAILURE() << "a goodput dip fraction of 1.5 was accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("goodputDipFraction"), std::string::npos);
+    }
+}
+
 TEST(FailoverStudy, ParseLatenciesInMicroseconds)
 {
     const auto l = ParseFailoverLatencies({"10", "2.5", "0", "1e6"}, "--x");

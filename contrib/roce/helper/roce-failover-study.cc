@@ -424,6 +424,10 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
     {
         throw std::invalid_argument("AnalyzeFailoverEvents: graph is not set");
     }
+    if (s.routing.GetTypeId().GetUid() == 0)
+    {
+        throw std::invalid_argument("AnalyzeFailoverEvents: routing is not set");
+    }
     if (!s.bin.IsStrictlyPositive())
     {
         throw std::invalid_argument("AnalyzeFailoverEvents: bin must be positive");
@@ -547,6 +551,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         // Detection (first node to learn) and reaction (the last node, or the controller).
         double tDetect = -1;
         double tReact = -1;
+        Time reaction(-1);
         for (const auto& l : run.learnings)
         {
             if (l.changedAt == e.fail.at && !l.up)
@@ -557,6 +562,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                 if (byController == s.reactionIsController)
                 {
                     tReact = std::max(tReact, t);
+                    reaction = std::max(reaction, l.at);
                 }
             }
         }
@@ -598,9 +604,23 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         const Time beforeFrom = std::max(Time(0), e.fail.at - s.preFailureWindow);
         json gbps{{"before", unaffectedGbps(beforeFrom, e.fail.at)},
                   {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
+        // The window split at the reaction (detours installed, last update): before it the
+        // affected senders time out and resend into the hole; after it they use their new
+        // paths (on ZCube, detours over links of unaffected flows).
+        const bool split = reaction > e.fail.at && reaction < e.repair.at;
+        if (split)
+        {
+            gbps["to_reaction"] = unaffectedGbps(e.fail.at, reaction);
+            gbps["from_reaction"] = unaffectedGbps(reaction, e.repair.at);
+        }
         if (noFailure)
         {
             const FabricRoceRunResult& nf = noFailure->result;
+            if (split)
+            {
+                gbps["to_reaction_no_failure"] = gbpsOf(nf, unaffected, e.fail.at, reaction);
+                gbps["from_reaction_no_failure"] = gbpsOf(nf, unaffected, reaction, e.repair.at);
+            }
             uint64_t nfLost = 0;
             for (uint32_t f : unaffected)
             {

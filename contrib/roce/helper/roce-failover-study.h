@@ -197,8 +197,8 @@ struct FailoverAnalysisSettings
  * same flows' throughput without failures, and both split into the unaffected flows that
  * share a directed link with an affected flow (sharing_links) and those that do not
  * (disjoint).
- * \throws std::invalid_argument for a missing graph, a bin that is not positive, or a goodput
- *         dip fraction outside [0, 1]
+ * \throws std::invalid_argument for a missing graph or routing, a bin that is not positive, or
+ *         a goodput dip fraction outside [0, 1]
  */
 nlohmann::json AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                                      const std::vector<FailoverEvent>& events,
