@@ -729,9 +729,10 @@ FailoverEventTable(const json& events)
     std::ostringstream t;
     t << std::left << std::setw(12) << "event" << std::setw(12) << "element" << std::right
       << std::setw(9) << "t_us" << std::setw(9) << "pairs" << std::setw(9) << "domain"
-      << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(8) << "lost"
-      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q"
-      << std::setw(14) << "hops b/d/a" << std::setw(26) << "unaf_Gbps b>d (no fail)"
+      << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(7) << "recov"
+      << std::setw(9) << "dip_med" << std::setw(8) << "lost" << std::setw(8) << "retx"
+      << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q" << std::setw(14) << "hops b/d/a"
+      << std::setw(26) << "unaf_Gbps b>d (no fail)"
       << "\n";
     for (const json& e : events)
     {
@@ -745,8 +746,11 @@ FailoverEventTable(const json& events)
                   ? std::to_string(e["fault_domain_pairs"].get<int64_t>())
                   : std::string("-"))
           << std::setw(11) << num(e["stall_us"]["median"]) << std::setw(11)
-          << num(e["stall_us"]["max"]) << std::setw(8) << e["lost_packets"].get<uint64_t>()
-          << std::setw(8) << e["retransmitted_packets"].get<uint64_t>() << std::setw(10)
+          << num(e["stall_us"]["max"]) << std::setw(7)
+          << e["recovered_before_repair"]["pairs"].get<uint64_t>() << std::setw(9)
+          << (e.contains("goodput_dip_us") ? num(e["goodput_dip_us"]["median"]) : std::string("-"))
+          << std::setw(8) << e["lost_packets"].get<uint64_t>() << std::setw(8)
+          << e["retransmitted_packets"].get<uint64_t>() << std::setw(10)
           << e["unaffected_lost_packets"].get<uint64_t>() << std::setw(8)
           << e["unaffected_lost_in_queue_packets"].get<uint64_t>() << std::setw(14)
           << (FormatNumber(h["before"].get<double>(), 2) + "/"
@@ -895,7 +899,9 @@ std::string
 FailoverEventLegend()
 {
     return "stall: failure to the first packet sent after it that arrives (affected flows, us; "
-           "counted to the next event if none); domain: ZCube §6.2 fault domain (allreduce); "
+           "capped at the repair); recov: affected pairs recovered before the repair; dip_med: "
+           "median goodput dip (us the in-order rate stayed below the dip fraction of its rate "
+           "before); domain: ZCube §6.2 fault domain (allreduce); "
            "lost: every drop reason; in_q: of unaf_lost, in transmit queues (queue-overflow); "
            "hops: mean switch hops of the affected flows before/during/after; unaf_Gbps: "
            "unaffected flows' aggregate before > during (during, same run without failures, "
