@@ -328,10 +328,8 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
         << "cut flows deliver nothing in order until they recover (20 us bins)";
     // The unaffected throughput split at the controller's install, both with the no-failure
     // counterpart.
-    for (const char* key : {"to_reaction",
-                            "from_reaction",
-                            "to_reaction_no_failure",
-                            "from_reaction_no_failure"})
+    for (const char* key :
+         {"to_reaction", "from_reaction", "to_reaction_no_failure", "from_reaction_no_failure"})
     {
         EXPECT_TRUE(core["unaffected_gbps"].contains(key)) << key;
     }
