@@ -126,6 +126,10 @@ Run(int argc, char* argv[])
             "run)",
             "false");
     cli.Add("bin-us", "throughput series bin, us", "20");
+    cli.Add("goodput-dip-fraction",
+            "goodput dip: time an affected flow's delivered rate stays below this fraction of "
+            "its rate before the failure (0 = not reported)",
+            "0.5");
     cli.Add("sweep-latency-us",
             "controller latencies of the sweep (ZCube core-link failure next to ROFT local "
             "rehash), us; 'none' to skip",
@@ -171,6 +175,7 @@ Run(int argc, char* argv[])
     s.bfdMultiplier = static_cast<uint32_t>(cli.GetUint("bfd-multiplier", 1, 255));
     const double lineBps = cli.GetDouble("rate-gbps", 1, 1600) * 1e9;
     const Time bin = cli.GetTime("bin-us", Time::US, MicroSeconds(1), MilliSeconds(10));
+    const double goodputDip = cli.GetDouble("goodput-dip-fraction", 0, 1);
     Time hold = cli.GetTime("hold-us", Time::US, Time(0), Seconds(1));
     hold = hold.IsZero() ? s.SettleTime() : hold;
     Time gap = cli.GetTime("gap-us", Time::US, Time(0), Seconds(1));
@@ -242,17 +247,17 @@ Run(int argc, char* argv[])
         noFailure = RunFailover(
             fabric.routing, fabric.graph, lineBps, s, events, flows, horizon, bin, false);
     }
-    json jevents = AnalyzeFailoverEvents(fabricName,
-                                         fabric.routing,
-                                         fabric.graph,
-                                         events,
-                                         flows,
-                                         run,
-                                         horizon,
-                                         bin,
-                                         fabricName == "zcube",
-                                         fabricName == "rng",
-                                         noFailureRun ? &noFailure : nullptr);
+    FailoverAnalysisSettings as;
+    as.fabric = fabricName;
+    as.routing = fabric.routing;
+    as.graph = fabric.graph;
+    as.horizon = horizon;
+    as.bin = bin;
+    as.reactionIsController = fabricName == "zcube"; // the controller installs the detours
+    as.blastRadius = fabricName == "rng";
+    as.goodputDipFraction = goodputDip;
+    as.noFailure = noFailureRun ? &noFailure : nullptr;
+    json jevents = AnalyzeFailoverEvents(as, events, flows, run);
     if (fabricName == "zcube" && patternName == "allreduce")
     {
         for (uint32_t w = 0; w < events.size(); ++w)

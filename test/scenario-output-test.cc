@@ -308,6 +308,31 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
         EXPECT_TRUE(e["unaffected_gbps"].contains("during_no_failure"));
         EXPECT_TRUE(e["unaffected_gbps"]["sharing_links"].contains("flows"));
     }
+    // Stall capped at the repair; the controller (205 us) acts within the hold, so every
+    // affected pair of every event recovers before the repair. Steady flows all run at each
+    // failure, so none is left out as inactive. The goodput dip (rate below half the rate
+    // before the failure) lasts at least the stall's bins and at most the hold.
+    for (const json& e : s["events"])
+    {
+        const double hold = e["t_repair_us"].get<double>() - e["t_fail_us"].get<double>();
+        EXPECT_LE(e["stall_us"]["max"].get<double>(), hold) << e["kind"];
+        EXPECT_EQ(e["recovered_before_repair"]["pairs"], e["affected_pairs"]) << e["kind"];
+        EXPECT_DOUBLE_EQ(e["recovered_before_repair"]["fraction"].get<double>(), 1.0);
+        EXPECT_EQ(e["crossing_inactive_flows"], 0) << e["kind"];
+        EXPECT_DOUBLE_EQ(e["goodput_dip_fraction"].get<double>(), 0.5);
+        EXPECT_GT(e["goodput_dip_us"]["flows"].get<uint64_t>(), 0u) << e["kind"];
+        EXPECT_LE(e["goodput_dip_us"]["max"].get<double>(), hold) << e["kind"];
+    }
+    EXPECT_GE(core["goodput_dip_us"]["median"].get<double>(),
+              core["stall_us"]["median"].get<double>() - 40)
+        << "cut flows deliver nothing in order until they recover (20 us bins)";
+    // The unaffected throughput split at the controller's install, both with the no-failure
+    // counterpart.
+    for (const char* key :
+         {"to_reaction", "from_reaction", "to_reaction_no_failure", "from_reaction_no_failure"})
+    {
+        EXPECT_TRUE(core["unaffected_gbps"].contains(key)) << key;
+    }
     EXPECT_GT(core["retransmitted_packets"].get<uint64_t>(), 0u);
     EXPECT_DOUBLE_EQ(core["switch_hops"]["before"].get<double>(), 2.0);
     EXPECT_DOUBLE_EQ(core["switch_hops"]["during"].get<double>(), 4.0);

@@ -9,9 +9,13 @@
 #include "ns3/fabric-network-helper.h"
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/ipv4-flow-classifier.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ppp-header.h"
 #include "ns3/queue-size.h"
+#include "ns3/roce-header.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/udp-header.h"
 #include "ns3/zcube-helper.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +24,51 @@ using namespace ns3;
 
 namespace
 {
+
+/// Loses the first \p times data packets carrying PSN \p psn that a device receives (a
+/// receive error model sees the PPP frame).
+class PsnErrorModel : public ErrorModel
+{
+  public:
+    PsnErrorModel(uint32_t psn, uint32_t times)
+        : m_psn(psn),
+          m_left(times)
+    {
+    }
+
+    uint32_t GetLost() const { return m_lost; }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        if (m_left == 0 || !IsRoceDataFrame(p))
+        {
+            return false;
+        }
+        Ptr<Packet> c = p->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        UdpHeader udp;
+        RoceHeader rh;
+        c->RemoveHeader(ppp);
+        c->RemoveHeader(ip);
+        c->RemoveHeader(udp);
+        c->RemoveHeader(rh);
+        if (rh.GetPsn() != m_psn)
+        {
+            return false;
+        }
+        --m_left;
+        ++m_lost;
+        return true;
+    }
+
+    void DoReset() override {}
+
+    uint32_t m_psn;
+    uint32_t m_left;
+    uint32_t m_lost{0};
+};
 
 class RoceTransport : public Ns3SimTest
 {
@@ -257,6 +306,88 @@ TEST_F(RoceTransport, DeepQueueIncastResendsLittleForNothing)
     EXPECT_GT(retx, 0u);
     EXPECT_LT(dup, retx / 20) << "most resent data was needed";
     EXPECT_LT(r.lastCompletionSeconds, 4 * 16 * 2000000 * 8.0 / 100e9);
+}
+
+TEST_F(RoceTransport, LostRetransmissionRecoveredByNackWithoutTimeout)
+{
+    // PSN 100 of a 2 MB message is lost twice at the destination NIC: first sent, then resent
+    // after the NACK. The packets that follow the resend arrive in its round, so the receiver
+    // NACKs again at once and the sender rewinds again: no timeout (320 us) is needed.
+    auto net = Roft16();
+    auto lose = Create<PsnErrorModel>(100, 2);
+    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    std::vector<Ptr<RoceSender>> senders;
+    FabricRoceRunOptions opt;
+    opt.senderCreated = [&senders](uint32_t, Ptr<RoceSender> s)
+    {
+        senders.push_back(s);
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 2000000)}, opt);
+    ASSERT_EQ(senders.size(), 1u);
+    const RoceFlowRecord& f = r.flows[0];
+    ASSERT_TRUE(f.complete);
+    EXPECT_EQ(f.rxBytes, 2000000u);
+    EXPECT_EQ(lose->GetLost(), 2u);
+    EXPECT_EQ(f.timeouts, 0u) << "the lost resend must be recovered by a NACK";
+    EXPECT_EQ(senders[0]->GetNackRewinds(), 2u);
+    EXPECT_EQ(senders[0]->GetLostResendNacks(), 1u);
+    // Two go-back-N rounds of about one RTT each (a few us) on top of the 40 us the message
+    // takes at line rate; a timeout would add 320 us.
+    EXPECT_LT(f.FctSeconds(), f.idealSeconds + 50e-6)
+        << "fct " << f.FctSeconds() << " ideal " << f.idealSeconds;
+    ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, DeepQueueRepeatedNacksDoNotRewindAgain)
+{
+    // The receiver repeats its NACK for every out-of-order packet (NackRetryInterval 0), and
+    // two senders at line rate (no rate control) into one 100 Gb/s port build a queue of
+    // hundreds of packets behind the loss: every repeated NACK echoes the round before the
+    // rewind (the packets were sent before it), so the sender rewinds exactly once per loss
+    // and the resend is not repeated.
+    Config::SetDefault("ns3::RoceReceiver::NackRetryInterval", TimeValue(Time(0)));
+    Config::SetDefault("ns3::RoceSender::RateControl", TypeIdValue(NoRateControl::GetTypeId()));
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    FabricNetworkHelper links;
+    links.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize("8MB")));
+    auto net = roft.Install(links);
+    auto lose = Create<PsnErrorModel>(300, 1); // of whichever flow sends PSN 300 first
+    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    std::vector<Ptr<RoceSender>> senders;
+    FabricRoceRunOptions opt;
+    opt.senderCreated = [&senders](uint32_t, Ptr<RoceSender> s)
+    {
+        senders.push_back(s);
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 4000000), Flow(1, 4, 15, 4000000)}, opt);
+    ASSERT_EQ(senders.size(), 2u);
+    EXPECT_EQ(lose->GetLost(), 1u);
+    uint32_t rewinds = 0;
+    uint32_t repeated = 0;
+    uint32_t lostResend = 0;
+    uint64_t retx = 0;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        EXPECT_TRUE(r.flows[i].complete) << i;
+        EXPECT_EQ(r.flows[i].rxBytes, 4000000u) << i;
+        EXPECT_EQ(r.flows[i].timeouts, 0u) << i;
+        EXPECT_EQ(r.flows[i].repeatedNacks, senders[i]->GetRepeatedNacks()) << i;
+        rewinds += senders[i]->GetNackRewinds();
+        repeated += senders[i]->GetRepeatedNacks();
+        lostResend += senders[i]->GetLostResendNacks();
+        retx += r.flows[i].retxPackets;
+    }
+    std::cout << "deep queue, NACK per out-of-order packet: rewinds " << rewinds
+              << ", repeated NACKs ignored " << repeated << ", retransmissions " << retx << "\n";
+    EXPECT_EQ(rewinds, 1u);
+    EXPECT_EQ(lostResend, 0u);
+    EXPECT_GT(repeated, 100u) << "the queue must hold many packets sent before the rewind";
+    // One go-back-N: what was in flight behind the loss, resent once (less than the message).
+    EXPECT_GT(retx, uint64_t(repeated));
+    EXPECT_LT(retx, 1000u);
+    EXPECT_EQ(r.droppedPackets, 1u);
+    ExpectAccounted(r);
 }
 
 TEST_F(RoceTransport, WatchdogReportsABlackholedFlow)

@@ -14,11 +14,13 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
+#include <cmath>
 #include <iomanip>
+#include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace ns3
@@ -266,36 +268,34 @@ MakeNetwork(const ObjectFactory& routing, std::shared_ptr<const FabricGraph> gra
     return links.Install(graph, r);
 }
 
-/// Stall statistics (us) of \p flows in window \p w starting at \p t: failure to the first
-/// packet sent after it that arrives; a flow with none counts until \p windowEnd.
+/// Median and max of \p v, or nulls when empty.
 json
-StallJson(const RoceFailoverProbe& probe,
-          uint32_t w,
-          Time t,
-          Time windowEnd,
-          const std::vector<uint32_t>& flows,
-          uint32_t* notRecovered)
+MedianMax(const std::vector<double>& v)
 {
-    std::vector<double> stalls;
-    for (uint32_t f : flows)
-    {
-        const Time at = probe.FirstArrival(w, f);
-        if (!at.IsNegative())
-        {
-            stalls.push_back((at - t).GetSeconds() * 1e6);
-        }
-        else
-        {
-            ++*notRecovered;
-            stalls.push_back((windowEnd - t).GetSeconds() * 1e6); // censored: never again
-        }
-    }
-    if (stalls.empty())
+    if (v.empty())
     {
         return json{{"median", nullptr}, {"max", nullptr}};
     }
-    return json{{"median", Quantile(stalls, 0.5)},
-                {"max", *std::max_element(stalls.begin(), stalls.end())}};
+    return json{{"median", Quantile(v, 0.5)}, {"max", *std::max_element(v.begin(), v.end())}};
+}
+
+/// Stall (us) of \p flow in window \p w of a failure at \p t repaired at \p repair: failure
+/// to the first arrival of a packet sent after it, capped at the repair (a flow that waited
+/// for the repair was cut for the whole hold, whatever the transport did next).
+/// \p recovered: it arrived before the repair; \p inWindow: something arrived in the window.
+double
+StallOf(const RoceFailoverProbe& probe,
+        uint32_t w,
+        uint32_t flow,
+        Time t,
+        Time repair,
+        bool* recovered,
+        bool* inWindow)
+{
+    const Time at = probe.FirstArrival(w, flow);
+    *inWindow = !at.IsNegative();
+    *recovered = *inWindow && at < repair;
+    return ((*recovered ? at : repair) - t).GetSeconds() * 1e6;
 }
 
 uint32_t
@@ -415,28 +415,40 @@ ConvergedRouting(const ObjectFactory& routing,
 }
 
 json
-AnalyzeFailoverEvents(const std::string& fabric,
-                      const ObjectFactory& routing,
-                      std::shared_ptr<const FabricGraph> graph,
+AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                       const std::vector<FailoverEvent>& events,
                       const std::vector<FlowSpec>& flows,
-                      const FailoverRun& run,
-                      Time horizon,
-                      Time bin,
-                      bool reactionIsController,
-                      bool blastRadius,
-                      const FailoverRun* noFailure)
+                      const FailoverRun& run)
 {
+    if (!s.graph)
+    {
+        throw std::invalid_argument("AnalyzeFailoverEvents: graph is not set");
+    }
+    if (s.routing.GetTypeId().GetUid() == 0)
+    {
+        throw std::invalid_argument("AnalyzeFailoverEvents: routing is not set");
+    }
+    if (!s.bin.IsStrictlyPositive())
+    {
+        throw std::invalid_argument("AnalyzeFailoverEvents: bin must be positive");
+    }
+    if (!(s.goodputDipFraction >= 0 && s.goodputDipFraction <= 1))
+    {
+        throw std::invalid_argument("AnalyzeFailoverEvents: goodputDipFraction must be in [0, 1]");
+    }
+    const std::shared_ptr<const FabricGraph>& graph = s.graph;
+    const Time bin = s.bin;
+    const FailoverRun* noFailure = s.noFailure;
     const FabricRoceRunResult& r = run.result;
     json out = json::array();
-    Ptr<FabricRouting> allUp = ConvergedRouting(routing, graph, FabricState(graph));
+    Ptr<FabricRouting> allUp = ConvergedRouting(s.routing, graph, FabricState(graph));
     for (uint32_t w = 0; w < events.size(); ++w)
     {
         const FailoverEvent& e = events[w];
-        const Time windowEnd = w + 1 < events.size() ? events[w + 1].fail.at : horizon;
+        const Time windowEnd = w + 1 < events.size() ? events[w + 1].fail.at : s.horizon;
         FabricState during(graph);
         FabricFailureHelper::Apply(e.fail, during);
-        Ptr<FabricRouting> conv = ConvergedRouting(routing, graph, during);
+        Ptr<FabricRouting> conv = ConvergedRouting(s.routing, graph, during);
         std::vector<uint32_t> affected;
         std::vector<uint32_t> unaffected;
         std::set<std::pair<uint32_t, uint32_t>> pairs;
@@ -448,8 +460,12 @@ AnalyzeFailoverEvents(const std::string& fabric,
         // their converged detour.
         std::set<uint32_t> affectedLinks;
         std::vector<std::vector<uint32_t>> unaffectedLinks;
+        uint32_t inactiveCrossing = 0; // would be affected, but not running at the failure
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
+            const RoceFlowRecord& rec = r.flows[f];
+            const bool active = rec.started && rec.start <= e.fail.at
+                             && !(rec.complete && rec.finish <= e.fail.at);
             const FabricPath before = TracePath(*allUp, flows[f].src, flows[f].dst, flows[f].Key());
             // Affected: the all-up path or the path in force when the element failed (a
             // reaction to an earlier event may still be installed) crosses it.
@@ -458,6 +474,11 @@ AnalyzeFailoverEvents(const std::string& fabric,
             for (uint32_t d : atFailure)
             {
                 hit = hit || !during.IsDirLinkUsable(d);
+            }
+            if (hit && !active)
+            {
+                ++inactiveCrossing; // neither affected nor unaffected: it had nothing to send
+                continue;
             }
             if (!hit)
             {
@@ -480,7 +501,6 @@ AnalyzeFailoverEvents(const std::string& fabric,
             affectedLinks.insert(dp.dirLinks.begin(), dp.dirLinks.end());
             // After the repair: the path in force just before the next event (or the end),
             // from the flow's recorded path changes.
-            const RoceFlowRecord& rec = r.flows[f];
             const std::vector<uint32_t>* now = &rec.path;
             for (const auto& [at, nodes] : rec.pathChanges)
             {
@@ -491,8 +511,27 @@ AnalyzeFailoverEvents(const std::string& fabric,
                 ha.push_back(now->size() < 2 ? 0.0 : double(now->size() - 2));
             }
         }
+        // Stall per affected flow, capped at the repair; a pair recovered before the repair
+        // if each of its affected flows did.
         uint32_t notRecovered = 0;
-        const json stall = StallJson(*run.probe, w, e.fail.at, windowEnd, affected, &notRecovered);
+        std::vector<double> stalls;
+        std::map<std::pair<uint32_t, uint32_t>, bool> pairRecovered;
+        for (uint32_t f : affected)
+        {
+            bool recovered = false;
+            bool inWindow = false;
+            stalls.push_back(
+                StallOf(*run.probe, w, f, e.fail.at, e.repair.at, &recovered, &inWindow));
+            notRecovered += inWindow ? 0 : 1;
+            auto it = pairRecovered.emplace(std::make_pair(flows[f].src, flows[f].dst), true).first;
+            it->second = it->second && recovered;
+        }
+        uint32_t pairsRecovered = 0;
+        for (const auto& [pair, ok] : pairRecovered)
+        {
+            pairsRecovered += ok ? 1 : 0;
+        }
+        const json stall = MedianMax(stalls);
         uint64_t lost = 0;
         uint64_t lostInQueue = 0;
         uint64_t retx = 0;
@@ -512,6 +551,7 @@ AnalyzeFailoverEvents(const std::string& fabric,
         // Detection (first node to learn) and reaction (the last node, or the controller).
         double tDetect = -1;
         double tReact = -1;
+        Time reaction(-1);
         for (const auto& l : run.learnings)
         {
             if (l.changedAt == e.fail.at && !l.up)
@@ -519,9 +559,10 @@ AnalyzeFailoverEvents(const std::string& fabric,
                 const double t = l.at.GetSeconds() * 1e6;
                 tDetect = tDetect < 0 ? t : std::min(tDetect, t);
                 const bool byController = l.how == FabricFailureDetector::How::CONTROLLER;
-                if (byController == reactionIsController)
+                if (byController == s.reactionIsController)
                 {
                     tReact = std::max(tReact, t);
+                    reaction = std::max(reaction, l.at);
                 }
             }
         }
@@ -560,12 +601,26 @@ AnalyzeFailoverEvents(const std::string& fabric,
         {
             return gbpsOf(r, unaffected, a, b);
         };
-        json gbps{
-            {"before", unaffectedGbps(std::max(Time(0), e.fail.at - MicroSeconds(60)), e.fail.at)},
-            {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
+        const Time beforeFrom = std::max(Time(0), e.fail.at - s.preFailureWindow);
+        json gbps{{"before", unaffectedGbps(beforeFrom, e.fail.at)},
+                  {"during", unaffectedGbps(e.fail.at, e.repair.at)}};
+        // The window split at the reaction (detours installed, last update): before it the
+        // affected senders time out and resend into the hole; after it they use their new
+        // paths (on ZCube, detours over links of unaffected flows).
+        const bool split = reaction > e.fail.at && reaction < e.repair.at;
+        if (split)
+        {
+            gbps["to_reaction"] = unaffectedGbps(e.fail.at, reaction);
+            gbps["from_reaction"] = unaffectedGbps(reaction, e.repair.at);
+        }
         if (noFailure)
         {
             const FabricRoceRunResult& nf = noFailure->result;
+            if (split)
+            {
+                gbps["to_reaction_no_failure"] = gbpsOf(nf, unaffected, e.fail.at, reaction);
+                gbps["from_reaction_no_failure"] = gbpsOf(nf, unaffected, reaction, e.repair.at);
+            }
             uint64_t nfLost = 0;
             for (uint32_t f : unaffected)
             {
@@ -585,7 +640,7 @@ AnalyzeFailoverEvents(const std::string& fabric,
         {
             return v.empty() ? 0.0 : Mean(v);
         };
-        json je{{"fabric", fabric},
+        json je{{"fabric", s.fabric},
                 {"kind", e.kind},
                 {"element", e.fail.Element()},
                 {"t_fail_us", e.fail.at.GetSeconds() * 1e6},
@@ -595,7 +650,12 @@ AnalyzeFailoverEvents(const std::string& fabric,
                 {"affected_pairs", pairs.size()},
                 {"affected_flows", affected.size()},
                 {"affected_not_recovered_in_window", notRecovered},
+                {"crossing_inactive_flows", inactiveCrossing},
                 {"stall_us", stall},
+                {"recovered_before_repair",
+                 {{"pairs", pairsRecovered},
+                  {"fraction",
+                   pairs.empty() ? json(nullptr) : json(double(pairsRecovered) / pairs.size())}}},
                 {"lost_packets", lost},
                 {"retransmitted_packets", retx},
                 {"lost_in_queue_packets", lostInQueue},
@@ -604,7 +664,41 @@ AnalyzeFailoverEvents(const std::string& fabric,
                 {"unaffected_gbps", gbps},
                 {"switch_hops",
                  {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};
-        if (blastRadius)
+        if (s.goodputDipFraction > 0)
+        {
+            // Per affected flow: time, in whole bins from the failure to the repair, its
+            // delivered (in-order) rate stays below the fraction of its rate in the window
+            // before the failure. Flows that delivered nothing before are left out.
+            const size_t p0 = size_t(std::ceil(beforeFrom.GetSeconds() / bin.GetSeconds()));
+            const size_t p1 = size_t(e.fail.at.GetSeconds() / bin.GetSeconds());
+            const size_t d0 = size_t(std::ceil(e.fail.at.GetSeconds() / bin.GetSeconds()));
+            const size_t d1 = size_t(e.repair.at.GetSeconds() / bin.GetSeconds());
+            std::vector<double> dips;
+            for (uint32_t f : affected)
+            {
+                const auto& bins = r.flows[f].rxBins;
+                double pre = 0;
+                for (size_t i = p0; i < p1 && i < bins.size(); ++i)
+                {
+                    pre += bins[i];
+                }
+                if (p1 <= p0 || pre <= 0)
+                {
+                    continue;
+                }
+                pre /= double(p1 - p0);
+                uint32_t below = 0;
+                for (size_t i = d0; i < d1; ++i)
+                {
+                    below += (i < bins.size() ? bins[i] : 0) < s.goodputDipFraction * pre ? 1 : 0;
+                }
+                dips.push_back(below * bin.GetSeconds() * 1e6);
+            }
+            je["goodput_dip_fraction"] = s.goodputDipFraction;
+            je["goodput_dip_us"] = MedianMax(dips);
+            je["goodput_dip_us"]["flows"] = dips.size();
+        }
+        if (s.blastRadius)
         {
             // Routers whose tables changed because of this failure, and when the last did.
             std::set<uint32_t> routers;
@@ -635,9 +729,10 @@ FailoverEventTable(const json& events)
     std::ostringstream t;
     t << std::left << std::setw(12) << "event" << std::setw(12) << "element" << std::right
       << std::setw(9) << "t_us" << std::setw(9) << "pairs" << std::setw(9) << "domain"
-      << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(8) << "lost"
-      << std::setw(8) << "retx" << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q"
-      << std::setw(14) << "hops b/d/a" << std::setw(26) << "unaf_Gbps b>d (no fail)"
+      << std::setw(11) << "stall_med" << std::setw(11) << "stall_max" << std::setw(7) << "recov"
+      << std::setw(9) << "dip_med" << std::setw(8) << "lost" << std::setw(8) << "retx"
+      << std::setw(10) << "unaf_lost" << std::setw(8) << "in_q" << std::setw(14) << "hops b/d/a"
+      << std::setw(26) << "unaf_Gbps b>d (no fail)"
       << "\n";
     for (const json& e : events)
     {
@@ -651,8 +746,11 @@ FailoverEventTable(const json& events)
                   ? std::to_string(e["fault_domain_pairs"].get<int64_t>())
                   : std::string("-"))
           << std::setw(11) << num(e["stall_us"]["median"]) << std::setw(11)
-          << num(e["stall_us"]["max"]) << std::setw(8) << e["lost_packets"].get<uint64_t>()
-          << std::setw(8) << e["retransmitted_packets"].get<uint64_t>() << std::setw(10)
+          << num(e["stall_us"]["max"]) << std::setw(7)
+          << e["recovered_before_repair"]["pairs"].get<uint64_t>() << std::setw(9)
+          << (e.contains("goodput_dip_us") ? num(e["goodput_dip_us"]["median"]) : std::string("-"))
+          << std::setw(8) << e["lost_packets"].get<uint64_t>() << std::setw(8)
+          << e["retransmitted_packets"].get<uint64_t>() << std::setw(10)
           << e["unaffected_lost_packets"].get<uint64_t>() << std::setw(8)
           << e["unaffected_lost_in_queue_packets"].get<uint64_t>() << std::setw(14)
           << (FormatNumber(h["before"].get<double>(), 2) + "/"
@@ -768,13 +866,17 @@ FailoverStallRun(const ObjectFactory& routing,
         pr.Watch(x);
     };
     const FabricRoceRunResult rr = RunFabricRoce(nw, sf, o);
-    std::vector<uint32_t> all(sf.size());
+    // Never repaired: a flow with no arrival counts until the run stops.
+    uint32_t nr = 0;
+    std::vector<double> stalls;
     for (uint32_t i = 0; i < sf.size(); ++i)
     {
-        all[i] = i;
+        bool recovered = false;
+        bool inWindow = false;
+        stalls.push_back(StallOf(pr, 0, i, failure.at, o.stopAt, &recovered, &inWindow));
+        nr += inWindow ? 0 : 1;
     }
-    uint32_t nr = 0;
-    json st = StallJson(pr, 0, failure.at, o.stopAt, all, &nr);
+    json st = MedianMax(stalls);
     st["flows"] = sf.size();
     st["not_recovered"] = nr;
     st["unaccounted_packets"] = rr.Unaccounted();
@@ -797,7 +899,9 @@ std::string
 FailoverEventLegend()
 {
     return "stall: failure to the first packet sent after it that arrives (affected flows, us; "
-           "counted to the next event if none); domain: ZCube §6.2 fault domain (allreduce); "
+           "capped at the repair); recov: affected pairs recovered before the repair; dip_med: "
+           "median goodput dip (us the in-order rate stayed below the dip fraction of its rate "
+           "before); domain: ZCube §6.2 fault domain (allreduce); "
            "lost: every drop reason; in_q: of unaf_lost, in transmit queues (queue-overflow); "
            "hops: mean switch hops of the affected flows before/during/after; unaf_Gbps: "
            "unaffected flows' aggregate before > during (during, same run without failures, "

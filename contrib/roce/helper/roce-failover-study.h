@@ -161,27 +161,49 @@ Ptr<FabricRouting> ConvergedRouting(const ObjectFactory& routing,
 
 /**
  * \ingroup roce
+ * How AnalyzeFailoverEvents reads a failover run: the run's fabric, its time grid and what to
+ * report beyond the common keys.
+ */
+struct FailoverAnalysisSettings
+{
+    std::string fabric;                       //!< the fabric's name in the report
+    ObjectFactory routing;                    //!< the run's routing (for converged paths)
+    std::shared_ptr<const FabricGraph> graph; //!< the run's graph
+    Time horizon;                             //!< end of the last event's window (run's stop)
+    Time bin{MicroSeconds(20)};               //!< the run's throughput bin
+    /// The reaction instant is the controller's learning (ZCube), else the last node's.
+    bool reactionIsController{false};
+    /// Report the Spraypoint blast radius (routers whose tables changed) and convergence.
+    bool blastRadius{false};
+    /// Goodput dip: time an affected flow's delivered rate (per bin) stays below this fraction
+    /// of its rate in the PreFailureWindow before the failure, in (0, 1]; 0: not reported.
+    double goodputDipFraction{0};
+    /// The 'before' window of throughputs (unaffected flows, goodput dip).
+    Time preFailureWindow{MicroSeconds(60)};
+    /// The same run without failures (RunFailover with fail = false), or null: adds the
+    /// unaffected flows' counterfactual throughput and loss.
+    const FailoverRun* noFailure{nullptr};
+};
+
+/**
+ * \ingroup roce
  * The per-event report of a failover run (summary.json events[], doc/failures.md): affected
  * pairs, stall, lost and retransmitted packets, unaffected loss and throughput, switch hops
- * before/during/after, and for Spraypoint the blast radius. A flow is affected if its all-up
- * path or its path when the element failed crosses the element. With \p noFailure (the same
- * run without failures), unaffected_gbps also holds the same flows' throughput there, and
- * both split into the unaffected flows that share a directed link with an affected flow
- * (sharing_links) and those that do not (disjoint).
- * \param reactionIsController the reaction instant is the controller's learning (ZCube),
- *        else the last node's
+ * before/during/after, and for Spraypoint the blast radius. A flow is affected if it was
+ * running when the element failed (started, not complete) and its all-up path or its path
+ * then crosses the element; the stall of an affected flow runs from the failure to the first
+ * arrival of a packet sent after it, capped at the repair (recovered_before_repair counts the
+ * pairs that did not need the repair). With \p s.noFailure, unaffected_gbps also holds the
+ * same flows' throughput without failures, and both split into the unaffected flows that
+ * share a directed link with an affected flow (sharing_links) and those that do not
+ * (disjoint).
+ * \throws std::invalid_argument for a missing graph or routing, a bin that is not positive, or
+ *         a goodput dip fraction outside [0, 1]
  */
-nlohmann::json AnalyzeFailoverEvents(const std::string& fabric,
-                                     const ObjectFactory& routing,
-                                     std::shared_ptr<const FabricGraph> graph,
+nlohmann::json AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                                      const std::vector<FailoverEvent>& events,
                                      const std::vector<FlowSpec>& flows,
-                                     const FailoverRun& run,
-                                     Time horizon,
-                                     Time bin,
-                                     bool reactionIsController,
-                                     bool blastRadius,
-                                     const FailoverRun* noFailure = nullptr);
+                                     const FailoverRun& run);
 
 /// The event table printed by the failover program (from AnalyzeFailoverEvents' output).
 std::string FailoverEventTable(const nlohmann::json& events);

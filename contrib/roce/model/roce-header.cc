@@ -37,7 +37,7 @@ RoceHeader::Serialize(Buffer::Iterator i) const
 {
     i.WriteU8(m_type);
     i.WriteU8(m_flags);
-    i.WriteHtonU16(0xffff); // partition key, unused
+    i.WriteHtonU16(m_round); // where the BTH has its partition key (not modelled)
     i.WriteHtonU32(m_qp);
     i.WriteHtonU32(m_psn);
 }
@@ -47,7 +47,7 @@ RoceHeader::Deserialize(Buffer::Iterator i)
 {
     m_type = static_cast<Type>(i.ReadU8());
     m_flags = i.ReadU8();
-    i.ReadNtohU16();
+    m_round = i.ReadNtohU16();
     m_qp = i.ReadNtohU32();
     m_psn = i.ReadNtohU32();
     return SIZE;
@@ -58,7 +58,7 @@ RoceHeader::Print(std::ostream& os) const
 {
     static const char* names[] = {"DATA", "ACK", "NACK", "CNP"};
     os << (m_type <= CNP ? names[m_type] : "?") << " qp=" << m_qp << " psn=" << m_psn
-       << ((m_flags & FLAG_LAST) ? " last" : "");
+       << " round=" << m_round << ((m_flags & FLAG_LAST) ? " last" : "");
 }
 
 bool

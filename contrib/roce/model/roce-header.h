@@ -11,9 +11,15 @@ namespace ns3
 /**
  * \ingroup roce
  * A 12-byte transport header after UDP, sized like RoCEv2's Base Transport Header: packet type,
- * flags, queue pair (flow) number and packet sequence number. Data packets carry their PSN;
- * ACKs carry the highest PSN received in order; NACKs the PSN the receiver expects; CNPs only
- * the flow.
+ * flags, retransmission round, queue pair (flow) number and packet sequence number. Data
+ * packets carry their PSN; ACKs carry the highest PSN received in order; NACKs the PSN the
+ * receiver expects; CNPs only the flow.
+ *
+ * The round (16 bits where the BTH has its partition key, which is not modelled) counts the
+ * sender's go-back-N rewinds, modulo 2^16: data packets carry the sender's round when they were
+ * sent, and a NACK echoes the round of the out-of-order packet that triggered it. A NACK in the
+ * sender's current round was triggered by a packet sent after the latest rewind, so the rewound
+ * PSN itself was lost (doc/roce.md, "Go-back-N").
  */
 class RoceHeader : public Header
 {
@@ -44,10 +50,17 @@ class RoceHeader : public Header
     void SetQp(uint32_t qp) { m_qp = qp; }
     uint32_t GetPsn() const { return m_psn; }
     void SetPsn(uint32_t psn) { m_psn = psn; }
+    /// DATA: the sender's retransmission round; NACK: the round of the packet that triggered it.
+    uint16_t GetRound() const { return m_round; }
+    void SetRound(uint16_t round) { m_round = round; }
+
+    /// Whether round \p a is later than round \p b (serial-number arithmetic modulo 2^16).
+    static bool RoundAfter(uint16_t a, uint16_t b) { return static_cast<int16_t>(a - b) > 0; }
 
   private:
     Type m_type{DATA};
     uint8_t m_flags{0};
+    uint16_t m_round{0};
     uint32_t m_qp{0};
     uint32_t m_psn{0};
 };

@@ -150,13 +150,14 @@ RoceReceiver::StopApplication()
 }
 
 void
-RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn)
+RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t round)
 {
     Ptr<Packet> p = Create<Packet>();
     RoceHeader rh;
     rh.SetType(static_cast<RoceHeader::Type>(type));
     rh.SetQp(f.qp);
     rh.SetPsn(psn);
+    rh.SetRound(round);
     p->AddHeader(rh);
     if (!f.route)
     {
@@ -261,12 +262,16 @@ RoceReceiver::Receive(Ptr<Socket> socket)
         else if (psn > f.expected)
         {
             ++f.discarded;
-            if (f.lastNackPsn != f.expected || now - f.lastNack >= m_nackRetry)
+            // A packet of a later round than the last NACK's means the sender rewound since,
+            // and the expected PSN is still missing: its resend was lost. Say so at once.
+            if (f.lastNackPsn != f.expected || now - f.lastNack >= m_nackRetry
+                || RoceHeader::RoundAfter(rh.GetRound(), f.lastNackRound))
             {
                 f.lastNackPsn = f.expected;
+                f.lastNackRound = rh.GetRound();
                 f.lastNack = now;
                 m_nackTrace(f.qp, f.expected);
-                SendControl(f, RoceHeader::NACK, f.expected);
+                SendControl(f, RoceHeader::NACK, f.expected, rh.GetRound());
                 f.ackTimer.Cancel(); // the NACK acknowledges everything before expected
                 f.sinceAck = 0;
                 f.lastAck = now;

@@ -27,8 +27,11 @@ class UdpL4Protocol;
  * queue pair with that number (RoceNic::FindQp).
  *
  * - Go-back-N receiver: in-order packets are delivered; a packet beyond the expected PSN is
- *   discarded and answered by a NACK carrying the expected PSN (once per expected PSN, again
- *   only after NackRetryInterval); duplicates are discarded.
+ *   discarded and answered by a NACK carrying the expected PSN and echoing the packet's
+ *   retransmission round (RoceHeader): once per expected PSN, again after NackRetryInterval,
+ *   or at once when a packet of a later round than the last NACK's arrives (the sender rewound
+ *   since and the expected PSN is still missing: its resend was lost); duplicates are
+ *   discarded.
  * - ACKs are coalesced: one after AckEveryPackets in-order or duplicate packets, or when
  *   AckMaxDelay has passed since the last ACK, and always for the last packet; packets left
  *   unacknowledged are acknowledged by a timer AckMaxDelay after the first of them (so the
@@ -55,6 +58,7 @@ class RoceReceiver : public Application
         uint32_t expected{0};
         uint32_t sinceAck{0};
         uint32_t lastNackPsn{UINT32_MAX};
+        uint16_t lastNackRound{0}; //!< round echoed by the last NACK
         Time lastAck{Seconds(-1)};
         Time lastNack{Seconds(-1)};
         Time lastCnp{Seconds(-1)};
@@ -92,7 +96,7 @@ class RoceReceiver : public Application
     void StartApplication() override;
     void StopApplication() override;
     void Receive(Ptr<Socket> socket);
-    void SendControl(FlowState& f, uint8_t type, uint32_t psn);
+    void SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t round = 0);
     void SendAck(FlowState& f);
     void AckTimer(uint64_t key);
 

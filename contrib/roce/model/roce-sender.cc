@@ -314,6 +314,7 @@ RoceSender::SendOne()
     rh.SetQp(m_flowId);
     rh.SetPsn(psn);
     rh.SetFlags(psn + 1 == m_nPkts ? RoceHeader::FLAG_LAST : 0);
+    rh.SetRound(m_round);
     p->AddHeader(rh);
     const bool retx = psn < m_highSent;
     if (m_sndUna == m_highSent)
@@ -351,7 +352,7 @@ RoceSender::ReceiveControl(const RoceHeader& rh)
         OnAck(rh.GetPsn());
         break;
     case RoceHeader::NACK:
-        OnNack(rh.GetPsn());
+        OnNack(rh.GetPsn(), rh.GetRound());
         break;
     case RoceHeader::CNP:
         ++m_cnps;
@@ -390,7 +391,7 @@ RoceSender::OnAck(uint32_t psn)
 }
 
 void
-RoceSender::OnNack(uint32_t psn)
+RoceSender::OnNack(uint32_t psn, uint16_t round)
 {
     ++m_nacks;
     if (psn > m_sndUna && psn <= m_highSent)
@@ -402,18 +403,35 @@ RoceSender::OnNack(uint32_t psn)
     {
         if (psn == m_rewoundTo)
         {
-            // The receiver repeats its NACK while our retransmission is still on its way (or
-            // queued): rewinding again would resend the same data once more. A lost
-            // retransmission is recovered by the timeout, which counts from the rewind.
-            ++m_dupNacks;
-            return;
+            if (round != m_round)
+            {
+                // Triggered by a packet sent before the latest rewind (still in flight or
+                // queued ahead of the resent data): rewinding again would resend the same
+                // data once more.
+                ++m_dupNacks;
+                return;
+            }
+            // Triggered by a packet sent after the rewind: within a round PSNs leave in
+            // order from psn, so the resent psn was lost. Rewind now rather than wait for the
+            // (possibly backed-off) timeout.
+            ++m_lostResendNacks;
+            NS_LOG_LOGIC("flow " << m_flowId << " resent psn " << psn << " lost (round " << round
+                                 << "): go-back-N again");
         }
         NS_LOG_LOGIC("flow " << m_flowId << " go-back-N to " << psn);
-        m_sndNxt = psn;
-        m_rewoundTo = psn;
-        m_lastProgress = Simulator::Now(); // the timeout counts from the rewind
+        Rewind(psn);
+        ++m_nackRewinds;
         m_nic->Kick(m_port);
     }
+}
+
+void
+RoceSender::Rewind(uint32_t psn)
+{
+    m_sndNxt = psn;
+    m_rewoundTo = psn;
+    ++m_round; // packets sent from now on are told apart from those sent before
+    m_lastProgress = Simulator::Now(); // the timeout counts from the rewind
 }
 
 Time
@@ -447,9 +465,7 @@ RoceSender::CheckTimeout()
     ++m_timeouts;
     NS_LOG_LOGIC("flow " << m_flowId << " timeout, back to " << m_sndUna);
     m_timeoutTrace(m_flowId);
-    m_sndNxt = m_sndUna;
-    m_rewoundTo = m_sndUna;
-    m_lastProgress = Simulator::Now();
+    Rewind(m_sndUna);
     m_backoff = std::min<uint64_t>(2 * m_backoff, m_rtoBackoffMax);
     m_nic->Kick(m_port);
     m_rtoEvent = Simulator::Schedule(CurrentRto(), &RoceSender::CheckTimeout, this);

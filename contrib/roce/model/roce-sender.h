@@ -32,8 +32,12 @@ class Ipv4Route;
  *
  * - Pacing: the host's RoceNic pulls a packet when the queue pair's rate control (DCQCN by
  *   default, RateControl attribute) allows it; flows start at line rate.
- * - Go-back-N: a NACK(psn) rewinds the next PSN to psn, once: a repeated NACK for the PSN
- *   of the rewind under way is ignored (counted in GetRepeatedNacks). Cumulative ACKs advance
+ * - Go-back-N: a NACK(psn) rewinds the next PSN to psn and starts a new retransmission round
+ *   (RoceHeader round, carried by every data packet). A NACK for the PSN of the latest rewind
+ *   is ignored (counted in GetRepeatedNacks) if it echoes an earlier round: it was triggered by
+ *   a packet sent before the rewind, still in flight or queued. If it echoes the current round,
+ *   a packet sent after the rewind overtook the resent PSN, which was lost: rewind again
+ *   (counted in GetLostResendNacks) instead of waiting for the timeout. Cumulative ACKs advance
  *   the oldest unacknowledged PSN. A retransmission timeout (RtoHigh, or RtoLow when fewer
  *   than RtoLowThreshold packets are outstanding; IRN's 320 us / 100 us / 3) rewinds to it
  *   when nothing was acknowledged, nor rewound, for that long, covering lost NACKs,
@@ -75,6 +79,10 @@ class RoceSender : public Application
     uint32_t GetTimeouts() const { return m_timeouts; }
     /// NACKs ignored because they asked for a rewind already under way.
     uint32_t GetRepeatedNacks() const { return m_dupNacks; }
+    /// NACKs that showed a resent PSN was lost (same round as the rewind) and rewound again.
+    uint32_t GetLostResendNacks() const { return m_lostResendNacks; }
+    /// Go-back-N rewinds by NACK (the lost-resend ones included; timeouts not).
+    uint32_t GetNackRewinds() const { return m_nackRewinds; }
     Time GetStartTime() const { return m_startedAt; }
     Time GetCompleteTime() const { return m_completedAt; }
     double GetRateBps() const;
@@ -105,7 +113,9 @@ class RoceSender : public Application
     void StartApplication() override;
     void StopApplication() override;
     void OnAck(uint32_t psn);
-    void OnNack(uint32_t psn);
+    void OnNack(uint32_t psn, uint16_t round);
+    /// Go-back-N to \p psn (NACK or timeout): a new retransmission round.
+    void Rewind(uint32_t psn);
     void Progress();
     void CheckTimeout();
     void ArmTimeout();
@@ -167,6 +177,9 @@ class RoceSender : public Application
     uint32_t m_timeouts{0};
     uint32_t m_dupNacks{0};           //!< NACKs for a rewind already under way
     uint32_t m_rewoundTo{UINT32_MAX}; //!< PSN of the latest rewind (NACK or timeout)
+    uint16_t m_round{0};              //!< retransmission round: rewinds so far, modulo 2^16
+    uint32_t m_lostResendNacks{0};    //!< NACKs in the current round for m_rewoundTo
+    uint32_t m_nackRewinds{0};        //!< rewinds by NACK
     uint64_t m_backoff{1};            //!< timeout multiplier (doubles per timeout)
 
     TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
