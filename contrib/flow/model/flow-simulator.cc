@@ -80,12 +80,13 @@ struct FlowSimulator::Impl
     /// cache line (the scans visit flows in random order: one miss per flow, not three).
     struct alignas(32) Hot
     {
-        double rate{0};    //!< bit/s of wire bytes
-        double cand{0};    //!< local recomputation: candidate rate (valid if inS is current)
-        uint32_t inS{0};   //!< local recomputation: == its stamp while the flow is in S
-        uint32_t check{0}; //!< local recomputation: == the check round's stamp when listed
-        uint32_t mark{0};  //!< threshold recomputation: == stamp once in the component
-        bool fresh{false}; //!< (re)attached since the last recomputation: rate not valid yet
+        double rate{0};     //!< bit/s of wire bytes
+        double cand{0};     //!< local recomputation: candidate rate (valid if inS is current)
+        uint32_t inS{0};    //!< local recomputation: == its stamp while the flow is in S
+        uint32_t check{0};  //!< local recomputation: == the check round's stamp when listed
+        uint32_t mark{0};   //!< threshold recomputation: == stamp once in the component
+        bool fresh{false};  //!< (re)attached since the last recomputation: rate not valid yet
+        bool routed{false}; //!< has links (Flow::links not empty)
         FlowPhase phase{FlowPhase::WAITING};
     };
 
@@ -101,12 +102,16 @@ struct FlowSimulator::Impl
         uint32_t statMark{0}; //!< == the check round's stamp when statLoad/statMax are current
     };
 
-    /// A link's byte accounting, integrated on every rate change of one of its flows.
+    /// A link's byte accounting, integrated on every rate change of one of its flows. The
+    /// utilization bin being filled is kept here and stored in FlowSimLinkRecord::binBytes
+    /// once time has left it (time only moves forward), so an integration touches one line.
     struct LinkAcc
     {
-        double load{0};  //!< bit/s
-        double lastT{0}; //!< integrated up to here
-        double bytes{0}; //!< wire bytes carried (copied to FlowSimLinkRecord at the end)
+        double load{0};           //!< bit/s
+        double lastT{0};          //!< integrated up to here
+        double bytes{0};          //!< wire bytes carried (copied to FlowSimLinkRecord at the end)
+        double binBytes{0};       //!< bytes of the bin being filled
+        uint32_t bin{UINT32_MAX}; //!< index of that bin (UINT32_MAX: none yet)
     };
 
     /// A fluid end in the indexed heap: its key travels with it (no lookups while sifting).
@@ -714,6 +719,21 @@ FlowSimulator::Run(double stopS)
     const double binS = m_bin.GetSeconds();
     const double rampStep = m_rampStep.GetSeconds();
 
+    // Store the bin link d was filling in its record (the bins before it are there already).
+    auto flushBin = [&](uint32_t d)
+    {
+        const Impl::LinkAcc& a0 = s.acc[d];
+        if (a0.bin == UINT32_MAX)
+        {
+            return;
+        }
+        auto& bins = m_links[d].binBytes;
+        if (bins.size() <= a0.bin)
+        {
+            bins.resize(a0.bin + 1, 0);
+        }
+        bins[a0.bin] = a0.binBytes;
+    };
     // Bytes a link carried at its current load up to t (split over utilization bins).
     auto integrate = [&](uint32_t d, double t)
     {
@@ -728,17 +748,18 @@ FlowSimulator::Run(double stopS)
         a0.bytes += load * (t - t0) / 8;
         if (binS > 0)
         {
-            auto& bins = m_links[d].binBytes;
             double a = t0;
             while (a < t)
             {
                 const auto b = static_cast<size_t>(a / binS);
                 const double end = std::min(t, (b + 1) * binS);
-                if (bins.size() <= b)
+                if (b != a0.bin)
                 {
-                    bins.resize(b + 1, 0);
+                    flushBin(d);
+                    a0.bin = static_cast<uint32_t>(b);
+                    a0.binBytes = 0;
                 }
-                bins[b] += load * (end - a) / 8;
+                a0.binBytes += load * (end - a) / 8;
                 a = end > a ? end : std::nextafter(a, INF);
             }
         }
@@ -982,7 +1003,7 @@ FlowSimulator::Run(double stopS)
         auto addS = [&](uint32_t f)
         {
             Impl::Hot& h = s.hot[f];
-            if (h.inS != localStamp && h.phase == FlowPhase::SENDING && !s.flows[f].links.empty())
+            if (h.inS != localStamp && h.phase == FlowPhase::SENDING && h.routed)
             {
                 h.inS = localStamp;
                 h.cand = h.rate;
@@ -1448,6 +1469,7 @@ FlowSimulator::Run(double stopS)
             fl.links.clear();
             fl.line = std::min(fl.line, nic);
         }
+        s.hot[f].routed = !fl.links.empty();
         fl.rampCap = m_ramp ? m_rampInitial * fl.line : INF;
         ++s.sending;
         m_stats.peakActive = std::max(m_stats.peakActive, s.sending);
@@ -1485,6 +1507,7 @@ FlowSimulator::Run(double stopS)
             advance(f, t);
             detach(f, t);
             fl.links = links;
+            s.hot[f].routed = !fl.links.empty();
             attach(f);
             FlowSimRecord& r = m_records[f];
             r.reroutes++;
@@ -1632,6 +1655,7 @@ FlowSimulator::Run(double stopS)
     for (uint32_t d = 0; d < s.acc.size(); ++d)
     {
         integrate(d, end);
+        flushBin(d);
         m_links[d].bytes = s.acc[d].bytes;
     }
     for (uint32_t f = 0; f < n; ++f)
