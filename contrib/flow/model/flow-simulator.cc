@@ -57,6 +57,64 @@ struct Event
     bool operator>(const Event& o) const { return t > o.t || (t == o.t && seq > o.seq); }
 };
 
+/**
+ * The ids of the flows on one link: up to N of them stored in place (in the link's own cache
+ * lines, where the scans of the rate recomputation find them without a second miss), more on
+ * the heap. Order is kept as a std::vector's would be (push_back, swap with the last on
+ * removal), so sums over a link run in the same order.
+ */
+template<uint32_t N>
+class FlowIdList
+{
+  public:
+    FlowIdList() = default;
+    FlowIdList(const FlowIdList&) = delete;
+    FlowIdList& operator=(const FlowIdList&) = delete;
+
+    FlowIdList(FlowIdList&& o) noexcept
+        : m_heap(o.m_heap),
+          m_size(o.m_size),
+          m_capacity(o.m_capacity)
+    {
+        std::copy(o.m_inline, o.m_inline + N, m_inline);
+        o.m_heap = nullptr;
+        o.m_size = 0;
+        o.m_capacity = N;
+    }
+
+    ~FlowIdList() { delete[] m_heap; }
+
+    uint32_t* begin() { return m_capacity > N ? m_heap : m_inline; }
+    uint32_t* end() { return begin() + m_size; }
+    const uint32_t* begin() const { return m_capacity > N ? m_heap : m_inline; }
+    const uint32_t* end() const { return begin() + m_size; }
+    uint32_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    uint32_t operator[](size_t i) const { return begin()[i]; }
+    uint32_t& operator[](size_t i) { return begin()[i]; }
+    uint32_t back() const { return begin()[m_size - 1]; }
+    void pop_back() { --m_size; }
+
+    void push_back(uint32_t f)
+    {
+        if (m_size == m_capacity)
+        {
+            auto* grown = new uint32_t[2 * m_capacity];
+            std::copy(begin(), end(), grown);
+            delete[] m_heap;
+            m_heap = grown;
+            m_capacity *= 2;
+        }
+        begin()[m_size++] = f;
+    }
+
+  private:
+    uint32_t* m_heap{nullptr};
+    uint32_t m_size{0};
+    uint32_t m_capacity{N};
+    uint32_t m_inline[N];
+};
+
 } // namespace
 
 struct FlowSimulator::Impl
@@ -90,17 +148,19 @@ struct FlowSimulator::Impl
         FlowPhase phase{FlowPhase::WAITING};
     };
 
-    /// What the rate recomputation reads of a directed link, in one cache line.
+    /// What the rate recomputation reads of a directed link, in two adjacent cache lines,
+    /// with the ids of its first 18 flows.
     struct alignas(64) Link
     {
-        std::vector<uint32_t> flows; //!< sending flows
-        double cap{0};               //!< usable capacity now (0 while the link is down)
-        double statLoad{0};          //!< local check: load under the candidate rates
-        double statMax{0};           //!< local check: fastest flow under the candidate rates
-        uint32_t mark{0};
+        double cap{0};        //!< usable capacity now (0 while the link is down)
+        double statLoad{0};   //!< local check: load under the candidate rates
+        double statMax{0};    //!< local check: fastest flow under the candidate rates
+        uint32_t mark{0};     //!< stamp of the recomputation step that visited it
         uint32_t localOf{0};  //!< index in the water-filling instance being built
         uint32_t statMark{0}; //!< == the check round's stamp when statLoad/statMax are current
+        FlowIdList<18> flows; //!< sending flows
     };
+    static_assert(sizeof(Link) == 128, "a link's recomputation data spans two cache lines");
 
     /// A link's byte accounting, integrated on every rate change of one of its flows. The
     /// utilization bin being filled is kept here and stored in FlowSimLinkRecord::binBytes
