@@ -59,7 +59,7 @@ struct Event
 
 /**
  * The ids of the flows on one link: up to N of them stored in place (in the link's own cache
- * lines, where the scans of the rate recomputation find them without a second miss), more on
+ * line, where the scans of the rate recomputation find them without a second miss), more on
  * the heap. Order is kept as a std::vector's would be (push_back, swap with the last on
  * removal), so sums over a link run in the same order.
  */
@@ -72,21 +72,25 @@ class FlowIdList
     FlowIdList& operator=(const FlowIdList&) = delete;
 
     FlowIdList(FlowIdList&& o) noexcept
-        : m_heap(o.m_heap),
-          m_size(o.m_size),
+        : m_size(o.m_size),
           m_capacity(o.m_capacity)
     {
-        std::copy(o.m_inline, o.m_inline + N, m_inline);
-        o.m_heap = nullptr;
+        std::copy(o.m_ids.inl, o.m_ids.inl + N, m_ids.inl); // copies the heap pointer too
         o.m_size = 0;
         o.m_capacity = N;
     }
 
-    ~FlowIdList() { delete[] m_heap; }
+    ~FlowIdList()
+    {
+        if (m_capacity > N)
+        {
+            delete[] m_ids.heap;
+        }
+    }
 
-    uint32_t* begin() { return m_capacity > N ? m_heap : m_inline; }
+    uint32_t* begin() { return m_capacity > N ? m_ids.heap : m_ids.inl; }
     uint32_t* end() { return begin() + m_size; }
-    const uint32_t* begin() const { return m_capacity > N ? m_heap : m_inline; }
+    const uint32_t* begin() const { return m_capacity > N ? m_ids.heap : m_ids.inl; }
     const uint32_t* end() const { return begin() + m_size; }
     uint32_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -101,18 +105,25 @@ class FlowIdList
         {
             auto* grown = new uint32_t[2 * m_capacity];
             std::copy(begin(), end(), grown);
-            delete[] m_heap;
-            m_heap = grown;
+            if (m_capacity > N)
+            {
+                delete[] m_ids.heap;
+            }
+            m_ids.heap = grown;
             m_capacity *= 2;
         }
         begin()[m_size++] = f;
     }
 
   private:
-    uint32_t* m_heap{nullptr};
+    static_assert(N * sizeof(uint32_t) >= sizeof(uint32_t*), "room for the heap pointer");
     uint32_t m_size{0};
-    uint32_t m_capacity{N};
-    uint32_t m_inline[N];
+    uint32_t m_capacity{N}; //!< > N: the ids are on the heap
+    union
+    {
+        uint32_t inl[N];
+        uint32_t* heap;
+    } m_ids;
 };
 
 } // namespace
@@ -148,19 +159,18 @@ struct FlowSimulator::Impl
         FlowPhase phase{FlowPhase::WAITING};
     };
 
-    /// What the rate recomputation reads of a directed link, in two adjacent cache lines,
-    /// with the ids of its first 18 flows.
+    /// What the rate recomputation reads of a directed link, in one cache line with the ids
+    /// of its first 6 flows.
     struct alignas(64) Link
     {
         double cap{0};        //!< usable capacity now (0 while the link is down)
         double statLoad{0};   //!< local check: load under the candidate rates
         double statMax{0};    //!< local check: fastest flow under the candidate rates
         uint32_t mark{0};     //!< stamp of the recomputation step that visited it
-        uint32_t localOf{0};  //!< index in the water-filling instance being built
         uint32_t statMark{0}; //!< == the check round's stamp when statLoad/statMax are current
-        FlowIdList<18> flows; //!< sending flows
+        FlowIdList<6> flows;  //!< sending flows
     };
-    static_assert(sizeof(Link) == 128, "a link's recomputation data spans two cache lines");
+    static_assert(sizeof(Link) == 64, "a link's recomputation data fills one cache line");
 
     /// A link's byte accounting, integrated on every rate change of one of its flows. The
     /// utilization bin being filled is kept here and stored in FlowSimLinkRecord::binBytes
@@ -193,9 +203,10 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> phaseLeft;
     std::vector<FlowSimLinkEvent> linkEvents;
 
-    std::vector<double> capacity; //!< nominal, per directed link
-    std::vector<Link> links;      //!< per directed link
-    std::vector<LinkAcc> acc;     //!< per directed link
+    std::vector<double> capacity;  //!< nominal, per directed link
+    std::vector<Link> links;       //!< per directed link
+    std::vector<LinkAcc> acc;      //!< per directed link
+    std::vector<uint32_t> localOf; //!< per directed link: index in the instance being built
     /// With a fluid split: each links[d].flows entry's weight on the link, at the same index.
     std::vector<std::vector<double>> linkWeights;
     uint32_t stamp{0};
@@ -517,6 +528,7 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     }
     s.links = std::vector<Impl::Link>(nd);
     s.acc.assign(nd, Impl::LinkAcc{});
+    s.localOf.assign(nd, 0);
     s.linkWeights.assign(m_fluidSplit ? nd : 0, {});
     s.linkTheta.assign(nd, INF);
     s.levelCache.assign(nd, -1);
@@ -1150,7 +1162,7 @@ FlowSimulator::Run(double stopS)
                         continue;
                     }
                     s.links[d].mark = s.stamp;
-                    s.links[d].localOf = compLinks.size();
+                    s.localOf[d] = compLinks.size();
                     compLinks.push_back(d);
                 }
             }
@@ -1195,7 +1207,7 @@ FlowSimulator::Run(double stopS)
                 mf.links.clear();
                 for (const auto& [d, w] : fl.links)
                 {
-                    mf.links.emplace_back(s.links[d].localOf, w);
+                    mf.links.emplace_back(s.localOf[d], w);
                 }
                 mf.cap = std::min(nic, fl.rampCap);
             }
@@ -1443,7 +1455,7 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < compLinks.size(); ++i)
             {
                 const uint32_t d = compLinks[i];
-                s.links[d].localOf = i;
+                s.localOf[d] = i;
                 double c = usableCap(d);
                 for (size_t j = 0; j < s.links[d].flows.size(); ++j)
                 {
@@ -1466,7 +1478,7 @@ FlowSimulator::Run(double stopS)
                 mf.links.clear();
                 for (const auto& [d, w] : fl.links)
                 {
-                    mf.links.emplace_back(s.links[d].localOf, w);
+                    mf.links.emplace_back(s.localOf[d], w);
                 }
                 mf.cap = std::min(nic, fl.rampCap);
             }
