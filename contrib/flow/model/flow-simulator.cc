@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <queue>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -197,7 +197,7 @@ struct FlowSimulator::Impl
     std::shared_ptr<FabricState> view;
     std::vector<Flow> flows;
     std::vector<Hot> hot;
-    std::map<uint32_t, uint32_t> byId;
+    std::unordered_map<uint32_t, uint32_t> byId;
     std::vector<std::vector<uint32_t>> dependents;
     std::vector<std::vector<uint32_t>> phaseFlows;
     std::vector<uint32_t> phaseLeft;
@@ -560,6 +560,17 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
         throw std::logic_error("FlowSimulator::AddFlows: the run is over");
     }
     const uint32_t hosts = s.graph->GetNHosts();
+    // Room for the new flows at once (geometric, so that many small calls stay linear).
+    const size_t total = m_records.size() + flows.size();
+    if (total > m_records.capacity())
+    {
+        const size_t room = std::max(total, 2 * m_records.capacity());
+        m_records.reserve(room);
+        s.flows.reserve(room);
+        s.hot.reserve(room);
+        s.dependents.reserve(room);
+        s.byId.reserve(room);
+    }
     for (const auto& f : flows)
     {
         if (f.src >= hosts || f.dst >= hosts || f.src == f.dst)
@@ -584,9 +595,8 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
             throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
                                         + " appears twice; ids must be unique");
         }
-        FlowSimRecord r;
-        r.spec = f;
-        m_records.push_back(r);
+        m_records.emplace_back();
+        m_records.back().spec = f;
         s.flows.emplace_back();
         s.hot.emplace_back();
         s.dependents.emplace_back();
@@ -838,10 +848,33 @@ FlowSimulator::Run(double stopS)
     };
 
     // The links (and weights) a flow loads under the current view; false: no route.
+    FabricPath scratch; // the last traced path (storage reused)
     auto route = [&](uint32_t f, FabricPath& hashed, std::vector<std::pair<uint32_t, double>>& out)
     {
         const FlowSpec& fs = m_records[f].spec;
-        hashed = TracePath(*m_routing, fs.src, fs.dst, fs.Key(), m_maxHops);
+        // TracePath (fabric-routing.h) hop by hop, into storage reused from flow to flow (a
+        // small run spends much of its time allocating path vectors otherwise).
+        hashed.nodes.clear();
+        hashed.dirLinks.clear();
+        hashed.nodes.push_back(fs.src);
+        {
+            const FlowKey key = fs.Key();
+            uint32_t node = fs.src;
+            uint32_t inPort = FabricRouting::NO_PORT;
+            while (node != fs.dst && hashed.dirLinks.size() < m_maxHops)
+            {
+                const uint32_t port = m_routing->SelectPort(node, inPort, fs.dst, key);
+                if (port == FabricRouting::NO_PORT)
+                {
+                    break;
+                }
+                hashed.dirLinks.push_back(g.GetEgressDirLink(node, port));
+                inPort = g.GetPeerPort(node, port);
+                node = g.GetPeer(node, port);
+                hashed.nodes.push_back(node);
+            }
+            hashed.delivered = (node == fs.dst);
+        }
         out.clear();
         if (!hashed.delivered)
         {
@@ -849,6 +882,7 @@ FlowSimulator::Run(double stopS)
         }
         if (!m_fluidSplit)
         {
+            out.reserve(hashed.dirLinks.size());
             for (uint32_t d : hashed.dirLinks)
             {
                 out.emplace_back(d, 1.0);
@@ -1530,11 +1564,10 @@ FlowSimulator::Run(double stopS)
         fl.lastT = t;
         r.started = true;
         r.startS = t;
-        FabricPath hashed;
-        const bool ok = route(f, hashed, fl.links);
-        timing(f, hashed);
-        r.path = std::move(hashed.nodes);
-        r.dirLinks = std::move(hashed.dirLinks);
+        const bool ok = route(f, scratch, fl.links);
+        timing(f, scratch);
+        r.path.assign(scratch.nodes.begin(), scratch.nodes.end());
+        r.dirLinks.assign(scratch.dirLinks.begin(), scratch.dirLinks.end());
         fl.remaining = r.wireBytes;
         if (!ok)
         {
@@ -1569,7 +1602,7 @@ FlowSimulator::Run(double stopS)
             {
                 continue;
             }
-            FabricPath hashed;
+            FabricPath& hashed = scratch;
             std::vector<std::pair<uint32_t, double>> links;
             const bool ok = route(f, hashed, links);
             if (links == fl.links)
