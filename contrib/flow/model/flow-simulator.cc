@@ -812,9 +812,16 @@ FlowSimulator::Run(double stopS)
         auto& bins = m_links[d].binBytes;
         if (bins.size() <= a0.bin)
         {
-            bins.resize(a0.bin + 1, 0);
+            while (bins.size() < a0.bin)
+            {
+                bins.push_back(0); // bins the link spent idle
+            }
+            bins.push_back(a0.binBytes);
         }
-        bins[a0.bin] = a0.binBytes;
+        else
+        {
+            bins[a0.bin] = a0.binBytes;
+        }
     };
     // Bytes a link carried at its current load up to t (split over utilization bins).
     auto integrate = [&](uint32_t d, double t)
@@ -1239,6 +1246,7 @@ FlowSimulator::Run(double stopS)
                 const Impl::Flow& fl = s.flows[setS[i]];
                 MaxMinFlow& mf = localFlows[i];
                 mf.links.clear();
+                mf.links.reserve(fl.links.size());
                 for (const auto& [d, w] : fl.links)
                 {
                     mf.links.emplace_back(s.localOf[d], w);
@@ -1510,6 +1518,7 @@ FlowSimulator::Run(double stopS)
                 const Impl::Flow& fl = s.flows[compFlows[i]];
                 MaxMinFlow& mf = localFlows[i];
                 mf.links.clear();
+                mf.links.reserve(fl.links.size());
                 for (const auto& [d, w] : fl.links)
                 {
                     mf.links.emplace_back(s.localOf[d], w);
