@@ -149,15 +149,17 @@ struct FlowSimulator::Impl
     /// cache line (the scans visit flows in random order: one miss per flow, not three).
     struct alignas(32) Hot
     {
-        double rate{0};     //!< bit/s of wire bytes
-        double cand{0};     //!< local recomputation: candidate rate (valid if inS is current)
-        uint32_t inS{0};    //!< local recomputation: == its stamp while the flow is in S
-        uint32_t check{0};  //!< local recomputation: == the check round's stamp when listed
-        uint32_t mark{0};   //!< threshold recomputation: == stamp once in the component
+        double rate{0};    //!< bit/s of wire bytes
+        double cand{0};    //!< local recomputation: candidate rate (valid if inS is current)
+        uint32_t inS{0};   //!< local recomputation: == its stamp while the flow is in S
+        uint32_t check{0}; //!< local recomputation: == the check round's stamp when listed
+        uint32_t hint{UINT32_MAX}; //!< local check: the link last found to be its bottleneck
         bool fresh{false};  //!< (re)attached since the last recomputation: rate not valid yet
         bool routed{false}; //!< has links (Flow::links not empty)
         FlowPhase phase{FlowPhase::WAITING};
     };
+
+    static_assert(sizeof(Hot) == 32, "a flow's recomputation data fills half a cache line");
 
     /// What the rate recomputation reads of a directed link, in one cache line with the ids
     /// of its first 6 flows.
@@ -197,6 +199,7 @@ struct FlowSimulator::Impl
     std::shared_ptr<FabricState> view;
     std::vector<Flow> flows;
     std::vector<Hot> hot;
+    std::vector<uint32_t> flowMark; //!< threshold recomputation: == stamp once in the component
     std::unordered_map<uint32_t, uint32_t> byId;
     std::vector<std::vector<uint32_t>> dependents;
     std::vector<std::vector<uint32_t>> phaseFlows;
@@ -568,6 +571,7 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
         m_records.reserve(room);
         s.flows.reserve(room);
         s.hot.reserve(room);
+        s.flowMark.reserve(room);
         s.dependents.reserve(room);
         s.byId.reserve(room);
     }
@@ -599,6 +603,7 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
         m_records.back().spec = f;
         s.flows.emplace_back();
         s.hot.emplace_back();
+        s.flowMark.push_back(0);
         s.dependents.emplace_back();
     }
 }
@@ -954,6 +959,7 @@ FlowSimulator::Run(double stopS)
             s.hot[f].fresh = true;
             s.freshFlows.push_back(f);
         }
+        s.hot[f].hint = UINT32_MAX; // its links may have changed
     };
     // Take a flow off its links: its load leaves them at t, its rate is zero from now on.
     auto detach = [&](uint32_t f, double t)
@@ -1168,20 +1174,32 @@ FlowSimulator::Run(double stopS)
                 l.statMax = top;
             }
         };
+        // (The local stage runs without Ramp only: every flow's cap is the NIC's.)
+        auto isBottleneck = [&](uint32_t d, double r)
+        {
+            stat(d);
+            const Impl::Link& l = s.links[d];
+            return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
+        };
+        // The link that was the flow's bottleneck the last time it passed is tried first (an
+        // OR over the flow's links: the order changes the work, not the answer).
         auto bottlenecked = [&](uint32_t f)
         {
-            const Impl::Flow& fl = s.flows[f];
-            const double r = rateOf(f);
-            if (r >= std::min(nic, fl.rampCap) * (1 - TOL))
+            Impl::Hot& h = s.hot[f];
+            const double r = h.inS == localStamp ? h.cand : h.rate;
+            if (r >= nic * (1 - TOL))
             {
                 return true;
             }
-            for (const auto& [d, w] : fl.links)
+            if (h.hint != UINT32_MAX && isBottleneck(h.hint, r))
             {
-                stat(d);
-                const Impl::Link& l = s.links[d];
-                if (l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL))
+                return true;
+            }
+            for (const auto& [d, w] : s.flows[f].links)
+            {
+                if (d != h.hint && isBottleneck(d, r))
                 {
+                    h.hint = d;
                     return true;
                 }
             }
@@ -1251,7 +1269,7 @@ FlowSimulator::Run(double stopS)
                 {
                     mf.links.emplace_back(s.localOf[d], w);
                 }
-                mf.cap = std::min(nic, fl.rampCap);
+                mf.cap = nic; // no Ramp here: rampCap is infinite
             }
             const std::vector<double>& rates = solver.Solve(localCap, localFlows, setS.size());
             m_stats.recomputations++;
@@ -1472,7 +1490,7 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t f : s.links[compLinks[i]].flows)
                 {
-                    if (s.hot[f].mark == s.stamp)
+                    if (s.flowMark[f] == s.stamp)
                     {
                         continue;
                     }
@@ -1481,7 +1499,7 @@ FlowSimulator::Run(double stopS)
                     {
                         continue; // fixed: its load is taken off the capacity below
                     }
-                    s.hot[f].mark = s.stamp;
+                    s.flowMark[f] = s.stamp;
                     compFlows.push_back(f);
                     for (const auto& [d, w] : fl.links)
                     {
@@ -1502,7 +1520,7 @@ FlowSimulator::Run(double stopS)
                 for (size_t j = 0; j < s.links[d].flows.size(); ++j)
                 {
                     const uint32_t g = s.links[d].flows[j];
-                    if (s.hot[g].mark != s.stamp)
+                    if (s.flowMark[g] != s.stamp)
                     {
                         c -= weightAt(d, j) * s.hot[g].rate;
                     }
