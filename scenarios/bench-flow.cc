@@ -8,6 +8,8 @@
 //  3. AllReduce on a 16384-GPU ZCube (k = 128) by recursive halving-doubling (28 steps of
 //     16384 flows): wall time and peak RSS.
 // The targets: >= 1000x, < 5 s, < 60 s and < 4 GiB. Whatever is measured is printed.
+// Part 1 times the flow side cold (its first run, inside the comparison) and as the median of
+// that run and --flow-repeat more; both ratios are printed (see doc/flow.md, Speed).
 //
 //   ./build/bin/bench-flow --out=results/bench-flow
 //   ./build/bin/bench-flow --skip-16k   (parts 1 and 2 only)
