@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <queue>
 #include <stdexcept>
 #include <unordered_map>
@@ -75,7 +76,7 @@ class FlowIdList
         : m_size(o.m_size),
           m_capacity(o.m_capacity)
     {
-        std::copy(o.m_ids.inl, o.m_ids.inl + N, m_ids.inl); // copies the heap pointer too
+        std::memcpy(&m_ids, &o.m_ids, sizeof(m_ids)); // the ids in place or the heap pointer
         o.m_size = 0;
         o.m_capacity = N;
     }
