@@ -12,9 +12,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
+#include <cstring>
 #include <queue>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -57,14 +58,83 @@ struct Event
     bool operator>(const Event& o) const { return t > o.t || (t == o.t && seq > o.seq); }
 };
 
+/**
+ * The ids of the flows on one link: up to N of them stored in place (in the link's own cache
+ * line, where the scans of the rate recomputation find them without a second miss), more on
+ * the heap. Order is kept as a std::vector's would be (push_back, swap with the last on
+ * removal), so sums over a link run in the same order.
+ */
+template<uint32_t N>
+class FlowIdList
+{
+  public:
+    FlowIdList() = default;
+    FlowIdList(const FlowIdList&) = delete;
+    FlowIdList& operator=(const FlowIdList&) = delete;
+
+    FlowIdList(FlowIdList&& o) noexcept
+        : m_size(o.m_size),
+          m_capacity(o.m_capacity)
+    {
+        std::memcpy(&m_ids, &o.m_ids, sizeof(m_ids)); // the ids in place or the heap pointer
+        o.m_size = 0;
+        o.m_capacity = N;
+    }
+
+    ~FlowIdList()
+    {
+        if (m_capacity > N)
+        {
+            delete[] m_ids.heap;
+        }
+    }
+
+    uint32_t* begin() { return m_capacity > N ? m_ids.heap : m_ids.inl; }
+    uint32_t* end() { return begin() + m_size; }
+    const uint32_t* begin() const { return m_capacity > N ? m_ids.heap : m_ids.inl; }
+    const uint32_t* end() const { return begin() + m_size; }
+    uint32_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    uint32_t operator[](size_t i) const { return begin()[i]; }
+    uint32_t& operator[](size_t i) { return begin()[i]; }
+    uint32_t back() const { return begin()[m_size - 1]; }
+    void pop_back() { --m_size; }
+
+    void push_back(uint32_t f)
+    {
+        if (m_size == m_capacity)
+        {
+            auto* grown = new uint32_t[2 * m_capacity];
+            std::copy(begin(), end(), grown);
+            if (m_capacity > N)
+            {
+                delete[] m_ids.heap;
+            }
+            m_ids.heap = grown;
+            m_capacity *= 2;
+        }
+        begin()[m_size++] = f;
+    }
+
+  private:
+    static_assert(N * sizeof(uint32_t) >= sizeof(uint32_t*), "room for the heap pointer");
+    uint32_t m_size{0};
+    uint32_t m_capacity{N}; //!< > N: the ids are on the heap
+    union
+    {
+        uint32_t inl[N];
+        uint32_t* heap;
+    } m_ids;
+};
+
 } // namespace
 
 struct FlowSimulator::Impl
 {
+    /// What only a flow's own events read (its links, progress, timers).
     struct Flow
     {
         std::vector<std::pair<uint32_t, double>> links; //!< (directed link, weight)
-        double rate{0};                                 //!< bit/s of wire bytes
         double remaining{0};                            //!< wire bytes not sent yet
         double lastT{0}; //!< when remaining was last brought up to date
         double tail{0};  //!< seconds from the fluid's end to completion
@@ -74,29 +144,75 @@ struct FlowSimulator::Impl
         uint32_t version{0};
         uint32_t waiting{0};
         bool rampPending{false};
-        bool fresh{false}; //!< (re)attached since the last recomputation: rate not valid yet
+    };
+
+    /// What the rate recomputation reads of every flow on a link it scans, packed in half a
+    /// cache line (the scans visit flows in random order: one miss per flow, not three).
+    struct alignas(32) Hot
+    {
+        double rate{0};    //!< bit/s of wire bytes
+        double cand{0};    //!< local recomputation: candidate rate (valid if inS is current)
+        uint32_t inS{0};   //!< local recomputation: == its stamp while the flow is in S
+        uint32_t check{0}; //!< local recomputation: == the check round's stamp when listed
+        uint32_t hint{UINT32_MAX}; //!< local check: the link last found to be its bottleneck
+        bool fresh{false};  //!< (re)attached since the last recomputation: rate not valid yet
+        bool routed{false}; //!< has links (Flow::links not empty)
         FlowPhase phase{FlowPhase::WAITING};
+    };
+
+    static_assert(sizeof(Hot) == 32, "a flow's recomputation data fills half a cache line");
+
+    /// What the rate recomputation reads of a directed link, in one cache line with the ids
+    /// of its first 6 flows.
+    struct alignas(64) Link
+    {
+        double cap{0};        //!< usable capacity now (0 while the link is down)
+        double statLoad{0};   //!< local check: load under the candidate rates
+        double statMax{0};    //!< local check: fastest flow under the candidate rates
+        uint32_t mark{0};     //!< stamp of the recomputation step that visited it
+        uint32_t statMark{0}; //!< == the check round's stamp when statLoad/statMax are current
+        FlowIdList<6> flows;  //!< sending flows
+    };
+    static_assert(sizeof(Link) == 64, "a link's recomputation data fills one cache line");
+
+    /// A link's byte accounting, integrated on every rate change of one of its flows. The
+    /// utilization bin being filled is kept here and stored in FlowSimLinkRecord::binBytes
+    /// once time has left it (time only moves forward), so an integration touches one line.
+    struct LinkAcc
+    {
+        double load{0};           //!< bit/s
+        double lastT{0};          //!< integrated up to here
+        double bytes{0};          //!< wire bytes carried (copied to FlowSimLinkRecord at the end)
+        double binBytes{0};       //!< bytes of the bin being filled
+        uint32_t bin{UINT32_MAX}; //!< index of that bin (UINT32_MAX: none yet)
+    };
+
+    /// A fluid end in the indexed heap: its key travels with it (no lookups while sifting).
+    struct EndEntry
+    {
+        double t;
+        uint64_t seq;
+        uint32_t f;
     };
 
     std::shared_ptr<const FabricGraph> graph;
     std::unique_ptr<FabricState> truth;
     std::shared_ptr<FabricState> view;
     std::vector<Flow> flows;
-    std::map<uint32_t, uint32_t> byId;
+    std::vector<Hot> hot;
+    std::vector<uint32_t> flowMark; //!< threshold recomputation: == stamp once in the component
+    std::unordered_map<uint32_t, uint32_t> byId;
     std::vector<std::vector<uint32_t>> dependents;
     std::vector<std::vector<uint32_t>> phaseFlows;
     std::vector<uint32_t> phaseLeft;
     std::vector<FlowSimLinkEvent> linkEvents;
 
-    std::vector<double> capacity;                 //!< nominal, per directed link
-    std::vector<std::vector<uint32_t>> linkFlows; //!< sending flows per directed link
-    /// With a fluid split: each linkFlows entry's weight on the link, at the same index.
+    std::vector<double> capacity;  //!< nominal, per directed link
+    std::vector<Link> links;       //!< per directed link
+    std::vector<LinkAcc> acc;      //!< per directed link
+    std::vector<uint32_t> localOf; //!< per directed link: index in the instance being built
+    /// With a fluid split: each links[d].flows entry's weight on the link, at the same index.
     std::vector<std::vector<double>> linkWeights;
-    std::vector<double> linkLoad; //!< bit/s
-    std::vector<double> linkLastT;
-    std::vector<uint32_t> linkMark;
-    std::vector<uint32_t> flowMark;
-    std::vector<uint32_t> localOf;
     uint32_t stamp{0};
     std::vector<uint32_t> dirtyLinks;
     /// Per dirty link: flows whose old rate is below this level keep it (see recompute).
@@ -112,11 +228,9 @@ struct FlowSimulator::Impl
     std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
     std::vector<Event> initial;
     size_t nextInitial{0};
-    std::vector<uint32_t> endHeap;
+    std::vector<EndEntry> endHeap;
     std::vector<uint32_t> endPos; //!< per flow: index in endHeap, UINT32_MAX if none
-    std::vector<double> endT;
-    std::vector<uint64_t> endSeq;
-    uint8_t topSource{0}; //!< where Peek found the next event: 0 initial, 1 queue, 2 ends
+    uint8_t topSource{0};         //!< where Peek found the next event: 0 initial, 1 queue, 2 ends
     uint64_t seq{0};
     bool ran{false};
     uint32_t sending{0};
@@ -126,31 +240,31 @@ struct FlowSimulator::Impl
         queue.push(Event{t, seq++, type, a, b});
     }
 
-    bool EndBefore(uint32_t a, uint32_t b) const
+    static bool EndBefore(const EndEntry& a, const EndEntry& b)
     {
-        return endT[a] < endT[b] || (endT[a] == endT[b] && endSeq[a] < endSeq[b]);
+        return a.t < b.t || (a.t == b.t && a.seq < b.seq);
     }
 
-    void EndPlace(size_t i, uint32_t f)
+    void EndPlace(size_t i, const EndEntry& e)
     {
-        endHeap[i] = f;
-        endPos[f] = static_cast<uint32_t>(i);
+        endHeap[i] = e;
+        endPos[e.f] = static_cast<uint32_t>(i);
     }
 
     void EndSiftUp(size_t i)
     {
-        const uint32_t f = endHeap[i];
-        while (i > 0 && EndBefore(f, endHeap[(i - 1) / 2]))
+        const EndEntry e = endHeap[i];
+        while (i > 0 && EndBefore(e, endHeap[(i - 1) / 2]))
         {
             EndPlace(i, endHeap[(i - 1) / 2]);
             i = (i - 1) / 2;
         }
-        EndPlace(i, f);
+        EndPlace(i, e);
     }
 
     void EndSiftDown(size_t i)
     {
-        const uint32_t f = endHeap[i];
+        const EndEntry e = endHeap[i];
         const size_t size = endHeap.size();
         while (true)
         {
@@ -163,28 +277,28 @@ struct FlowSimulator::Impl
             {
                 ++c;
             }
-            if (!EndBefore(endHeap[c], f))
+            if (!EndBefore(endHeap[c], e))
             {
                 break;
             }
             EndPlace(i, endHeap[c]);
             i = c;
         }
-        EndPlace(i, f);
+        EndPlace(i, e);
     }
 
     /// Flow \p f's fluid ends at \p t (replaces its previous end).
     void SetEnd(uint32_t f, double t)
     {
-        endT[f] = t;
-        endSeq[f] = seq++;
+        const EndEntry e{t, seq++, f};
         if (endPos[f] == UINT32_MAX)
         {
-            endHeap.push_back(f);
+            endHeap.push_back(e);
             EndSiftUp(endHeap.size() - 1);
         }
         else
         {
+            endHeap[endPos[f]] = e;
             EndSiftUp(endPos[f]);
             EndSiftDown(endPos[f]);
         }
@@ -199,13 +313,13 @@ struct FlowSimulator::Impl
             return;
         }
         endPos[f] = UINT32_MAX;
-        const uint32_t last = endHeap.back();
+        const EndEntry last = endHeap.back();
         endHeap.pop_back();
-        if (last != f)
+        if (last.f != f)
         {
             EndPlace(i, last);
             EndSiftUp(i);
-            EndSiftDown(endPos[last]);
+            EndSiftDown(endPos[last.f]);
         }
     }
 
@@ -227,8 +341,8 @@ struct FlowSimulator::Impl
         }
         if (!endHeap.empty())
         {
-            const uint32_t f = endHeap.front();
-            const Event end{endT[f], endSeq[f], EventType::FLUID_END, f, flows[f].version};
+            const EndEntry& top = endHeap.front();
+            const Event end{top.t, top.seq, EventType::FLUID_END, top.f, flows[top.f].version};
             if (!have || e > end)
             {
                 e = end;
@@ -252,7 +366,7 @@ struct FlowSimulator::Impl
         }
         else
         {
-            ClearEnd(endHeap.front());
+            ClearEnd(endHeap.front().f);
         }
     }
 
@@ -260,9 +374,9 @@ struct FlowSimulator::Impl
     void MarkDirty(uint32_t d, double theta)
     {
         linkTheta[d] = std::min(linkTheta[d], incremental ? theta : 0.0);
-        if (linkMark[d] != UINT32_MAX)
+        if (links[d].mark != UINT32_MAX)
         {
-            linkMark[d] = UINT32_MAX;
+            links[d].mark = UINT32_MAX;
             dirtyLinks.push_back(d);
         }
     }
@@ -416,14 +530,12 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
         s.capacity[d] = r > 0 ? r : double(m_defaultRate.GetBitRate());
         m_links[d].capacityBps = s.capacity[d];
     }
-    s.linkFlows.assign(nd, {});
+    s.links = std::vector<Impl::Link>(nd);
+    s.acc.assign(nd, Impl::LinkAcc{});
+    s.localOf.assign(nd, 0);
     s.linkWeights.assign(m_fluidSplit ? nd : 0, {});
-    s.linkLoad.assign(nd, 0);
-    s.linkLastT.assign(nd, 0);
-    s.linkMark.assign(nd, 0);
     s.linkTheta.assign(nd, INF);
     s.levelCache.assign(nd, -1);
-    s.localOf.assign(nd, 0);
 }
 
 double
@@ -435,7 +547,7 @@ FlowSimulator::GetCapacityBps(uint32_t dirLink) const
 double
 FlowSimulator::GetRateBps(uint32_t flowIndex) const
 {
-    return m_impl->flows.at(flowIndex).rate;
+    return m_impl->hot.at(flowIndex).rate;
 }
 
 void
@@ -452,6 +564,18 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
         throw std::logic_error("FlowSimulator::AddFlows: the run is over");
     }
     const uint32_t hosts = s.graph->GetNHosts();
+    // Room for the new flows at once (geometric, so that many small calls stay linear).
+    const size_t total = m_records.size() + flows.size();
+    if (total > m_records.capacity())
+    {
+        const size_t room = std::max(total, 2 * m_records.capacity());
+        m_records.reserve(room);
+        s.flows.reserve(room);
+        s.hot.reserve(room);
+        s.flowMark.reserve(room);
+        s.dependents.reserve(room);
+        s.byId.reserve(room);
+    }
     for (const auto& f : flows)
     {
         if (f.src >= hosts || f.dst >= hosts || f.src == f.dst)
@@ -476,12 +600,12 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
             throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
                                         + " appears twice; ids must be unique");
         }
-        FlowSimRecord r;
-        r.spec = f;
-        m_records.push_back(r);
+        m_records.emplace_back();
+        m_records.back().spec = f;
         s.flows.emplace_back();
-        s.dependents.emplace_back();
+        s.hot.emplace_back();
         s.flowMark.push_back(0);
+        s.dependents.emplace_back();
     }
 }
 
@@ -570,8 +694,10 @@ FlowSimulator::Run(double stopS)
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
     s.endPos.assign(n, UINT32_MAX);
-    s.endT.assign(n, INF);
-    s.endSeq.assign(n, 0);
+    for (uint32_t d = 0; d < s.links.size(); ++d)
+    {
+        s.links[d].cap = s.truth->IsDirLinkUsable(d) ? s.capacity[d] : 0.0;
+    }
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
     uint32_t phases = 0;
@@ -681,40 +807,87 @@ FlowSimulator::Run(double stopS)
     const double binS = m_bin.GetSeconds();
     const double rampStep = m_rampStep.GetSeconds();
 
+    // Store the bin link d was filling in its record (the bins before it are there already).
+    auto flushBin = [&](uint32_t d)
+    {
+        const Impl::LinkAcc& a0 = s.acc[d];
+        if (a0.bin == UINT32_MAX)
+        {
+            return;
+        }
+        auto& bins = m_links[d].binBytes;
+        if (bins.size() <= a0.bin)
+        {
+            while (bins.size() < a0.bin)
+            {
+                bins.push_back(0); // bins the link spent idle
+            }
+            bins.push_back(a0.binBytes);
+        }
+        else
+        {
+            bins[a0.bin] = a0.binBytes;
+        }
+    };
     // Bytes a link carried at its current load up to t (split over utilization bins).
     auto integrate = [&](uint32_t d, double t)
     {
-        const double t0 = s.linkLastT[d];
-        const double load = s.linkLoad[d];
-        s.linkLastT[d] = t;
+        Impl::LinkAcc& a0 = s.acc[d];
+        const double t0 = a0.lastT;
+        const double load = a0.load;
+        a0.lastT = t;
         if (load <= 0 || t <= t0)
         {
             return;
         }
-        m_links[d].bytes += load * (t - t0) / 8;
+        a0.bytes += load * (t - t0) / 8;
         if (binS > 0)
         {
-            auto& bins = m_links[d].binBytes;
             double a = t0;
             while (a < t)
             {
                 const auto b = static_cast<size_t>(a / binS);
                 const double end = std::min(t, (b + 1) * binS);
-                if (bins.size() <= b)
+                if (b != a0.bin)
                 {
-                    bins.resize(b + 1, 0);
+                    flushBin(d);
+                    a0.bin = static_cast<uint32_t>(b);
+                    a0.binBytes = 0;
                 }
-                bins[b] += load * (end - a) / 8;
+                a0.binBytes += load * (end - a) / 8;
                 a = end > a ? end : std::nextafter(a, INF);
             }
         }
     };
 
     // The links (and weights) a flow loads under the current view; false: no route.
+    FabricPath scratch; // the last traced path (storage reused)
     auto route = [&](uint32_t f, FabricPath& hashed, std::vector<std::pair<uint32_t, double>>& out)
     {
         const FlowSpec& fs = m_records[f].spec;
-        hashed = TracePath(*m_routing, fs.src, fs.dst, fs.Key(), m_maxHops);
+        // TracePath (fabric-routing.h) hop by hop, into storage reused from flow to flow (a
+        // small run spends much of its time allocating path vectors otherwise).
+        hashed.nodes.clear();
+        hashed.dirLinks.clear();
+        hashed.nodes.push_back(fs.src);
+        {
+            const FlowKey key = fs.Key();
+            uint32_t node = fs.src;
+            uint32_t inPort = FabricRouting::NO_PORT;
+            while (node != fs.dst && hashed.dirLinks.size() < m_maxHops)
+            {
+                const uint32_t port = m_routing->SelectPort(node, inPort, fs.dst, key);
+                if (port == FabricRouting::NO_PORT)
+                {
+                    break;
+                }
+                hashed.dirLinks.push_back(g.GetEgressDirLink(node, port));
+                inPort = g.GetPeerPort(node, port);
+                node = g.GetPeer(node, port);
+                hashed.nodes.push_back(node);
+            }
+            hashed.delivered = (node == fs.dst);
+        }
         out.clear();
         if (!hashed.delivered)
         {
@@ -722,6 +895,7 @@ FlowSimulator::Run(double stopS)
         }
         if (!m_fluidSplit)
         {
+            out.reserve(hashed.dirLinks.size());
             for (uint32_t d : hashed.dirLinks)
             {
                 out.emplace_back(d, 1.0);
@@ -767,36 +941,38 @@ FlowSimulator::Run(double stopS)
 
     const bool fluid = m_fluidSplit;
     // FluidSplit may have been set after SetRouting sized the per-link weights.
-    s.linkWeights.assign(fluid ? s.linkFlows.size() : 0, {});
+    s.linkWeights.assign(fluid ? s.links.size() : 0, {});
     // A flow joins its links: its own threshold is computed at the next recomputation.
     auto attach = [&](uint32_t f)
     {
         Impl::Flow& fl = s.flows[f];
         for (const auto& [d, w] : fl.links)
         {
-            s.linkFlows[d].push_back(f);
+            s.links[d].flows.push_back(f);
             if (fluid)
             {
                 s.linkWeights[d].push_back(w);
             }
             s.MarkDirty(d, INF);
         }
-        if (!fl.links.empty() && !fl.fresh)
+        if (!fl.links.empty() && !s.hot[f].fresh)
         {
-            fl.fresh = true;
+            s.hot[f].fresh = true;
             s.freshFlows.push_back(f);
         }
+        s.hot[f].hint = UINT32_MAX; // its links may have changed
     };
     // Take a flow off its links: its load leaves them at t, its rate is zero from now on.
     auto detach = [&](uint32_t f, double t)
     {
         Impl::Flow& fl = s.flows[f];
+        Impl::Hot& h = s.hot[f];
         // Water-filling is unchanged below the level at which the flow froze: flows slower
         // than it keep their rates. A flow not shared yet had no part in the allocation.
-        const double theta = fl.fresh ? INF : fl.rate;
+        const double theta = h.fresh ? INF : h.rate;
         for (const auto& [d, w] : fl.links)
         {
-            auto& v = s.linkFlows[d];
+            auto& v = s.links[d].flows;
             auto it = std::find(v.begin(), v.end(), f);
             if (fluid)
             {
@@ -808,9 +984,9 @@ FlowSimulator::Run(double stopS)
             v.pop_back();
             s.MarkDirty(d, theta);
             integrate(d, t);
-            s.linkLoad[d] = v.empty() ? 0 : std::max(0.0, s.linkLoad[d] - w * fl.rate);
+            s.acc[d].load = v.empty() ? 0 : std::max(0.0, s.acc[d].load - w * h.rate);
         }
-        fl.rate = 0;
+        h.rate = 0;
         fl.version++; // no fluid end at the old rate
         s.ClearEnd(f);
     };
@@ -818,25 +994,26 @@ FlowSimulator::Run(double stopS)
     auto advance = [&](uint32_t f, double t)
     {
         Impl::Flow& fl = s.flows[f];
-        if (fl.rate > 0 && t > fl.lastT)
+        const double rate = s.hot[f].rate;
+        if (rate > 0 && t > fl.lastT)
         {
-            fl.remaining = std::max(0.0, fl.remaining - fl.rate * (t - fl.lastT) / 8);
+            fl.remaining = std::max(0.0, fl.remaining - rate * (t - fl.lastT) / 8);
         }
         fl.lastT = t;
     };
     auto setRate = [&](uint32_t f, double rate, double t)
     {
         Impl::Flow& fl = s.flows[f];
-        FlowSimRecord& r = m_records[f];
+        Impl::Hot& h = s.hot[f];
         advance(f, t);
-        if (rate != fl.rate)
+        if (rate != h.rate)
         {
             for (const auto& [d, w] : fl.links)
             {
                 integrate(d, t);
-                s.linkLoad[d] = std::max(0.0, s.linkLoad[d] + w * (rate - fl.rate));
+                s.acc[d].load = std::max(0.0, s.acc[d].load + w * (rate - h.rate));
             }
-            fl.rate = rate;
+            h.rate = rate;
             fl.version++;
             m_stats.rateChanges++;
             if (rate > 0)
@@ -850,7 +1027,7 @@ FlowSimulator::Run(double stopS)
         }
         if (rate > 0 && fl.stallSince >= 0)
         {
-            r.stalledS += t - fl.stallSince;
+            m_records[f].stalledS += t - fl.stallSince;
             fl.stallSince = -1;
         }
         else if (rate == 0 && fl.stallSince < 0)
@@ -872,9 +1049,10 @@ FlowSimulator::Run(double stopS)
     {
         return fluid ? s.linkWeights[d][i] : 1.0;
     };
+    // Capacity now: nominal, or 0 while the physical state has the link down.
     auto usableCap = [&](uint32_t d)
     {
-        return s.truth->IsDirLinkUsable(d) ? s.capacity[d] : 0.0;
+        return s.links[d].cap;
     };
     // The level at which link d saturates when the fresh flows on it rise from zero with every
     // old flow that is faster than the level, the slower ones at their old rates: valid while
@@ -884,17 +1062,17 @@ FlowSimulator::Run(double stopS)
     {
         onLink.clear();
         double rising = 0;
-        for (size_t i = 0; i < s.linkFlows[d].size(); ++i)
+        for (size_t i = 0; i < s.links[d].flows.size(); ++i)
         {
-            const uint32_t g = s.linkFlows[d][i];
+            const uint32_t g = s.links[d].flows[i];
             const double w = weightAt(d, i);
-            if (s.flows[g].fresh)
+            if (s.hot[g].fresh)
             {
                 rising += w;
             }
             else
             {
-                onLink.emplace_back(s.flows[g].rate, w);
+                onLink.emplace_back(s.hot[g].rate, w);
             }
         }
         std::sort(onLink.begin(), onLink.end());
@@ -931,16 +1109,7 @@ FlowSimulator::Run(double stopS)
     // A flow that fails joins S with every flow on its links, and S is water-filled again. Rates
     // are applied only once verified; false (nothing changed) if S grows past its budget, and
     // the threshold recomputation below takes over.
-    struct LocalFlow
-    {
-        double cand;    //!< candidate rate (in S)
-        uint32_t inS;   //!< == localStamp: in S
-        uint32_t check; //!< == the check round's stamp: listed for checking
-    };
-    std::vector<LocalFlow> local(n, LocalFlow{0, 0, 0});
-    std::vector<uint32_t> statMark(s.capacity.size(), 0);
-    std::vector<double> statLoad(s.capacity.size(), 0);
-    std::vector<double> statMax(s.capacity.size(), 0);
+    // (Per flow: Impl::Hot's cand, inS, check; per link: Impl::Link's stat fields.)
     std::vector<uint32_t> setS;
     std::vector<uint32_t> checkList;
     std::vector<uint32_t> failed;
@@ -953,17 +1122,17 @@ FlowSimulator::Run(double stopS)
         setS.clear();
         auto addS = [&](uint32_t f)
         {
-            const Impl::Flow& fl = s.flows[f];
-            if (local[f].inS != localStamp && fl.phase == FlowPhase::SENDING && !fl.links.empty())
+            Impl::Hot& h = s.hot[f];
+            if (h.inS != localStamp && h.phase == FlowPhase::SENDING && h.routed)
             {
-                local[f].inS = localStamp;
-                local[f].cand = fl.rate;
+                h.inS = localStamp;
+                h.cand = h.rate;
                 setS.push_back(f);
             }
         };
         for (uint32_t f : s.freshFlows)
         {
-            if (s.flows[f].fresh)
+            if (s.hot[f].fresh)
             {
                 addS(f);
             }
@@ -973,9 +1142,10 @@ FlowSimulator::Run(double stopS)
             // A departure at rate theta frees capacity for the flows at least as fast on the
             // link; a capacity change (theta 0) concerns every flow on it.
             const double theta = s.linkTheta[d] * (1 - TOL);
-            for (uint32_t g : s.linkFlows[d])
+            for (uint32_t g : s.links[d].flows)
             {
-                if (!s.flows[g].fresh && s.flows[g].rate >= theta)
+                const Impl::Hot& h = s.hot[g];
+                if (!h.fresh && h.rate >= theta)
                 {
                     addS(g);
                 }
@@ -983,40 +1153,54 @@ FlowSimulator::Run(double stopS)
         }
         auto rateOf = [&](uint32_t f)
         {
-            return local[f].inS == localStamp ? local[f].cand : s.flows[f].rate;
+            const Impl::Hot& h = s.hot[f];
+            return h.inS == localStamp ? h.cand : h.rate;
         };
         // Load and fastest flow of a link under the candidate rates (once per round).
         auto stat = [&](uint32_t d)
         {
-            if (statMark[d] != statStamp)
+            Impl::Link& l = s.links[d];
+            if (l.statMark != statStamp)
             {
-                statMark[d] = statStamp;
+                l.statMark = statStamp;
                 double load = 0;
                 double top = 0;
-                for (size_t i = 0; i < s.linkFlows[d].size(); ++i)
+                for (size_t i = 0; i < l.flows.size(); ++i)
                 {
-                    const double r = rateOf(s.linkFlows[d][i]);
+                    const double r = rateOf(l.flows[i]);
                     load += weightAt(d, i) * r;
                     top = std::max(top, r);
                 }
-                statLoad[d] = load;
-                statMax[d] = top;
+                l.statLoad = load;
+                l.statMax = top;
             }
         };
+        // (The local stage runs without Ramp only: every flow's cap is the NIC's.)
+        auto isBottleneck = [&](uint32_t d, double r)
+        {
+            stat(d);
+            const Impl::Link& l = s.links[d];
+            return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
+        };
+        // The link that was the flow's bottleneck the last time it passed is tried first (an
+        // OR over the flow's links: the order changes the work, not the answer).
         auto bottlenecked = [&](uint32_t f)
         {
-            const Impl::Flow& fl = s.flows[f];
-            const double r = rateOf(f);
-            if (r >= std::min(nic, fl.rampCap) * (1 - TOL))
+            Impl::Hot& h = s.hot[f];
+            const double r = h.inS == localStamp ? h.cand : h.rate;
+            if (r >= nic * (1 - TOL))
             {
                 return true;
             }
-            for (const auto& [d, w] : fl.links)
+            if (h.hint != UINT32_MAX && isBottleneck(h.hint, r))
             {
-                stat(d);
-                const double c = usableCap(d);
-                if (statLoad[d] >= c * (1 - TOL) && r >= statMax[d] * (1 - TOL))
+                return true;
+            }
+            for (const auto& [d, w] : s.flows[f].links)
+            {
+                if (d != h.hint && isBottleneck(d, r))
                 {
+                    h.hint = d;
                     return true;
                 }
             }
@@ -1033,11 +1217,11 @@ FlowSimulator::Run(double stopS)
             {
                 for (const auto& [d, w] : s.flows[setS[i]].links)
                 {
-                    if (s.linkMark[d] == s.stamp)
+                    if (s.links[d].mark == s.stamp)
                     {
                         continue;
                     }
-                    s.linkMark[d] = s.stamp;
+                    s.links[d].mark = s.stamp;
                     s.localOf[d] = compLinks.size();
                     compLinks.push_back(d);
                 }
@@ -1046,20 +1230,21 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < compLinks.size(); ++i)
             {
                 const uint32_t d = compLinks[i];
-                const double cap = usableCap(d);
+                const Impl::Link& l = s.links[d];
+                const double cap = l.cap;
                 double c = cap;
-                for (size_t j = 0; j < s.linkFlows[d].size(); ++j)
+                for (size_t j = 0; j < l.flows.size(); ++j)
                 {
-                    const uint32_t g = s.linkFlows[d][j];
-                    if (local[g].inS != localStamp)
+                    const Impl::Hot& h = s.hot[l.flows[j]];
+                    if (h.inS != localStamp)
                     {
-                        c -= weightAt(d, j) * s.flows[g].rate;
+                        c -= weightAt(d, j) * h.rate;
                     }
                 }
                 if (c < -TOL * cap)
                 {
                     // The held flows alone overload it: they must be re-solved too.
-                    for (uint32_t g : s.linkFlows[d])
+                    for (uint32_t g : l.flows)
                     {
                         addS(g);
                     }
@@ -1080,11 +1265,12 @@ FlowSimulator::Run(double stopS)
                 const Impl::Flow& fl = s.flows[setS[i]];
                 MaxMinFlow& mf = localFlows[i];
                 mf.links.clear();
+                mf.links.reserve(fl.links.size());
                 for (const auto& [d, w] : fl.links)
                 {
                     mf.links.emplace_back(s.localOf[d], w);
                 }
-                mf.cap = std::min(nic, fl.rampCap);
+                mf.cap = nic; // no Ramp here: rampCap is infinite
             }
             const std::vector<double>& rates = solver.Solve(localCap, localFlows, setS.size());
             m_stats.recomputations++;
@@ -1092,13 +1278,13 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < setS.size(); ++i)
             {
                 const uint32_t f = setS[i];
-                const double old = s.flows[f].rate;
+                const double old = s.hot[f].rate;
                 double rate = rates[i];
                 if (old > 0 && std::fabs(rate - old) <= 1e-12 * old)
                 {
                     rate = old; // rounding noise: no needless rescheduling
                 }
-                local[f].cand = rate;
+                s.hot[f].cand = rate;
             }
             // Check every flow on a link that changed: dirty links and the links of the flows
             // of S whose rate moved (S's own flows are among them or unchanged in place).
@@ -1107,20 +1293,20 @@ FlowSimulator::Run(double stopS)
             checkList.clear();
             auto checkFlow = [&](uint32_t g)
             {
-                if (local[g].check != mark)
+                if (s.hot[g].check != mark)
                 {
-                    local[g].check = mark;
+                    s.hot[g].check = mark;
                     checkList.push_back(g);
                 }
             };
             auto checkLink = [&](uint32_t d)
             {
-                if (s.linkMark[d] == mark)
+                if (s.links[d].mark == mark)
                 {
                     return;
                 }
-                s.linkMark[d] = mark;
-                for (uint32_t g : s.linkFlows[d])
+                s.links[d].mark = mark;
+                for (uint32_t g : s.links[d].flows)
                 {
                     checkFlow(g);
                 }
@@ -1131,9 +1317,9 @@ FlowSimulator::Run(double stopS)
             for (uint32_t d : s.dirtyLinks)
             {
                 const double theta = s.linkTheta[d] * (1 - TOL);
-                for (uint32_t g : s.linkFlows[d])
+                for (uint32_t g : s.links[d].flows)
                 {
-                    if (s.flows[g].rate >= theta)
+                    if (s.hot[g].rate >= theta)
                     {
                         checkFlow(g);
                     }
@@ -1145,7 +1331,7 @@ FlowSimulator::Run(double stopS)
             }
             for (uint32_t f : setS)
             {
-                if (local[f].cand != s.flows[f].rate || s.flows[f].fresh)
+                if (s.hot[f].cand != s.hot[f].rate || s.hot[f].fresh)
                 {
                     for (const auto& [d, w] : s.flows[f].links)
                     {
@@ -1156,7 +1342,7 @@ FlowSimulator::Run(double stopS)
             failed.clear();
             for (uint32_t g : checkList)
             {
-                if (s.flows[g].phase == FlowPhase::SENDING && !bottlenecked(g))
+                if (s.hot[g].phase == FlowPhase::SENDING && !bottlenecked(g))
                 {
                     failed.push_back(g);
                 }
@@ -1165,18 +1351,18 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t f : setS)
                 {
-                    setRate(f, local[f].cand, t);
+                    setRate(f, s.hot[f].cand, t);
                 }
                 // The dirty links' marks were overwritten by the stamps above.
                 for (uint32_t d : s.dirtyLinks)
                 {
                     s.linkTheta[d] = INF;
-                    s.linkMark[d] = 0;
+                    s.links[d].mark = 0;
                 }
                 s.dirtyLinks.clear();
                 for (uint32_t f : s.freshFlows)
                 {
-                    s.flows[f].fresh = false;
+                    s.hot[f].fresh = false;
                 }
                 s.freshFlows.clear();
                 return true;
@@ -1190,7 +1376,7 @@ FlowSimulator::Run(double stopS)
                 const double r = rateOf(g) * (1 + TOL);
                 for (const auto& [d, w] : s.flows[g].links)
                 {
-                    for (uint32_t h : s.linkFlows[d])
+                    for (uint32_t h : s.links[d].flows)
                     {
                         if (rateOf(h) > r)
                         {
@@ -1205,7 +1391,7 @@ FlowSimulator::Run(double stopS)
                 {
                     for (const auto& [d, w] : s.flows[g].links)
                     {
-                        for (uint32_t h : s.linkFlows[d])
+                        for (uint32_t h : s.links[d].flows)
                         {
                             addS(h);
                         }
@@ -1220,7 +1406,7 @@ FlowSimulator::Run(double stopS)
         // Over budget: restore the dirty links' marks for the threshold recomputation.
         for (uint32_t d : s.dirtyLinks)
         {
-            s.linkMark[d] = UINT32_MAX;
+            s.links[d].mark = UINT32_MAX;
         }
         m_stats.localFallbacks++;
         return false;
@@ -1255,7 +1441,7 @@ FlowSimulator::Run(double stopS)
             for (uint32_t f : s.freshFlows)
             {
                 const Impl::Flow& fl = s.flows[f];
-                if (!fl.fresh || fl.phase != FlowPhase::SENDING)
+                if (!s.hot[f].fresh || s.hot[f].phase != FlowPhase::SENDING)
                 {
                     continue;
                 }
@@ -1291,7 +1477,7 @@ FlowSimulator::Run(double stopS)
         ++s.stamp;
         for (uint32_t seed : dirty)
         {
-            if (s.linkMark[seed] == s.stamp)
+            if (s.links[seed].mark == s.stamp)
             {
                 continue;
             }
@@ -1300,17 +1486,17 @@ FlowSimulator::Run(double stopS)
             compLinks.clear();
             compFlows.clear();
             compLinks.push_back(seed);
-            s.linkMark[seed] = s.stamp;
+            s.links[seed].mark = s.stamp;
             for (size_t i = 0; i < compLinks.size(); ++i)
             {
-                for (uint32_t f : s.linkFlows[compLinks[i]])
+                for (uint32_t f : s.links[compLinks[i]].flows)
                 {
                     if (s.flowMark[f] == s.stamp)
                     {
                         continue;
                     }
                     const Impl::Flow& fl = s.flows[f];
-                    if (!fl.fresh && fl.rate < theta)
+                    if (!s.hot[f].fresh && s.hot[f].rate < theta)
                     {
                         continue; // fixed: its load is taken off the capacity below
                     }
@@ -1318,9 +1504,9 @@ FlowSimulator::Run(double stopS)
                     compFlows.push_back(f);
                     for (const auto& [d, w] : fl.links)
                     {
-                        if (s.linkMark[d] != s.stamp)
+                        if (s.links[d].mark != s.stamp)
                         {
-                            s.linkMark[d] = s.stamp;
+                            s.links[d].mark = s.stamp;
                             compLinks.push_back(d);
                         }
                     }
@@ -1332,12 +1518,12 @@ FlowSimulator::Run(double stopS)
                 const uint32_t d = compLinks[i];
                 s.localOf[d] = i;
                 double c = usableCap(d);
-                for (size_t j = 0; j < s.linkFlows[d].size(); ++j)
+                for (size_t j = 0; j < s.links[d].flows.size(); ++j)
                 {
-                    const uint32_t g = s.linkFlows[d][j];
+                    const uint32_t g = s.links[d].flows[j];
                     if (s.flowMark[g] != s.stamp)
                     {
-                        c -= weightAt(d, j) * s.flows[g].rate;
+                        c -= weightAt(d, j) * s.hot[g].rate;
                     }
                 }
                 localCap[i] = std::max(0.0, c);
@@ -1351,6 +1537,7 @@ FlowSimulator::Run(double stopS)
                 const Impl::Flow& fl = s.flows[compFlows[i]];
                 MaxMinFlow& mf = localFlows[i];
                 mf.links.clear();
+                mf.links.reserve(fl.links.size());
                 for (const auto& [d, w] : fl.links)
                 {
                     mf.links.emplace_back(s.localOf[d], w);
@@ -1364,11 +1551,12 @@ FlowSimulator::Run(double stopS)
             {
                 const uint32_t f = compFlows[i];
                 Impl::Flow& fl = s.flows[f];
+                const double old = s.hot[f].rate;
                 double rate = rates[i];
                 // Keep the old rate through rounding noise: no needless rescheduling.
-                if (fl.rate > 0 && std::fabs(rate - fl.rate) <= 1e-12 * fl.rate)
+                if (old > 0 && std::fabs(rate - old) <= 1e-12 * old)
                 {
-                    rate = fl.rate;
+                    rate = old;
                 }
                 setRate(f, rate, t);
                 if (m_ramp)
@@ -1391,7 +1579,7 @@ FlowSimulator::Run(double stopS)
         }
         for (uint32_t f : s.freshFlows)
         {
-            s.flows[f].fresh = false;
+            s.hot[f].fresh = false;
         }
         s.freshFlows.clear();
     };
@@ -1400,21 +1588,21 @@ FlowSimulator::Run(double stopS)
     {
         Impl::Flow& fl = s.flows[f];
         FlowSimRecord& r = m_records[f];
-        fl.phase = FlowPhase::SENDING;
+        s.hot[f].phase = FlowPhase::SENDING;
         fl.lastT = t;
         r.started = true;
         r.startS = t;
-        FabricPath hashed;
-        const bool ok = route(f, hashed, fl.links);
-        timing(f, hashed);
-        r.path = std::move(hashed.nodes);
-        r.dirLinks = std::move(hashed.dirLinks);
+        const bool ok = route(f, scratch, fl.links);
+        timing(f, scratch);
+        r.path.assign(scratch.nodes.begin(), scratch.nodes.end());
+        r.dirLinks.assign(scratch.dirLinks.begin(), scratch.dirLinks.end());
         fl.remaining = r.wireBytes;
         if (!ok)
         {
             fl.links.clear();
             fl.line = std::min(fl.line, nic);
         }
+        s.hot[f].routed = !fl.links.empty();
         fl.rampCap = m_ramp ? m_rampInitial * fl.line : INF;
         ++s.sending;
         m_stats.peakActive = std::max(m_stats.peakActive, s.sending);
@@ -1438,11 +1626,11 @@ FlowSimulator::Run(double stopS)
         for (uint32_t f = 0; f < n; ++f)
         {
             Impl::Flow& fl = s.flows[f];
-            if (fl.phase != FlowPhase::SENDING)
+            if (s.hot[f].phase != FlowPhase::SENDING)
             {
                 continue;
             }
-            FabricPath hashed;
+            FabricPath& hashed = scratch;
             std::vector<std::pair<uint32_t, double>> links;
             const bool ok = route(f, hashed, links);
             if (links == fl.links)
@@ -1452,6 +1640,7 @@ FlowSimulator::Run(double stopS)
             advance(f, t);
             detach(f, t);
             fl.links = links;
+            s.hot[f].routed = !fl.links.empty();
             attach(f);
             FlowSimRecord& r = m_records[f];
             r.reroutes++;
@@ -1501,21 +1690,21 @@ FlowSimulator::Run(double stopS)
             case EventType::FLUID_END:
             {
                 Impl::Flow& fl = s.flows[e.a];
-                if (fl.phase != FlowPhase::SENDING || fl.version != e.b)
+                if (s.hot[e.a].phase != FlowPhase::SENDING || fl.version != e.b)
                 {
                     break; // superseded by a rate change
                 }
                 fl.remaining = 0;
                 fl.lastT = t;
                 detach(e.a, t);
-                fl.phase = FlowPhase::TAIL;
+                s.hot[e.a].phase = FlowPhase::TAIL;
                 --s.sending;
                 s.Push(t + fl.tail, EventType::COMPLETE, e.a);
                 break;
             }
             case EventType::COMPLETE:
             {
-                s.flows[e.a].phase = FlowPhase::DONE;
+                s.hot[e.a].phase = FlowPhase::DONE;
                 FlowSimRecord& r = m_records[e.a];
                 r.complete = true;
                 r.finishS = t;
@@ -1545,8 +1734,10 @@ FlowSimulator::Run(double stopS)
                 Apply(*s.truth, s.linkEvents[e.a]);
                 for (uint32_t d = 0; d < nd; ++d)
                 {
-                    if (before[d] != uint8_t(s.truth->IsDirLinkUsable(d)))
+                    const bool usable = s.truth->IsDirLinkUsable(d);
+                    if (before[d] != uint8_t(usable))
                     {
+                        s.links[d].cap = usable ? s.capacity[d] : 0.0;
                         s.MarkDirty(d, 0);
                     }
                 }
@@ -1565,7 +1756,7 @@ FlowSimulator::Run(double stopS)
             {
                 Impl::Flow& fl = s.flows[e.a];
                 fl.rampPending = false;
-                if (fl.phase == FlowPhase::SENDING)
+                if (s.hot[e.a].phase == FlowPhase::SENDING)
                 {
                     fl.rampCap += (fl.line - fl.rampCap) / 2;
                     if (fl.line - fl.rampCap < 1e-3 * fl.line)
@@ -1574,7 +1765,8 @@ FlowSimulator::Run(double stopS)
                     }
                     for (const auto& [d, w] : fl.links)
                     {
-                        s.MarkDirty(d, fl.rate); // a higher cap matters from its old rate up
+                        // A higher cap matters from its old rate up.
+                        s.MarkDirty(d, s.hot[e.a].rate);
                     }
                 }
                 break;
@@ -1593,13 +1785,15 @@ FlowSimulator::Run(double stopS)
     }
     // Close the books: flows still sending have moved their bytes up to now.
     const double end = std::isfinite(stopS) && s.Peek(e) ? stopS : now;
-    for (uint32_t d = 0; d < s.linkLoad.size(); ++d)
+    for (uint32_t d = 0; d < s.acc.size(); ++d)
     {
         integrate(d, end);
+        flushBin(d);
+        m_links[d].bytes = s.acc[d].bytes;
     }
     for (uint32_t f = 0; f < n; ++f)
     {
-        if (s.flows[f].phase == FlowPhase::SENDING)
+        if (s.hot[f].phase == FlowPhase::SENDING)
         {
             advance(f, end);
             if (s.flows[f].stallSince >= 0)

@@ -96,19 +96,27 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
     auto& frozen = m_frozen;
     frozen.assign(nf, 0);
 
+    // Each link's level (spare capacity per unit of unfrozen weight), kept current: a freeze
+    // recomputes it on the links it touches only.
+    auto& lvl = m_level;
+    lvl.assign(nl, 0);
+    auto level = [&](uint32_t l)
+    {
+        return std::max(0.0, spare[l]) / weight[l];
+    };
     // Min-heap of (level, (link, unused)) in m_heap's storage.
     using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
     auto& heap = m_heap;
     heap.clear();
     const std::greater<Entry> later;
-    // Few links: a linear scan for the lowest level beats keeping a heap up to date.
+    // Few links: a linear scan for the lowest level beats keeping a heap up to date. The scan
+    // runs over the links that still have unfrozen flows, in index order (ties go to the
+    // lowest index), dropping the others as it goes.
     const bool scan = nl <= 64;
+    auto& active = m_active;
+    active.clear();
     auto push = [&](const Entry& e)
     {
-        if (scan)
-        {
-            return;
-        }
         heap.push_back(e);
         std::push_heap(heap.begin(), heap.end(), later);
     };
@@ -117,15 +125,19 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
         std::pop_heap(heap.begin(), heap.end(), later);
         heap.pop_back();
     };
-    auto level = [&](uint32_t l)
-    {
-        return std::max(0.0, spare[l]) / weight[l];
-    };
     for (uint32_t l = 0; l < nl; ++l)
     {
         if (count[l] > 0)
         {
-            push({level(l), {l, 0}});
+            lvl[l] = level(l);
+            if (scan)
+            {
+                active.push_back(l);
+            }
+            else
+            {
+                push({lvl[l], {l, 0}});
+            }
         }
     }
     // Flows with a finite cap, smallest first; flows without links are limited by their cap.
@@ -156,6 +168,7 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
             if (count[l] > 0)
             {
                 weight[l] = std::max(weight[l], 1e-12);
+                lvl[l] = level(l);
             }
         }
     };
@@ -166,42 +179,53 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
         {
             ++nextCap;
         }
-        // A freeze at the water level never lowers a link's level (it takes at most the
-        // link's fair share), so an entry whose level went up is pushed again only when it
-        // reaches the top: the top entry that is current is the lowest link.
-        while (!heap.empty())
-        {
-            const uint32_t top = heap.front().second.first;
-            if (count[top] == 0)
-            {
-                pop();
-                continue;
-            }
-            const double now = level(top);
-            if (now == heap.front().first)
-            {
-                break;
-            }
-            pop();
-            push({now, {top, 0}});
-        }
         uint32_t l = UINT32_MAX;
         double linkLevel = std::numeric_limits<double>::infinity();
         if (scan)
         {
-            for (uint32_t i = 0; i < nl; ++i)
+            size_t kept = 0;
+            for (size_t i = 0; i < active.size(); ++i)
             {
-                if (count[i] > 0 && level(i) < linkLevel)
+                const uint32_t a = active[i];
+                if (count[a] == 0)
                 {
-                    linkLevel = level(i);
-                    l = i;
+                    continue;
+                }
+                active[kept++] = a;
+                if (lvl[a] < linkLevel)
+                {
+                    linkLevel = lvl[a];
+                    l = a;
                 }
             }
+            active.resize(kept);
         }
-        else if (!heap.empty())
+        else
         {
-            linkLevel = heap.front().first;
-            l = heap.front().second.first;
+            // A freeze at the water level never lowers a link's level (it takes at most the
+            // link's fair share), so an entry whose level went up is pushed again only when
+            // it reaches the top: the top entry that is current is the lowest link.
+            while (!heap.empty())
+            {
+                const uint32_t top = heap.front().second.first;
+                if (count[top] == 0)
+                {
+                    pop();
+                    continue;
+                }
+                const double now = lvl[top];
+                if (now == heap.front().first)
+                {
+                    break;
+                }
+                pop();
+                push({now, {top, 0}});
+            }
+            if (!heap.empty())
+            {
+                linkLevel = heap.front().first;
+                l = heap.front().second.first;
+            }
         }
         const bool haveCap = nextCap < byCap.size();
         if (l == UINT32_MAX && !haveCap)

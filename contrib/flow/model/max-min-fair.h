@@ -70,6 +70,8 @@ class MaxMinFairSolver
     std::vector<double> m_rate;
     std::vector<uint8_t> m_frozen;
     std::vector<uint32_t> m_byCap;
+    std::vector<double> m_level;
+    std::vector<uint32_t> m_active;
     std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
 };
 
