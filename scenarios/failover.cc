@@ -307,7 +307,8 @@ Run(int argc, char* argv[])
                               {"hold_us", hold.GetSeconds() * 1e6},
                               {"flow_bytes", flowBytes},
                               {"flows", flows.size()}});
-    summary.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true));
+    summary.update(PacketAccountingJson(
+        r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets));
     summary["in_flight_at_stop"] = r.inFlightPackets;
     summary["unaccounted_packets"] = r.Unaccounted();
     out.WriteJson("summary.json", summary);
