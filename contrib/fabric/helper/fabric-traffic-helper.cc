@@ -65,6 +65,8 @@ struct FabricTrafficHelper::State
     std::vector<FlowRecord> records;
     // (source host, source port) -> flow index; one map per destination host.
     std::vector<std::unordered_map<uint64_t, uint32_t>> byDst;
+    // Per source host, the source ports its flows use (a bit per port, sized on first use).
+    std::vector<std::vector<bool>> srcPorts;
     uint64_t tx{0};
     uint64_t rx{0};
     uint64_t refused{0};
@@ -75,6 +77,7 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
       m_state(std::make_shared<State>())
 {
     m_state->byDst.resize(net->GetGraph().GetNHosts());
+    m_state->srcPorts.resize(net->GetGraph().GetNHosts());
     std::shared_ptr<State> st = m_state;
     // A raw pointer: the network outlives its simulation, and a Ptr here would make a
     // reference cycle (network -> nodes -> sink -> callback -> network).
@@ -126,6 +129,30 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
         {
             throw std::invalid_argument("FabricTrafficHelper: flow " + std::to_string(flows[f].id)
                                         + ": rate must be > 0 bit/s");
+        }
+    }
+    {
+        // Checked before anything is installed, so a refused list leaves nothing behind.
+        std::vector<uint64_t> marked;
+        for (const FlowSpec& fs : flows)
+        {
+            auto& used = st->srcPorts[fs.src];
+            used.resize(65536, false);
+            const uint16_t port = fs.SourcePort();
+            if (used[port])
+            {
+                for (const uint64_t m : marked)
+                {
+                    st->srcPorts[m >> 16][m & 0xffff] = false;
+                }
+                throw std::invalid_argument(
+                    "FabricTrafficHelper: flow " + std::to_string(fs.id) + " uses source port "
+                    + std::to_string(port) + " of host " + std::to_string(fs.src)
+                    + ", which another flow of that host already uses (srcPort must differ "
+                      "between the flows of a host)");
+            }
+            used[port] = true;
+            marked.push_back((uint64_t(fs.src) << 16) | port);
         }
     }
     WarnUnreachable(m_net, flows, "FabricTrafficHelper");
