@@ -114,6 +114,10 @@ UdpFlowSender::SendNext()
     const uint64_t left = m_maxBytes - m_sentBytes;
     const auto size = static_cast<uint32_t>(std::min<uint64_t>(left, m_payload));
     Ptr<Packet> p = Create<Packet>(size);
+    if (m_sentPackets == 0)
+    {
+        m_firstTx = Simulator::Now();
+    }
     m_txTrace(p);
     // What a connected UDP socket bound to (any, LocalPort) does: a route per packet (the
     // host's view may change during the flow), the source address from the route.
@@ -133,6 +137,7 @@ UdpFlowSender::SendNext()
     else
     {
         NS_LOG_WARN("UdpFlowSender: no route for a packet of node " << GetNode()->GetId());
+        ++m_refusedPackets;
         m_refusedTrace(p);
     }
     m_sentBytes += size;

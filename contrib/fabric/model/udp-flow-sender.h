@@ -7,6 +7,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
 namespace ns3
@@ -48,6 +49,10 @@ class UdpFlowSender : public Application
 
     uint64_t GetSentBytes() const { return m_sentBytes; }
     uint64_t GetSentPackets() const { return m_sentPackets; }
+    /// Packets that found no route at the source (also reported by the Refused trace).
+    uint64_t GetRefusedPackets() const { return m_refusedPackets; }
+    /// When the first packet was sent (negative before that).
+    Time GetFirstTxTime() const { return m_firstTx; }
 
   protected:
     void DoDispose() override;
@@ -69,6 +74,8 @@ class UdpFlowSender : public Application
     EventId m_sendEvent;
     uint64_t m_sentBytes{0};
     uint64_t m_sentPackets{0};
+    uint64_t m_refusedPackets{0};
+    Time m_firstTx{Seconds(-1)};
     TracedCallback<Ptr<const Packet>> m_txTrace;
     TracedCallback<Ptr<const Packet>> m_refusedTrace;
     TracedCallback<> m_doneTrace;
