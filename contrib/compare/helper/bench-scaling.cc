@@ -249,8 +249,9 @@ RunScalingPoint(const ScalingPoint& point)
     std::cout << point.fabric << " " << point.pattern << " " << point.transport << " n=" << point.n
               << " k=" << point.k << ": " << flows.size() << " flows, " << hop << " hop packets in "
               << std::fixed << std::setprecision(2) << wall << " s = " << std::setprecision(0)
-              << (wall > 0 ? hop / wall : 0) << " hop packets/s, peak RSS " << PeakRssMiB()
-              << " MiB, peak pending events " << CountingScheduler::GetLastPeakPending() << "\n";
+              << (wall > 0 ? hop / wall : 0) << " hop packets/s (" << (cpu > 0 ? hop / cpu : 0)
+              << " per CPU second), peak RSS " << PeakRssMiB() << " MiB, peak pending events "
+              << CountingScheduler::GetLastPeakPending() << "\n";
     return out;
 }
 
