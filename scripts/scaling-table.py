@@ -19,7 +19,7 @@ import time
 DEFAULT = [
     f"{fab}:{pat}:{tr}:{n}:{k}:{us}"
     for fab in ("zcube", "roft")
-    for (n, k, us) in ((128, 16, 50), (1024, 32, 50), (4096, 64, 20))
+    for (n, k, us) in ((128, 16, 20), (1024, 32, 20), (4096, 64, 10))
     for (pat, tr) in (("permutation", "udp"), ("permutation", "roce"), ("allreduce", "udp"),
                       ("ring", "roce"))
     if not (pat == "allreduce" and n > 1024)  # 16.8M flows at 4096: see doc/scaling.md
