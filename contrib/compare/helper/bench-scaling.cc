@@ -105,7 +105,7 @@ ParseScalingPoint(const std::string& spec, const std::string& what, ScalingPoint
     const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
     const std::string help = what + "='" + spec
                            + "' must be fabric:pattern:transport with fabric zcube|roft, "
-                             "pattern permutation|allreduce|ring|none, transport udp|roce";
+                             "pattern permutation|allreduce|ring|hd|none, transport udp|roce";
     if (b == std::string::npos)
     {
         throw std::invalid_argument(help);
@@ -120,11 +120,11 @@ ParseScalingPoint(const std::string& spec, const std::string& what, ScalingPoint
     {
         throw std::invalid_argument(help);
     }
-    if (point.pattern == "ring" && point.transport != "roce")
+    if ((point.pattern == "ring" || point.pattern == "hd") && point.transport != "roce")
     {
         throw std::invalid_argument(what + "='" + spec
-                                    + "': the ring's steps wait for completions, which only the "
-                                      "roce transport reports (use :ring:roce)");
+                                    + "': the steps of ring and hd wait for completions, which "
+                                      "only the roce transport reports (use :ring:roce, :hd:roce)");
     }
 }
 
@@ -179,9 +179,13 @@ RunScalingPoint(const ScalingPoint& point)
     {
         flows = MakeTraffic(TrafficPattern::ALLREDUCE, tp);
     }
-    else
+    else if (point.pattern == "ring")
     {
         flows = MakeRingAllReduce(point.n, point.ringChunkBytes * point.n, true);
+    }
+    else
+    {
+        flows = MakeHalvingDoublingAllReduce(point.n, point.hdBytesPerHost);
     }
     out["flows"] = flows.size();
 

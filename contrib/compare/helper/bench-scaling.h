@@ -78,8 +78,9 @@ void ParseScalingPoint(const std::string& spec, const std::string& what, Scaling
  * executed and the peak of pending events (CountingScheduler over ns3::MapScheduler), packet
  * accounting. Patterns: permutation - every GPU sends to one (a random derangement) at line
  * rate; allreduce - every ordered pair, each GPU's line rate split over its n-1 flows; ring -
- * ring AllReduce (MakeRingAllReduce, pipelined, RoCE only: its steps wait for completions);
- * none - only build the network. Prints one line and returns the summary.
+ * ring AllReduce (MakeRingAllReduce, pipelined, 64 KiB chunks; RoCE only: its steps wait for
+ * completions); hd - halving-doubling AllReduce of 256 KiB per GPU (MakeHalvingDoublingAllReduce,
+ * phases; RoCE only); none - only build the network. Prints one line and returns the summary.
  * \throws std::invalid_argument on a bad combination (named)
  */
 nlohmann::json RunScalingPoint(const ScalingPoint& point);
