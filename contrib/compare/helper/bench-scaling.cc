@@ -15,6 +15,7 @@
 #include "ns3/type-id.h"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <iomanip>
 #include <iostream>
@@ -142,6 +143,23 @@ RunScalingPoint(const ScalingPoint& point)
                           {"n", point.n},
                           {"k", point.k},
                           {"sim_us", point.simTime.ToDouble(Time::US)}};
+    {
+        // Measured (scripts/scaling-table.py): a network takes about 45 kB per GPU; a UDP flow
+        // about 0.9 kB; a RoCE flow about 0.7 kB as a record plus about 3.5 kB while its queue
+        // pair exists (every flow of permutation and allreduce, n at a time for ring and hd).
+        const double n = point.n;
+        const double flows = point.pattern == "allreduce" ? n * (n - 1)
+                           : point.pattern == "ring"      ? 2 * (n - 1) * n
+                           : point.pattern == "hd"        ? 2 * std::log2(n) * n
+                           : point.pattern == "none"      ? 0
+                                                          : n;
+        const double live = (point.pattern == "ring" || point.pattern == "hd") ? 2 * n : flows;
+        const double perFlow
+            = point.transport == "udp" ? 0.9e3 * flows : 0.7e3 * flows + 3.5e3 * live;
+        CheckFabricMemory(30e6 + 45e3 * n + perFlow,
+                          "--scaling=" + point.fabric + ":" + point.pattern + ":" + point.transport
+                              + " --n=" + std::to_string(point.n));
+    }
     ObjectFactory sched("ns3::CountingScheduler");
     Simulator::SetScheduler(sched);
 
