@@ -57,13 +57,14 @@ class CountingScheduler : public Scheduler
  */
 struct ScalingPoint
 {
-    std::string fabric{"zcube"};        //!< zcube | roft
-    std::string pattern{"permutation"}; //!< permutation | allreduce | ring | none
-    std::string transport{"udp"};       //!< udp (switch fast path, constant rate) | roce
-    uint32_t n{128};                    //!< GPUs
-    uint32_t k{16};                     //!< GPUs per switch / leaf
-    Time simTime{MicroSeconds(50)};     //!< simulated time
-    uint64_t ringChunkBytes{64 * 1024}; //!< ring: bytes per chunk (n chunks per GPU)
+    std::string fabric{"zcube"};         //!< zcube | roft
+    std::string pattern{"permutation"};  //!< permutation | allreduce | ring | hd | none
+    std::string transport{"udp"};        //!< udp (switch fast path, constant rate) | roce
+    uint32_t n{128};                     //!< GPUs
+    uint32_t k{16};                      //!< GPUs per switch / leaf
+    Time simTime{MicroSeconds(50)};      //!< simulated time
+    uint64_t ringChunkBytes{64 * 1024};  //!< ring: bytes per chunk (n chunks per GPU)
+    uint64_t hdBytesPerHost{256 * 1024}; //!< hd: bytes per GPU (n must be a power of two)
 };
 
 /**
