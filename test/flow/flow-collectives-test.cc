@@ -4,6 +4,7 @@
 // the same flow list run at packet level (RoCE) and at flow level, steps in order.
 #include "../ns3-sim-fixture.h"
 
+#include "ns3/fabric-traffic-helper.h"
 #include "ns3/flow-collectives.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/roce-traffic-helper.h"
@@ -215,4 +216,26 @@ TEST_F(CollectiveRuns, RingAtPacketAndFlowLevel)
         }
         EXPECT_NEAR(packetEnd, flowEnd, 0.25 * flowEnd) << (pipelined ? "pipelined" : "barrier");
     }
+}
+
+/// A collective's flows use a source port per step, so every flow of a host has its own port
+/// and FabricTrafficHelper (UDP, no sockets) accepts the list; a list where two flows of a host
+/// share a port is refused before anything is installed.
+TEST_F(CollectiveRuns, UdpInstallNeedsDistinctSourcePorts)
+{
+    const uint32_t n = 8;
+    ZCubeHelper zcube(n, 4);
+    FabricNetworkHelper links;
+    Ptr<FabricNetwork> net = zcube.Install(links);
+    const auto ring = MakeRingAllReduce(n, 8 * 4096, false);
+    FabricTrafficHelper ok(net);
+    EXPECT_NO_THROW(ok.Install(ring, std::vector<double>(ring.size(), 1e9)));
+    EXPECT_EQ(ok.GetRecords().size(), ring.size());
+
+    std::vector<FlowSpec> clash(ring.begin(), ring.begin() + 2 * n); // steps 0 and 1
+    clash[n].srcPort = clash[0].srcPort;                             // host 0, twice
+    FabricTrafficHelper refused(net);
+    EXPECT_THROW(refused.Install(clash, std::vector<double>(clash.size(), 1e9)),
+                 std::invalid_argument);
+    EXPECT_TRUE(refused.GetRecords().empty());
 }
