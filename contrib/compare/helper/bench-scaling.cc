@@ -116,7 +116,7 @@ ParseScalingPoint(const std::string& spec, const std::string& what, ScalingPoint
     point.transport = spec.substr(b + 1);
     if ((point.fabric != "zcube" && point.fabric != "roft")
         || (point.pattern != "permutation" && point.pattern != "allreduce"
-            && point.pattern != "ring" && point.pattern != "none")
+            && point.pattern != "ring" && point.pattern != "hd" && point.pattern != "none")
         || (point.transport != "udp" && point.transport != "roce"))
     {
         throw std::invalid_argument(help);
