@@ -113,9 +113,8 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
                         = (uint64_t(netp->GetHostOfAddress(a.GetIpv4())) << 16) | a.GetPort();
                     ++st->rx;
                     const auto& index = st->byDst[h];
-                    auto it = std::lower_bound(index.begin(),
-                                               index.end(),
-                                               std::make_pair(key, uint32_t(0)));
+                    auto it = std::lower_bound(
+                        index.begin(), index.end(), std::make_pair(key, uint32_t(0)));
                     if (it == index.end() || it->first != key)
                     {
                         return; // not one of ours
