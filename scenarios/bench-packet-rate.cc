@@ -15,6 +15,7 @@
 //
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
+#include "ns3/bench-scaling.h"
 #include "ns3/core-module.h"
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-choice.h"
@@ -204,6 +205,10 @@ Run(int argc, char* argv[])
             "also run the RoCE variant (DCQCN) on ZCube and ROFT, permutation and AllReduce",
             "true");
     cli.Add("out", "results folder", "results/bench-packet-rate");
+    cli.Add("scaling",
+            "fabric:pattern:transport: measure only this point of the scaling table "
+            "(RunScalingPoint; --n, --k, --sim-us apply)",
+            "");
     cli.Parse(argc, argv);
     for (const char* seedAttribute : {"ns3::EcmpRouting::Seed", "ns3::ZCubeRouting::Seed"})
     {
@@ -216,6 +221,14 @@ Run(int argc, char* argv[])
     const double simUs = simTime.ToDouble(Time::US);
     const auto buildN = static_cast<uint32_t>(cli.GetUint("build-n", 0, 65536));
     const auto buildK = static_cast<uint32_t>(cli.GetUint("build-k", 1, 65536));
+    if (!cli.GetString("scaling").empty())
+    {
+        ScalingPoint point{"", "", "", n, k, simTime};
+        ParseScalingPoint(cli.GetString("scaling"), "--scaling", point);
+        FabricResults out(cli.GetString("out"));
+        out.WriteJson("summary.json", RunScalingPoint(point));
+        return 0;
+    }
     const auto variants = cli.GetList("variants");
     for (const auto& v : variants)
     {

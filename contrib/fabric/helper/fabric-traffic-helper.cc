@@ -10,8 +10,8 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace ns3
 {
@@ -63,11 +63,25 @@ WarnUnreachable(Ptr<FabricNetwork> net,
 struct FabricTrafficHelper::State
 {
     std::vector<FlowRecord> records;
-    // (source host, source port) -> flow index; one map per destination host.
-    std::vector<std::unordered_map<uint64_t, uint32_t>> byDst;
-    uint64_t tx{0};
+    // Per destination host, (source host << 16 | source port, flow index) sorted by key: a
+    // fraction of a hash map's memory per flow, which counts with n^2 flows.
+    std::vector<std::vector<std::pair<uint64_t, uint32_t>>> byDst;
+    // Per source host, the source ports its flows use (a bit per port, sized on first use).
+    std::vector<std::vector<bool>> srcPorts;
+    std::vector<Ptr<UdpFlowSender>> senders; //!< per flow, as records
     uint64_t rx{0};
-    uint64_t refused{0};
+
+    /// Copy the senders' counters into the records.
+    void Refresh()
+    {
+        for (size_t f = 0; f < senders.size(); ++f)
+        {
+            FlowRecord& r = records[f];
+            r.txPackets = senders[f]->GetSentPackets();
+            r.txBytes = senders[f]->GetSentBytes();
+            r.firstTx = senders[f]->GetFirstTxTime();
+        }
+    }
 };
 
 FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
@@ -75,6 +89,7 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
       m_state(std::make_shared<State>())
 {
     m_state->byDst.resize(net->GetGraph().GetNHosts());
+    m_state->srcPorts.resize(net->GetGraph().GetNHosts());
     std::shared_ptr<State> st = m_state;
     // A raw pointer: the network outlives its simulation, and a Ptr here would make a
     // reference cycle (network -> nodes -> sink -> callback -> network).
@@ -97,8 +112,10 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
                     const uint64_t key
                         = (uint64_t(netp->GetHostOfAddress(a.GetIpv4())) << 16) | a.GetPort();
                     ++st->rx;
-                    auto it = st->byDst[h].find(key);
-                    if (it == st->byDst[h].end())
+                    const auto& index = st->byDst[h];
+                    auto it = std::lower_bound(
+                        index.begin(), index.end(), std::make_pair(key, uint32_t(0)));
+                    if (it == index.end() || it->first != key)
                     {
                         return; // not one of ours
                     }
@@ -128,6 +145,30 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
                                         + ": rate must be > 0 bit/s");
         }
     }
+    {
+        // Checked before anything is installed, so a refused list leaves nothing behind.
+        std::vector<uint64_t> marked;
+        for (const FlowSpec& fs : flows)
+        {
+            auto& used = st->srcPorts[fs.src];
+            used.resize(65536, false);
+            const uint16_t port = fs.SourcePort();
+            if (used[port])
+            {
+                for (const uint64_t m : marked)
+                {
+                    st->srcPorts[m >> 16][m & 0xffff] = false;
+                }
+                throw std::invalid_argument(
+                    "FabricTrafficHelper: flow " + std::to_string(fs.id) + " uses source port "
+                    + std::to_string(port) + " of host " + std::to_string(fs.src)
+                    + ", which another flow of that host already uses (srcPort must differ "
+                      "between the flows of a host)");
+            }
+            used[port] = true;
+            marked.push_back((uint64_t(fs.src) << 16) | port);
+        }
+    }
     WarnUnreachable(m_net, flows, "FabricTrafficHelper");
     for (size_t f = 0; f < flows.size(); ++f)
     {
@@ -136,7 +177,7 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
         const uint32_t idx = static_cast<uint32_t>(st->records.size());
         st->records.emplace_back();
         const uint64_t key = (uint64_t(fs.src) << 16) | srcPort;
-        st->byDst[fs.dst][key] = idx;
+        st->byDst[fs.dst].emplace_back(key, idx);
 
         Ptr<UdpFlowSender> app = CreateObject<UdpFlowSender>();
         app->SetAttribute(
@@ -148,35 +189,32 @@ FabricTrafficHelper::Install(const std::vector<FlowSpec>& flows, const std::vect
         app->SetStartTime(Seconds(fs.startS));
         m_net->GetNode(fs.src)->AddApplication(app);
         m_apps.Add(app);
-        app->TraceConnectWithoutContext("Tx",
-                                        Callback<void, Ptr<const Packet>>(
-                                            [st, idx](Ptr<const Packet> p)
-                                            {
-                                                FlowRecord& r = st->records[idx];
-                                                if (r.txPackets == 0)
-                                                {
-                                                    r.firstTx = Simulator::Now();
-                                                }
-                                                r.txBytes += p->GetSize();
-                                                ++r.txPackets;
-                                                ++st->tx;
-                                            }));
-        app->TraceConnectWithoutContext(
-            "Refused",
-            Callback<void, Ptr<const Packet>>([st](Ptr<const Packet>) { ++st->refused; }));
+        // The sender's own counters, read when the records are: no per-flow trace
+        // connections (two callbacks per flow, a few hundred bytes with n^2 flows).
+        st->senders.push_back(app);
+    }
+    for (auto& index : st->byDst)
+    {
+        std::sort(index.begin(), index.end());
     }
 }
 
 const std::vector<FlowRecord>&
 FabricTrafficHelper::GetRecords() const
 {
+    m_state->Refresh();
     return m_state->records;
 }
 
 uint64_t
 FabricTrafficHelper::GetTxPackets() const
 {
-    return m_state->tx;
+    uint64_t n = 0;
+    for (const auto& s : m_state->senders)
+    {
+        n += s->GetSentPackets();
+    }
+    return n;
 }
 
 uint64_t
@@ -188,7 +226,12 @@ FabricTrafficHelper::GetRxPackets() const
 uint64_t
 FabricTrafficHelper::GetRefusedPackets() const
 {
-    return m_state->refused;
+    uint64_t n = 0;
+    for (const auto& s : m_state->senders)
+    {
+        n += s->GetRefusedPackets();
+    }
+    return n;
 }
 
 } // namespace ns3

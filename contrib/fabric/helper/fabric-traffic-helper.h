@@ -58,8 +58,9 @@ class FabricTrafficHelper
      * Install the flows; flow f sends at on-wire rate \p rateBps[f] from FlowSpec::startS,
      * from port FlowSpec::SourcePort(). Flows the routing cannot deliver are reported with
      * FabricWarn (they are still installed; their packets are counted as drops).
-     * \throws std::invalid_argument on a size mismatch, a non-positive rate or a flow that
-     *         fails FlowSpec::Validate (the message names the flow)
+     * \throws std::invalid_argument on a size mismatch, a non-positive rate, a flow that
+     *         fails FlowSpec::Validate, or two flows of one source host with the same source
+     *         port (their packets could not be told apart; the message names the flows)
      */
     void Install(const std::vector<FlowSpec>& flows, const std::vector<double>& rateBps);
 

@@ -2,10 +2,14 @@
 #include "udp-flow-sender.h"
 
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-socket-factory.h"
+#include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -52,7 +56,7 @@ UdpFlowSender::GetTypeId()
                               MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
                               "ns3::Packet::TracedCallback")
               .AddTraceSource("Refused",
-                              "The socket refused a packet (no route at the source): a drop.",
+                              "No route at the source for a packet: a drop.",
                               MakeTraceSourceAccessor(&UdpFlowSender::m_refusedTrace),
                               "ns3::Packet::TracedCallback")
               .AddTraceSource("Done",
@@ -75,7 +79,8 @@ UdpFlowSender::~UdpFlowSender()
 void
 UdpFlowSender::DoDispose()
 {
-    m_socket = nullptr;
+    m_udp = nullptr;
+    m_ipv4 = nullptr;
     Application::DoDispose();
 }
 
@@ -84,10 +89,15 @@ UdpFlowSender::StartApplication()
 {
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "UdpFlowSender: DataRate must be > 0");
-    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_localPort)) != 0,
-                    "UdpFlowSender: cannot bind UDP port " << m_localPort);
-    m_socket->Connect(m_remote);
+    NS_ABORT_MSG_IF(!InetSocketAddress::IsMatchingType(m_remote),
+                    "UdpFlowSender: Remote must be an InetSocketAddress");
+    m_udp = GetNode()->GetObject<UdpL4Protocol>();
+    m_ipv4 = GetNode()->GetObject<Ipv4>();
+    NS_ABORT_MSG_IF(!m_udp || !m_ipv4,
+                    "UdpFlowSender: node " << GetNode()->GetId() << " has no UDP/IPv4 stack");
+    const InetSocketAddress remote = InetSocketAddress::ConvertFrom(m_remote);
+    m_dstAddr = remote.GetIpv4();
+    m_dstPort = remote.GetPort();
     SendNext();
 }
 
@@ -96,10 +106,6 @@ UdpFlowSender::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_sendEvent);
-    if (m_socket)
-    {
-        m_socket->Close();
-    }
 }
 
 void
@@ -108,10 +114,30 @@ UdpFlowSender::SendNext()
     const uint64_t left = m_maxBytes - m_sentBytes;
     const auto size = static_cast<uint32_t>(std::min<uint64_t>(left, m_payload));
     Ptr<Packet> p = Create<Packet>(size);
-    m_txTrace(p);
-    if (m_socket->Send(p) < 0)
+    if (m_sentPackets == 0)
     {
-        NS_LOG_WARN("UdpFlowSender: socket refused a packet (no route?)");
+        m_firstTx = Simulator::Now();
+    }
+    m_txTrace(p);
+    // What a connected UDP socket bound to (any, LocalPort) does: a route per packet (the
+    // host's view may change during the flow), the source address from the route.
+    Ptr<Ipv4Route> route;
+    if (Ptr<Ipv4RoutingProtocol> rp = m_ipv4->GetRoutingProtocol())
+    {
+        Ipv4Header h;
+        h.SetDestination(m_dstAddr);
+        h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+        Socket::SocketErrno err;
+        route = rp->RouteOutput(p, h, nullptr, err);
+    }
+    if (route)
+    {
+        m_udp->Send(p->Copy(), route->GetSource(), m_dstAddr, m_localPort, m_dstPort, route);
+    }
+    else
+    {
+        NS_LOG_WARN("UdpFlowSender: no route for a packet of node " << GetNode()->GetId());
+        ++m_refusedPackets;
         m_refusedTrace(p);
     }
     m_sentBytes += size;

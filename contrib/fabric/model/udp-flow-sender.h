@@ -6,11 +6,15 @@
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
-#include "ns3/socket.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
 namespace ns3
 {
+
+class Ipv4;
+class UdpL4Protocol;
 
 /**
  * \ingroup fabric
@@ -18,6 +22,13 @@ namespace ns3
  * (the port is the flow's ECMP entropy, so the packet-level key equals the analytic one).
  * The rate counts the bytes a packet occupies on a point-to-point link: payload + UDP 8 +
  * IPv4 20 + PPP 2.
+ *
+ * Like a NIC, the sender writes its own UDP source port and hands packets to the host's
+ * UdpL4Protocol, with the route the host's IPv4 routing gives for each packet, exactly as a
+ * connected UDP socket does; it holds no socket. A host with n-1 flows (an all-pairs
+ * AllReduce) so has no n-1 bound endpoints, which IPv4's endpoint demultiplexer would scan
+ * for every packet the host receives (and every bind) - that made the per-packet cost grow
+ * with the cluster size. Packets, headers, routes and event order are those of the socket.
  */
 class UdpFlowSender : public Application
 {
@@ -38,6 +49,10 @@ class UdpFlowSender : public Application
 
     uint64_t GetSentBytes() const { return m_sentBytes; }
     uint64_t GetSentPackets() const { return m_sentPackets; }
+    /// Packets that found no route at the source (also reported by the Refused trace).
+    uint64_t GetRefusedPackets() const { return m_refusedPackets; }
+    /// When the first packet was sent (negative before that).
+    Time GetFirstTxTime() const { return m_firstTx; }
 
   protected:
     void DoDispose() override;
@@ -52,10 +67,15 @@ class UdpFlowSender : public Application
     DataRate m_rate;
     uint32_t m_payload{0};
     uint64_t m_maxBytes{0};
-    Ptr<Socket> m_socket;
+    Ptr<UdpL4Protocol> m_udp;
+    Ptr<Ipv4> m_ipv4;
+    Ipv4Address m_dstAddr;
+    uint16_t m_dstPort{0};
     EventId m_sendEvent;
     uint64_t m_sentBytes{0};
     uint64_t m_sentPackets{0};
+    uint64_t m_refusedPackets{0};
+    Time m_firstTx{Seconds(-1)};
     TracedCallback<Ptr<const Packet>> m_txTrace;
     TracedCallback<Ptr<const Packet>> m_refusedTrace;
     TracedCallback<> m_doneTrace;

@@ -51,6 +51,61 @@ MakeHalvingDoublingAllReduce(uint32_t hosts, uint64_t bytesPerHost)
 }
 
 std::vector<FlowSpec>
+MakeRingAllReduce(uint32_t hosts, uint64_t bytesPerHost, bool pipelined)
+{
+    if (hosts < 2 || hosts > 8192)
+    {
+        throw std::invalid_argument("ring AllReduce: hosts must be in [2, 8192] (one UDP source "
+                                    "port per step; got "
+                                    + std::to_string(hosts) + ")");
+    }
+    if (bytesPerHost < hosts)
+    {
+        throw std::invalid_argument("ring AllReduce: bytes per host must be >= hosts ("
+                                    + std::to_string(hosts) + ")");
+    }
+    const uint64_t base = bytesPerHost / hosts;
+    const uint64_t extra = bytesPerHost % hosts; // chunks [0, extra) carry one byte more
+    auto chunkBytes = [base, extra](uint32_t c)
+    {
+        return base + (c < extra ? 1 : 0);
+    };
+    const uint32_t steps = 2 * (hosts - 1);
+    std::vector<FlowSpec> flows;
+    flows.reserve(size_t(steps) * hosts);
+    for (uint32_t t = 0; t < steps; ++t)
+    {
+        // Reduce-scatter (t < n-1) forwards chunk i - s; all-gather forwards chunk i + 1 - s.
+        const bool gather = t >= hosts - 1;
+        const uint32_t s = gather ? t - (hosts - 1) : t;
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            const uint32_t chunk = (i + (gather ? 1 : 0) + hosts - s) % hosts;
+            FlowSpec f;
+            f.id = static_cast<uint32_t>(flows.size());
+            f.src = i;
+            f.dst = (i + 1) % hosts;
+            f.bytes = chunkBytes(chunk);
+            f.srcPort = static_cast<uint16_t>(49152 + t);
+            if (pipelined)
+            {
+                // What host i forwards in step t arrived from its predecessor in step t-1.
+                if (t > 0)
+                {
+                    f.after = int64_t(t - 1) * hosts + (i + hosts - 1) % hosts;
+                }
+            }
+            else
+            {
+                f.phase = t;
+            }
+            flows.push_back(f);
+        }
+    }
+    return flows;
+}
+
+std::vector<FlowSpec>
 MakePrefillDecodePairs(uint32_t hosts, double fraction, uint64_t bytes)
 {
     const auto prefill = static_cast<uint32_t>(std::llround(fraction * hosts));

@@ -23,6 +23,24 @@ std::vector<FlowSpec> MakeHalvingDoublingAllReduce(uint32_t hosts, uint64_t byte
 
 /**
  * \ingroup flow
+ * Ring AllReduce of \p bytesPerHost on every host: the data is cut into n chunks (sizes
+ * differing by at most one byte, together exactly bytesPerHost); n-1 reduce-scatter steps, in
+ * step s host i sends chunk (i - s) mod n to host (i + 1) mod n, after which host i holds the
+ * reduced chunk (i + 1) mod n; then n-1 all-gather steps, in step s host i sends chunk
+ * (i + 1 - s) mod n to its successor. 2(n-1) steps of n neighbour transfers: n flows at a time
+ * instead of the n(n-1) of the all-pairs matrix. Step t's flows have FlowSpec::phase t and
+ * source port 49152 + t.
+ * \param pipelined false: a step starts when the whole previous step completed (phases, a
+ *        barrier); true: host i's step-t flow starts as soon as the step-(t-1) chunk it
+ *        forwards has arrived from its predecessor (FlowSpec::after, no barrier; phase 0
+ *        for all)
+ * \throws std::invalid_argument unless 2 <= hosts <= 8192 (one source port per step) and
+ *         bytesPerHost >= hosts
+ */
+std::vector<FlowSpec> MakeRingAllReduce(uint32_t hosts, uint64_t bytesPerHost, bool pipelined);
+
+/**
+ * \ingroup flow
  * Disaggregated inference KV transfer with fixed partners: the first round(fraction * n)
  * hosts are Prefill, the rest Decode; Decode host j receives \p bytes from Prefill host
  * (j - P) mod P. Both roles are contiguous blocks, as in the ZCube paper §3.2, with one flow

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef BENCH_SCALING_H
+#define BENCH_SCALING_H
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/scheduler.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup compare
+ * An event scheduler that hands everything to another scheduler (Inner, a TypeId) and counts
+ * the events pending in it, with their peak: how many timers and packets a run keeps waiting.
+ * The inner scheduler decides the order, so a run under it is the run under Inner.
+ */
+class CountingScheduler : public Scheduler
+{
+  public:
+    static TypeId GetTypeId();
+    CountingScheduler();
+    ~CountingScheduler() override;
+
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+    /// Events pending now.
+    uint64_t GetPending() const { return m_pending; }
+    /// The most events pending at once since the scheduler was made.
+    uint64_t GetPeakPending() const { return m_peak; }
+    /// The peak of the last CountingScheduler destroyed (Simulator::Destroy disposes it).
+    static uint64_t GetLastPeakPending() { return s_lastPeak; }
+
+  private:
+    Ptr<Scheduler> Inner() const;
+    mutable Ptr<Scheduler> m_inner;
+    TypeId m_innerType;
+    uint64_t m_pending{0};
+    uint64_t m_peak{0};
+    static uint64_t s_lastPeak;
+};
+
+/**
+ * \ingroup compare
+ * One point of bench-packet-rate's scaling table (its --scaling flag): a fabric of \p n GPUs
+ * built, a pattern installed and simulated for \p simTime, measured alone in its process so
+ * that the peak memory is this point's.
+ */
+struct ScalingPoint
+{
+    std::string fabric{"zcube"};         //!< zcube | roft
+    std::string pattern{"permutation"};  //!< permutation | allreduce | ring | hd | none
+    std::string transport{"udp"};        //!< udp (switch fast path, constant rate) | roce
+    uint32_t n{128};                     //!< GPUs
+    uint32_t k{16};                      //!< GPUs per switch / leaf
+    Time simTime{MicroSeconds(50)};      //!< simulated time
+    uint64_t ringChunkBytes{64 * 1024};  //!< ring: bytes per chunk (n chunks per GPU)
+    uint64_t hdBytesPerHost{256 * 1024}; //!< hd: bytes per GPU (n must be a power of two)
+};
+
+/**
+ * Parse "fabric:pattern:transport" (e.g. "zcube:allreduce:udp") into \p point.
+ * \throws std::invalid_argument naming \p what and the valid values
+ */
+void ParseScalingPoint(const std::string& spec, const std::string& what, ScalingPoint& point);
+
+/**
+ * Build, install and run \p point and measure it: build wall time, memory after the build and
+ * at the end (peak RSS of the process), flows, hop-level packets per wall-second, events
+ * executed and the peak of pending events (CountingScheduler over ns3::MapScheduler), packet
+ * accounting. Patterns: permutation - every GPU sends to one (a random derangement) at line
+ * rate; allreduce - every ordered pair, each GPU's line rate split over its n-1 flows; ring -
+ * ring AllReduce (MakeRingAllReduce, pipelined, 64 KiB chunks; RoCE only: its steps wait for
+ * completions); hd - halving-doubling AllReduce of 256 KiB per GPU (MakeHalvingDoublingAllReduce,
+ * phases; RoCE only); none - only build the network. Prints one line and returns the summary.
+ * \throws std::invalid_argument on a bad combination (named)
+ */
+nlohmann::json RunScalingPoint(const ScalingPoint& point);
+
+} // namespace ns3
+
+#endif // BENCH_SCALING_H
