@@ -305,7 +305,7 @@ Run(int argc, char* argv[])
     summary.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true));
     summary["in_flight_at_stop"] = r.inFlightPackets;
     summary["unaccounted_packets"] = r.Unaccounted();
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
 
     std::cout << "failover on " << fabricName << " n=" << n << " k=" << k << ", " << patternName
               << ", " << flows.size() << " flows, detection "
