@@ -652,7 +652,7 @@ TEST(Hardening, EveryProgramRecordsItsNs3Overrides)
     const std::string dir = TempDir("overrides");
     const std::vector<std::vector<std::string>> runs{
         {"zcube-vs-roft", "--n=4", "--k=2", "--pattern=allreduce", "--seeds=2", "--level=analytic"},
-        {"ecmp-collision", "--n=8", "--k=4", "--seeds=1", "--bytes=100000"},
+        {"ecmp-collision", "--n=8", "--k=4", "--leaf-pairs=1", "--seeds=1", "--bytes=100000"},
         {"rng-vs-fattree",
          "--n=8",
          "--d=4",
@@ -715,6 +715,7 @@ TEST(Hardening, FailureTimesAreWholeTicks)
     const RunResult r = RunArgs({"ecmp-collision",
                                  "--n=8",
                                  "--k=4",
+                                 "--leaf-pairs=1",
                                  "--seeds=1",
                                  "--bytes=100000",
                                  "--fail=" + spec,
