@@ -3,6 +3,7 @@
 // capacity changes, determinism.
 #include "ns3/boolean.h"
 #include "ns3/ecmp-routing.h"
+#include "ns3/fabric-results.h"
 #include "ns3/flow-run-summary.h"
 #include "ns3/flow-scale-summary.h"
 #include "ns3/flow-sim-helper.h"
@@ -577,6 +578,41 @@ TEST(FlowScaleSummary, SameDefinitionsAsSummarizeFlowRun)
     EXPECT_EQ(o.imbalance, st.loadedImbalance);
     EXPECT_GT(o.maxUtil, 0);
     EXPECT_LE(o.maxUtil, 1 + 1e-9);
+}
+
+TEST(FlowScaleSummary, StrategiesAreTheirThreeRuns)
+{
+    // RunFlowScaleStrategies is the ECMP sweep, the greedy run and the fixed-path run, each as
+    // run alone; its JSON and cells are theirs.
+    const RoftLayout layout(16, 4, 4);
+    const auto rg = std::shared_ptr<const FabricGraph>(layout.Build());
+    ZCubeHelper z(16, 4);
+    TrafficPatternParams tp;
+    tp.hosts = 16;
+    tp.bytes = 1000000;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    FlowSimHelper h;
+    const ObjectFactory zf("ns3::ZCubeRouting", "Seed", UintegerValue(1));
+    const FlowScaleStrategies st
+        = RunFlowScaleStrategies(h, layout, rg, zf, z.GetGraph(), flows, 1, 3);
+    auto noWall = [](FlowScaleSummary o)
+    {
+        o.wallS = 0;
+        return o.ToJson();
+    };
+    EXPECT_EQ(st.ecmp.ToJson(), RunEcmpSeedSweep(h, rg, flows, 1, 3).ToJson());
+    EXPECT_EQ(noWall(st.greedy), noWall(RunGreedyPinned(h, layout, rg, flows, 1)));
+    EXPECT_EQ(noWall(st.fixed), noWall(RunFlowScale(h, zf, z.GetGraph(), flows)));
+    EXPECT_EQ(st.flows, 16u);
+    const nlohmann::json j = st.ToJson("zcube");
+    EXPECT_EQ(j["zcube"], st.fixed.ToJson());
+    EXPECT_EQ(j["greedy"], st.greedy.ToJson());
+    EXPECT_EQ(j["ecmp_completion_ms_mean"], st.ecmp.completionMsMean);
+    const auto cells = st.Cells("perm");
+    ASSERT_EQ(cells.size(), 7u);
+    EXPECT_EQ(cells[0], "perm");
+    EXPECT_NE(cells[1].find(" ± "), std::string::npos);
+    EXPECT_EQ(cells[5], FormatNumber(st.fixed.completionMs, 4));
 }
 
 TEST(FlowScaleSummary, RunByFactoryEqualsRunByObject)
