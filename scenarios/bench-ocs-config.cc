@@ -198,7 +198,7 @@ Run(int argc, char* argv[])
         bySize[std::to_string(gpus)] = js;
     }
     summary["medians"] = bySize;
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "\nend_to_end = logical + exact_cross_configure (decomposition, bipartite edge "
                  "colouring, mirroring); targets: < 500 us at 2048 GPUs, < 10000 us at 16384\n"
               << "wrote " << out.Path("summary.json") << ", samples.csv\n";

@@ -122,7 +122,7 @@ Run(int argc, char* argv[])
                         {"tables_mb", mb},
                         {"peak_rss_mb", PeakRssMiB()}});
     }
-    out.WriteJson("summary.json", json{{"runs", runs}, {"threads", 1}});
+    out.WriteSummary(json{{"runs", runs}, {"threads", 1}});
     return 0;
 }
 } // namespace

@@ -231,7 +231,7 @@ Run(int argc, char* argv[])
     }
     csv.Close();
     out.WritePng("recovery.png", plot);
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "'never': not back within --horizon-ms\nwrote " << out.Path("summary.json")
               << ", recovery.csv, recovery.png\n";
     return 0;

@@ -133,20 +133,8 @@ Run(int argc, char* argv[])
     FabricResults out(cli.GetString("out"));
 
     // Flows: GPU j of source leaf p -> GPU j of leaf p + L/2 (contiguous attachment).
-    std::vector<FlowSpec> flows;
-    for (uint32_t p = 0; p < pairs; ++p)
-    {
-        for (uint32_t j = 0; j < perPair; ++j)
-        {
-            FlowSpec f;
-            f.id = static_cast<uint32_t>(flows.size());
-            f.src = p * k + j;
-            f.dst = (p + leaves / 2) * k + j;
-            f.bytes = bytes;
-            f.srcPort = static_cast<uint16_t>(49152 + f.id);
-            flows.push_back(f);
-        }
-    }
+    const std::vector<FlowSpec> flows
+        = RoftLayout(n, k, spines).LeafPairFlows(pairs, perPair, bytes);
 
     FabricRoceRunOptions opt;
     opt.throughputBin = bin;
@@ -181,20 +169,7 @@ Run(int argc, char* argv[])
         summary["params"]["fail"] = failSpec;
     }
     summary["runs"] = json::array();
-    CsvWriter flowCsv(out.Path("flows.csv"),
-                      {"fabric",
-                       "seed",
-                       "flow",
-                       "src",
-                       "dst",
-                       "bytes",
-                       "fct_us",
-                       "throughput_gbps",
-                       "slowdown",
-                       "collided",
-                       "retx",
-                       "cnps",
-                       "path"});
+    CsvWriter flowCsv(out.Path("flows.csv"), SharedLinkReport::FlowCsvHeader({"fabric", "seed"}));
     CsvWriter seriesCsv(out.Path("throughput-series.csv"),
                         {"fabric", "seed", "flow", "t_us", "gbps"});
     CsvWriter queueCsv(out.Path("shared-link-queue.csv"),
@@ -258,34 +233,14 @@ Run(int argc, char* argv[])
         const std::string& label = shared.label;
         const RoceFlowExtremes x = ComputeRoceFlowExtremes(r.flows);
         const bool allComplete = x.allComplete;
-        json fj = RoceFlowsToJson(r.flows);
         for (size_t f = 0; f < r.flows.size(); ++f)
         {
-            const RoceFlowRecord& rec = r.flows[f];
-            fj[f]["collided"] = collided.count(f) > 0;
-            std::string path;
-            for (uint32_t v : rec.path)
-            {
-                path += (path.empty() ? "" : " ") + std::to_string(v);
-            }
-            flowCsv.Row({run.fabric,
-                         std::to_string(run.seed),
-                         std::to_string(f),
-                         std::to_string(rec.spec.src),
-                         std::to_string(rec.spec.dst),
-                         std::to_string(rec.spec.bytes),
-                         rec.complete ? FormatNumber(rec.FctSeconds() * 1e6) : "incomplete",
-                         rec.complete ? FormatNumber(rec.ThroughputBps() / 1e9) : "incomplete",
-                         rec.complete ? FormatNumber(rec.Slowdown()) : "incomplete",
-                         collided.count(f) ? "1" : "0",
-                         std::to_string(rec.retxPackets),
-                         std::to_string(rec.cnps),
-                         path});
+            flowCsv.Row(shared.FlowCsvCells({run.fabric, std::to_string(run.seed)}, f, r.flows[f]));
         }
         WriteRoceThroughputRows(seriesCsv, {run.fabric, std::to_string(run.seed)}, r.flows, binUs);
         json rj{{"fabric", run.fabric},
                 {"seed", run.seed},
-                {"flows", fj},
+                {"flows", shared.FlowsJson(r.flows)},
                 {"collisions", shared.links},
                 {"all_complete", allComplete},
                 {"wall_s", r.wallSeconds}};
@@ -339,7 +294,7 @@ Run(int argc, char* argv[])
     flowCsv.Close();
     seriesCsv.Close();
     queueCsv.Close();
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "\ntput: message throughput per flow (Gb/s), over completed flows; maxQ, "
                  "marks: on the shared links\n";
     if (incompleteRuns > 0)

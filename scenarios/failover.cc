@@ -311,7 +311,7 @@ Run(int argc, char* argv[])
         r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets));
     summary["in_flight_at_stop"] = r.inFlightPackets;
     summary["unaccounted_packets"] = r.Unaccounted();
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
 
     std::cout << "failover on " << fabricName << " n=" << n << " k=" << k << ", " << patternName
               << ", " << flows.size() << " flows, detection "

@@ -319,7 +319,7 @@ Run(int argc, char* argv[])
                                          "link paused)");
         plotted = out.WritePng("pause-state.png", plot);
     }
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "\npauses: pause frames sent (XOFF, refresh, XON); incast us: slowest incast "
                  "FCT; victim sd: mean victim slowdown (FCT / ideal); paused%: largest "
                  "fraction of the run a link was paused\n";

@@ -300,7 +300,7 @@ Run(int argc, char* argv[])
     }
     phaseCsv.Close();
     summary["runs"] = runs;
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "\nstall: request -> new topology in place (solve not hidden + drain + "
                  "switching + restoration), summed over phases; lost: packets dropped (any "
                  "reason); total: iteration (moe) or makespan (jobs); vs-1st: total over the "

@@ -292,7 +292,7 @@ Run(int argc, char* argv[])
     }
     Gnuplot solvePlot = OcsToeSolveTimePlot(series);
     out.WritePng("solve-time.png", solvePlot);
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "\nLTCR per step (Eq. 1); '=1': steps with LTCR = 1; solve: configuration time "
                  "per step (decomposition included on Cross/2-Uniform); ILP "
               << (ilpSteps ? "on the first " + std::to_string(ilpSteps) + " steps only"

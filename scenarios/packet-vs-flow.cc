@@ -274,7 +274,7 @@ Run(int argc, char* argv[])
     }
     summary["cpu_packet_s"] = cpuP;
     summary["cpu_flow_s"] = cpuF;
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     out.WritePng("fct-ratio-cdf.png", plot);
 
     std::cout << "\nmedian, p99: per-flow FCT packet/flow; CCT: last completion packet/flow; "

@@ -317,7 +317,7 @@ Run(int argc, char* argv[])
             "capacity; oversub = d / mean rate"}};
     summary["wall_s"]
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "\nwrote " << out.Path("summary.json") << ", path-length.png\n";
     return 0;
 }

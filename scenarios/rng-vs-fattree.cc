@@ -324,7 +324,7 @@ Run(int argc, char* argv[])
         std::cout << "WARNING: " << incompleteTotal
                   << " flows did not complete within --stop-ms (see flows_incomplete)\n";
     }
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "wrote " << out.Path("summary.json") << ", flows.csv, path-lengths.csv"
               << (blast ? ", blast-radius.csv" : "") << ", fct-slowdown-cdf-*.png\n";
     return 0;

@@ -27,8 +27,6 @@
 #include "ns3/imbalance-study.h"
 
 #include <algorithm>
-#include <cmath>
-#include <iomanip>
 #include <iostream>
 
 using namespace ns3;
@@ -124,31 +122,14 @@ Run(int argc, char* argv[])
     const auto packetSize = static_cast<uint32_t>(cli.GetUint("packet-size", 64, 4172));
     const double lineBps = cli.GetDouble("link-rate-gbps", 0.001, 100000) * 1e9;
     const std::string switchMode = cli.GetChoice("switch-mode", {"fast", "ipv4"});
-    {
-        // Refuse hopeless sizes before allocating. Measured (Release, 2 seeds): about 30 MB
-        // + 8 n^2 bytes of routing state + 70 bytes per flow of the largest pattern
-        // (n=1024: 0.10 GB, n=2048 AllReduce: 0.37 GB, n=4096: 1.36 GB), and about 1.5 us
-        // per flow and hash seed; packet-level networks about 45 kB per GPU.
-        double maxFlows = 0;
-        double sumFlows = 0;
-        for (const auto& pc : patterns)
-        {
-            TrafficPatternParams tp;
-            tp.hosts = n;
-            tp.prefillFraction = pc.prefillFraction;
-            tp.elephants = elephants;
-            const auto f = double(TrafficFlowCount(pc.pattern, tp));
-            maxFlows = std::max(maxFlows, f);
-            sumFlows += f;
-        }
-        const std::string sizes = "--n=" + std::to_string(n) + " --k=" + std::to_string(k)
-                                + " with --pattern=" + cli.GetString("pattern");
-        CheckFabricMemory(30e6 + 8.0 * n * n + 70 * maxFlows + (level != "analytic" ? 45e3 * n : 0),
-                          sizes);
-        const double seedsRun = level == "packet" ? packetSeeds : seeds;
-        CheckFabricRunTime(1e-6 * seedsRun * sumFlows,
-                           sizes + " and --seeds=" + std::to_string(seeds));
-    }
+    CheckImbalanceStudySize(n,
+                            patterns,
+                            elephants,
+                            level == "packet" ? packetSeeds : seeds,
+                            level != "analytic",
+                            "--n=" + std::to_string(n) + " --k=" + std::to_string(k)
+                                + " with --pattern=" + cli.GetString("pattern"),
+                            "--seeds=" + std::to_string(seeds));
     if (level != "analytic")
     {
         // UDP payload + UDP 8 + IPv4 20 + point-to-point 2 bytes on the wire.
@@ -218,21 +199,11 @@ Run(int argc, char* argv[])
 
     PrintImbalanceHeader(std::cout, doPacket);
 
-    // One plot series per fabric (legend title, x offset around the pattern's tick).
-    const std::map<std::string, std::string> titles{{"zcube", "ZCube"}, {"roft", "ROFT + ECMP"}};
-    std::vector<Gnuplot2dDataset> series;
-    for (const auto& fab : fabrics)
-    {
-        series.emplace_back(titles.count(fab.name) ? titles.at(fab.name) : fab.name);
-        series.back().SetStyle(Gnuplot2dDataset::POINTS);
-        series.back().SetErrorBars(Gnuplot2dDataset::Y);
-    }
-    std::string xtics;
+    ImbalancePlot plot(fabrics);
     bool packetOk = true;
 
-    for (size_t pi = 0; pi < patterns.size(); ++pi)
+    for (const PatternCase& pc : patterns)
     {
-        const PatternCase& pc = patterns[pi];
         TrafficPatternParams tp;
         tp.hosts = n;
         tp.bytes = 1000000;
@@ -323,33 +294,18 @@ Run(int argc, char* argv[])
         }
         summary["patterns"][pc.key] = pj;
 
-        // Table rows and plot points.
-        for (size_t fi = 0; fi < fabrics.size(); ++fi)
+        for (const auto& fab : fabrics)
         {
-            PrintImbalanceRow(std::cout, pc.key, fabrics[fi].name, pj[fabrics[fi].name], doPacket);
-            const MeanStd ms = ComputeMeanStd(stats[fi].imbalance);
-            series[fi].Add(pi + 0.12 * (fabrics.size() - 1) - 0.24 * fi, ms.mean, ms.std);
+            PrintImbalanceRow(std::cout, pc.key, fab.name, pj[fab.name], doPacket);
         }
-        xtics += (xtics.empty() ? "" : ", ") + std::string("\"") + pc.key + "\" "
-               + std::to_string(pi);
+        plot.Add(pc.key, stats);
     }
 
-    Gnuplot plot;
-    plot.SetTerminal("pngcairo size 900,500");
-    plot.SetTitle("Link load imbalance (max/mean), n=" + std::to_string(n) + ", k="
-                  + std::to_string(k) + ", " + std::to_string(analyticSeeds) + " ECMP seeds");
-    plot.SetLegend("traffic pattern", "imbalance (max / mean link load)");
-    plot.AppendExtra("set xtics (" + xtics + ")");
-    plot.AppendExtra("set xrange [-0.5:" + std::to_string(patterns.size() - 0.5) + "]");
-    plot.AppendExtra("set yrange [0:*]");
-    plot.AppendExtra("set grid ytics");
-    plot.AppendExtra("set key top left");
-    for (size_t fi = series.size(); fi-- > 0;)
-    {
-        plot.AddDataset(series[fi]);
-    }
-    out.WritePng("imbalance.png", plot);
-    out.WriteJson("summary.json", summary);
+    Gnuplot png
+        = plot.Build("Link load imbalance (max/mean), n=" + std::to_string(n) + ", k="
+                     + std::to_string(k) + ", " + std::to_string(analyticSeeds) + " ECMP seeds");
+    out.WritePng("imbalance.png", png);
+    out.WriteSummary(summary);
 
     PrintImbalanceLegend(std::cout, doPacket);
     std::cout << "\nwrote " << out.Path("summary.json") << ", imbalance-seeds.csv, "

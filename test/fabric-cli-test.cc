@@ -363,16 +363,29 @@ TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
         return nlohmann::json::parse(in);
     };
     Parsed({"--n=8"});
-    out.WriteJson("summary.json", {{"a", 1}});
+    out.WriteSummary({{"a", 1}});
     EXPECT_FALSE(read("summary.json").contains("ns3_overrides")); // none given: unchanged
-    Parsed({"--ns3::UniformRandomVariable::Max=9", "--n=8", "--RngRun=3"});
-    out.WriteJson("summary.json", {{"a", 1}});
-    out.WriteJson("other.json", {{"a", 1}});
+    Parsed({"--ns3::UniformRandomVariable::Max=9",
+            "--n=8",
+            "--RngRun=3",
+            "--ns3::UniformRandomVariable::Max=8"});
+    out.WriteSummary({{"a", 1}});
+    out.WriteSummary({{"b", 2}}, "run-2.json");
+    // WriteJson writes what it is given, whatever the file's name; only WriteSummary adds.
+    out.WriteJson("summary-as-is.json", {{"a", 1}});
     const nlohmann::json s = read("summary.json");
     EXPECT_EQ(s["a"], 1);
-    EXPECT_EQ(s["ns3_overrides"],
-              (nlohmann::json{{"ns3::UniformRandomVariable::Max", "9"}, {"RngRun", "3"}}));
-    EXPECT_FALSE(read("other.json").contains("ns3_overrides"));
+    // The last value of a name given twice is the one ns-3 applied.
+    const nlohmann::json expected{{"ns3::UniformRandomVariable::Max", "8"}, {"RngRun", "3"}};
+    EXPECT_EQ(s["ns3_overrides"], expected);
+    EXPECT_EQ(read("run-2.json"), (nlohmann::json{{"b", 2}, {"ns3_overrides", expected}}));
+    EXPECT_EQ(read("summary-as-is.json"), (nlohmann::json{{"a", 1}}));
+    nlohmann::json j{{"c", 3}};
+    AddNs3Overrides(j);
+    EXPECT_EQ(j, (nlohmann::json{{"c", 3}, {"ns3_overrides", expected}}));
+    nlohmann::json notObject = nlohmann::json::array({1, 2});
+    EXPECT_NE(InvalidArgument([&] { AddNs3Overrides(notObject); }).find("JSON object"),
+              std::string::npos);
     // An attribute the program sets itself is refused, naming the flag to use.
     FabricCli cli = Parsed({"--ns3::UniformRandomVariable::Max=9"});
     const std::string e = InvalidArgument(

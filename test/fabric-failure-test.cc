@@ -629,6 +629,13 @@ TEST(FabricFailureSpec, AcceptsAndRejects)
     EXPECT_EQ(events[0].at, NanoSeconds(1500));
     EXPECT_TRUE(events[1].repair);
     EXPECT_EQ(events[1].at, MilliSeconds(2));
+    // Times are whole numbers of ticks, not ns-3's text conversion through a double (which
+    // truncated 300us to 299999999 ps at picosecond resolution and so refused it).
+    for (const char* us : {"300", "50", "1700", "0.3", "123456"})
+    {
+        const auto e = FabricFailureHelper::Parse(std::string("link:1@") + us + "us", *g);
+        EXPECT_EQ(e[0].at, NanoSeconds(std::llround(std::stod(us) * 1000))) << us;
+    }
     const auto again
         = FabricFailureHelper::Parse(events[0].ToString() + "," + events[1].ToString(), *g);
     EXPECT_EQ(again[1].at, events[1].at);

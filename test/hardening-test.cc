@@ -650,6 +650,89 @@ TEST(Hardening, EveryPacketSummaryAccountsForEveryPacket)
     std::filesystem::remove_all(dir);
 }
 
+// Every program that writes a summary.json records the --ns3:: attribute defaults and ns-3
+// global values of its command line (FabricResults::WriteSummary). The overrides given are
+// the defaults (EcnMarker Pmax 0.2, RngRun 1), so each run is the program's own small run.
+TEST(Hardening, EveryProgramRecordsItsNs3Overrides)
+{
+    const std::string dir = TempDir("overrides");
+    const std::vector<std::vector<std::string>> runs{
+        {"zcube-vs-roft", "--n=4", "--k=2", "--pattern=allreduce", "--seeds=2", "--level=analytic"},
+        {"ecmp-collision", "--n=8", "--k=4", "--leaf-pairs=1", "--seeds=1", "--bytes=100000"},
+        {"rng-vs-fattree",
+         "--n=8",
+         "--d=4",
+         "--s=1",
+         "--routings=ecmp",
+         "--patterns=permutation",
+         "--perm-bytes=20000",
+         "--blast=false"},
+        {"rng-models", "--n=40", "--d=6", "--dests=5", "--pairs=2", "--p-compare=0"},
+        {"packet-vs-flow", "--n=8", "--k=4", "--s=2", "--bytes=65536", "--worst=3"},
+        {"lossless",
+         "--n=16",
+         "--k=4",
+         "--spines=4",
+         "--senders=4",
+         "--victims=1",
+         "--bytes=65536",
+         "--victim-bytes=65536",
+         "--ring-bytes=200000"},
+        {"failover",
+         "--fabric=zcube",
+         "--n=12",
+         "--k=4",
+         "--controller-latency-us=200",
+         "--sweep-latency-us=none"},
+        {"ocs-reconfig",
+         "--egs=6",
+         "--ports=4",
+         "--hosts-per-eg=1",
+         "--steps=2",
+         "--sweep=false",
+         "--policy=drop"},
+        {"ocs-toe", "--gpus=1024", "--steps=2", "--algorithms=greedy", "--wirings=uniform"},
+        {"flow-scale", "--parts=C", "--seeds=1"},
+        {"dcqcn-profiles", "--rates-gbps=100", "--horizon-ms=1"},
+        {"bench-ocs-config", "--gpus=1024", "--steps=2", "--repeats=1", "--baselines=false"},
+        {"bench-rng-tables", "--sizes=40:6"}};
+    for (auto args : runs)
+    {
+        const std::string program = args[0];
+        args.push_back("--ns3::EcnMarker::Pmax=0.2");
+        args.push_back("--RngRun=1");
+        args.push_back("--out=" + dir + "/" + program);
+        const RunResult r = RunArgs(args, RunOptions{120});
+        ASSERT_EQ(r.exitCode, 0) << program << ": " << r.stderrText;
+        const json s = ReadJson(dir + "/" + program + "/summary.json");
+        EXPECT_EQ(s.value("ns3_overrides", json()),
+                  (json{{"ns3::EcnMarker::Pmax", "0.2"}, {"RngRun", "1"}}))
+            << program;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+// A failure time that is a whole number of picoseconds is accepted as given: 300us was refused
+// because ns-3's Time("300us") goes through a double and truncates to 299999999 ps.
+TEST(Hardening, FailureTimesAreWholeTicks)
+{
+    const std::string dir = TempDir("failtimes");
+    const std::string spec = "link:0@50us,repair:link:0@300us,link:1@1.7ms";
+    const RunResult r = RunArgs({"ecmp-collision",
+                                 "--n=8",
+                                 "--k=4",
+                                 "--leaf-pairs=1",
+                                 "--seeds=1",
+                                 "--bytes=100000",
+                                 "--fail=" + spec,
+                                 "--out=" + dir});
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    EXPECT_EQ(ReadJson(dir + "/summary.json")["params"]["fail"], spec);
+    ExpectError({"ecmp-collision", "--fail=link:0@0.5ps", "--out=" + dir},
+                "whole number of the simulator's resolution (1e-12 s)");
+    std::filesystem::remove_all(dir);
+}
+
 // Point 10: the smaller items.
 TEST(Hardening, SmallerItems)
 {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include "ns3/leaf-spine-layout.h"
 #include "ns3/traffic-pattern.h"
 
 #include <gtest/gtest.h>
@@ -193,4 +194,35 @@ TEST(TrafficPattern, FlowCountMatchesTheFlowsMade)
             }
         }
     }
+}
+
+TEST(TrafficPattern, LeafPairFlowsShareTheirLeaves)
+{
+    // 32 hosts, 8 per leaf (4 leaves): pair p is leaf p -> leaf p + 2, host j -> host j.
+    const LeafSpineLayout contiguous(32, 8, 4);
+    const auto flows = contiguous.LeafPairFlows(2, 3, 5000);
+    ASSERT_EQ(flows.size(), 6u);
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        const uint32_t p = i / 3;
+        const uint32_t j = i % 3;
+        EXPECT_EQ(flows[i].id, i);
+        EXPECT_EQ(flows[i].src, p * 8 + j);
+        EXPECT_EQ(flows[i].dst, (p + 2) * 8 + j);
+        EXPECT_EQ(contiguous.LeafOf(flows[i].src), p);
+        EXPECT_EQ(contiguous.LeafOf(flows[i].dst), p + 2);
+        EXPECT_EQ(flows[i].bytes, 5000u);
+        EXPECT_EQ(flows[i].srcPort, 49152 + i);
+    }
+    // Rail attachment: the same leaves, hosts numbered server-major.
+    const LeafSpineLayout rail(32, 8, 4, LeafAttachment::RAIL);
+    for (const auto& f : rail.LeafPairFlows(2, 8, 1))
+    {
+        EXPECT_EQ(rail.LeafOf(f.dst), rail.LeafOf(f.src) + 2);
+    }
+    EXPECT_EQ(rail.HostOn(1, 2), 1u + 2 * 4);
+    EXPECT_THROW(contiguous.LeafPairFlows(0, 1, 1), std::invalid_argument);
+    EXPECT_THROW(contiguous.LeafPairFlows(3, 1, 1), std::invalid_argument);
+    EXPECT_THROW(contiguous.LeafPairFlows(1, 9, 1), std::invalid_argument);
+    EXPECT_THROW(contiguous.HostOn(4, 0), std::invalid_argument);
 }

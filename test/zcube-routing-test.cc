@@ -2,12 +2,14 @@
 // ZCube Eq. 1: exactly one path i -> O_o(i) -> E_e(j) -> j for every pair.
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-addressing.h"
+#include "ns3/imbalance-study.h"
 #include "ns3/uinteger.h"
 #include "ns3/zcube-routing.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 using namespace ns3;
 
@@ -84,4 +86,46 @@ TEST(ZCubeRouting, ParallelCoreLinksSpreadByHash)
         used.insert(p.dirLinks[1]);
     }
     EXPECT_EQ(used.size(), 2u); // both parallel links of the one switch-level path
+}
+
+TEST(ImbalanceStudy, PlotPointsPerFabricAndSizeCheck)
+{
+    FabricChoiceParams fp;
+    fp.n = 16;
+    fp.k = 4;
+    fp.spines = 4;
+    std::vector<FabricChoice> fabrics;
+    for (const auto& name : FabricChoiceNames())
+    {
+        fabrics.push_back(MakeFabricChoice(name, fp));
+    }
+    ImbalancePlot plot(fabrics);
+    SeedImbalance a;
+    a.imbalance = {1, 1};
+    SeedImbalance b;
+    b.imbalance = {2, 4};
+    EXPECT_THROW(plot.Add("x", {a}), std::invalid_argument);
+    plot.Add("allreduce", {a, b});
+    plot.Add("prefill", {b, a});
+    std::ostringstream os;
+    plot.Build("t").GenerateOutput(os);
+    const std::string text = os.str();
+    EXPECT_NE(text.find("set xtics (\"allreduce\" 0, \"prefill\" 1)"), std::string::npos) << text;
+    EXPECT_NE(text.find("set xrange [-0.5:1.500000]"), std::string::npos) << text;
+    EXPECT_NE(text.find("ZCube"), std::string::npos);
+    EXPECT_NE(text.find("ROFT + ECMP"), std::string::npos);
+    // ROFT's point at pattern 0: x = 0 + 0.12 - 0.24, mean 3, population std 1.
+    EXPECT_NE(text.find("-0.12 3 1"), std::string::npos) << text;
+
+    const auto patterns = ParsePatternCases({"allreduce"}, 0.25);
+    EXPECT_NO_THROW(CheckImbalanceStudySize(16, patterns, 0, 10, true, "--n=16", "--seeds=10"));
+    try
+    {
+        CheckImbalanceStudySize(1u << 20, patterns, 0, 1, false, "--n=1048576", "--seeds=1");
+        ADD_FAILURE() << "accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("--n=1048576"), std::string::npos) << e.what();
+    }
 }

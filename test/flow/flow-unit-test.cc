@@ -3,6 +3,8 @@
 // capacity changes, determinism.
 #include "ns3/boolean.h"
 #include "ns3/ecmp-routing.h"
+#include "ns3/fabric-results.h"
+#include "ns3/flow-run-summary.h"
 #include "ns3/flow-scale-summary.h"
 #include "ns3/flow-sim-helper.h"
 #include "ns3/greedy-pinned-routing.h"
@@ -498,7 +500,8 @@ TEST(FlowScaleSummary, CompletionHopsAndFabricBalance)
 {
     // Leaf-spine with 2 spines, two leaf-0 -> leaf-1 flows as a fluid split: four fabric
     // links (two up, two down) carry the same bytes, so the imbalance is 1; hashed paths have
-    // 4 directed links; the busiest link's utilization is its bytes over capacity x completion.
+    // 2 switch-switch links (leaf-spine-leaf); the busiest link's utilization is its bytes
+    // over capacity x completion.
     RoftLayout layout(8, 4, 2);
     RoftHelper roft(layout, 1);
     FlowSimHelper h;
@@ -510,12 +513,106 @@ TEST(FlowScaleSummary, CompletionHopsAndFabricBalance)
     EXPECT_EQ(o.flows, 2u);
     EXPECT_EQ(o.complete, 2u);
     EXPECT_DOUBLE_EQ(o.completionMs, std::max(rec[0].finishS, rec[1].finishS) * 1e3);
-    EXPECT_DOUBLE_EQ(o.meanHops, 4);
+    EXPECT_DOUBLE_EQ(o.meanRouterLinks, 2);
     EXPECT_NEAR(o.imbalance, 1, 1e-12);
     const double perLink = (rec[0].wireBytes + rec[1].wireBytes) / 2;
     EXPECT_NEAR(o.maxUtil, 8 * perLink / (400e9 * o.completionMs * 1e-3), 1e-9);
     EXPECT_EQ(o.ToJson().at("loaded_imbalance"), o.imbalance);
     EXPECT_EQ(o.wallS, 0);
+}
+
+TEST(FlowScaleSummary, SameDefinitionsAsSummarizeFlowRun)
+{
+    // ZCube(16, 4): three flows of different sizes, and one whose core link fails (it never
+    // completes). flow-scale's row
+    // and the comparison JSON report completion, path length, busiest link and slowdown by
+    // one definition: completed flows only, path length weighted by wire bytes.
+    ZCubeHelper z(16, 4);
+    Ptr<FabricRouting> routing = z.GetRouting();
+    const auto& g = *z.GetGraph();
+    const std::vector<FlowSpec> flows{Flow(0, 0, 1, 1000000),
+                                      Flow(1, 4, 9, 3000000),
+                                      Flow(2, 6, 15, 2000000),
+                                      Flow(3, 0, 13, 4000000)};
+    const FabricPath p = TracePath(*routing, 0, 13, flows[3].Key());
+    uint32_t core = UINT32_MAX;
+    for (uint32_t d : p.dirLinks)
+    {
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+        {
+            core = d / 2;
+        }
+    }
+    ASSERT_NE(core, UINT32_MAX);
+    FlowSimHelper helper;
+    Ptr<FlowSimulator> sim
+        = helper.Run(routing, flows, {{1e-6, FlowSimLinkEvent::Kind::FAIL_LINK, core}});
+    const auto& rec = sim->GetRecords();
+    ASSERT_FALSE(rec[3].complete);
+    const FlowRunStats st = ComputeFlowRunStats(*sim, g);
+    EXPECT_EQ(st.flows, 4u);
+    EXPECT_EQ(st.incomplete, 1u);
+    double last = 0;
+    double wire = 0;
+    double weighted = 0;
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        ASSERT_TRUE(rec[i].complete);
+        last = std::max(last, rec[i].finishS);
+        wire += rec[i].wireBytes;
+        weighted += FlowSimRouterLinks(rec[i]) * rec[i].wireBytes;
+    }
+    EXPECT_DOUBLE_EQ(st.completionS, last);
+    EXPECT_DOUBLE_EQ(st.meanRouterLinks, weighted / wire);
+    EXPECT_EQ(st.slowdowns.size(), 3u);
+    EXPECT_EQ(st.throughputGbps.size(), 3u);
+
+    const FlowScaleSummary o = SummarizeFlowScaleRun(*sim, g);
+    const nlohmann::json j = SummarizeFlowRun(*sim, g);
+    EXPECT_EQ(o.flows, j["flows"].get<uint64_t>());
+    EXPECT_EQ(o.flows - o.complete, j["flows_incomplete"].get<uint64_t>());
+    EXPECT_DOUBLE_EQ(o.completionMs * 1e3, j["completion_us"].get<double>());
+    EXPECT_EQ(o.meanRouterLinks, j["mean_router_links"].get<double>());
+    EXPECT_EQ(o.maxUtil, j["busiest_router_link_util"].get<double>());
+    EXPECT_EQ(o.slowdownMedian, j["fct_slowdown"]["p50"].get<double>());
+    EXPECT_EQ(o.imbalance, st.loadedImbalance);
+    EXPECT_GT(o.maxUtil, 0);
+    EXPECT_LE(o.maxUtil, 1 + 1e-9);
+}
+
+TEST(FlowScaleSummary, StrategiesAreTheirThreeRuns)
+{
+    // RunFlowScaleStrategies is the ECMP sweep, the greedy run and the fixed-path run, each as
+    // run alone; its JSON and cells are theirs.
+    const RoftLayout layout(16, 4, 4);
+    const auto rg = std::shared_ptr<const FabricGraph>(layout.Build());
+    ZCubeHelper z(16, 4);
+    TrafficPatternParams tp;
+    tp.hosts = 16;
+    tp.bytes = 1000000;
+    const auto flows = MakeTraffic(TrafficPattern::PERMUTATION, tp);
+    FlowSimHelper h;
+    const ObjectFactory zf("ns3::ZCubeRouting", "Seed", UintegerValue(1));
+    const FlowScaleStrategies st
+        = RunFlowScaleStrategies(h, layout, rg, zf, z.GetGraph(), flows, 1, 3);
+    auto noWall = [](FlowScaleSummary o)
+    {
+        o.wallS = 0;
+        return o.ToJson();
+    };
+    EXPECT_EQ(st.ecmp.ToJson(), RunEcmpSeedSweep(h, rg, flows, 1, 3).ToJson());
+    EXPECT_EQ(noWall(st.greedy), noWall(RunGreedyPinned(h, layout, rg, flows, 1)));
+    EXPECT_EQ(noWall(st.fixed), noWall(RunFlowScale(h, zf, z.GetGraph(), flows)));
+    EXPECT_EQ(st.flows, 16u);
+    const nlohmann::json j = st.ToJson("zcube");
+    EXPECT_EQ(j["zcube"], st.fixed.ToJson());
+    EXPECT_EQ(j["greedy"], st.greedy.ToJson());
+    EXPECT_EQ(j["ecmp_completion_ms_mean"], st.ecmp.completionMsMean);
+    const auto cells = st.Cells("perm");
+    ASSERT_EQ(cells.size(), 7u);
+    EXPECT_EQ(cells[0], "perm");
+    EXPECT_NE(cells[1].find(" ± "), std::string::npos);
+    EXPECT_EQ(cells[5], FormatNumber(st.fixed.completionMs, 4));
 }
 
 TEST(FlowScaleSummary, RunByFactoryEqualsRunByObject)

@@ -647,6 +647,14 @@ TEST(Failures, PicksAndStates)
     }
 }
 
+TEST(ShuffleBox, EvenRooms)
+{
+    EXPECT_EQ(ShuffleBoxFabric::EvenRooms(10, 4), (std::vector<uint32_t>{3, 3, 2, 2}));
+    EXPECT_EQ(ShuffleBoxFabric::EvenRooms(8, 4), (std::vector<uint32_t>{2, 2, 2, 2}));
+    EXPECT_EQ(ShuffleBoxFabric::EvenRooms(3, 1), (std::vector<uint32_t>{3}));
+    EXPECT_THROW(ShuffleBoxFabric::EvenRooms(8, 0), std::invalid_argument);
+}
+
 TEST(ShuffleBox, CountsAndConnectorLimit)
 {
     ShuffleBoxFabric sb({40, 40, 40, 40}, 16, 0, 3);

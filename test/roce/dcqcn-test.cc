@@ -2,6 +2,7 @@
 // The DCQCN reaction point as arithmetic (Zhu et al., SIGCOMM'15).
 #include "ns3/dcqcn.h"
 #include "ns3/roce-rate-control.h"
+#include "ns3/roce-run-summary.h"
 
 #include <gtest/gtest.h>
 
@@ -122,4 +123,47 @@ TEST(RoceRateControl, ChosenByShortNameOrTypeIdName)
                 << e.what();
         }
     }
+}
+
+TEST(SharedLinkReport, FlowRowsMarkTheFlowsOnSharedLinks)
+{
+    SharedLinkReport rep;
+    rep.flows = {1};
+    RoceFlowRecord a;
+    a.spec.src = 0;
+    a.spec.dst = 5;
+    a.spec.bytes = 1000;
+    a.complete = true;
+    a.start = MicroSeconds(1);
+    a.finish = MicroSeconds(3);
+    a.idealSeconds = 1e-6;
+    a.retxPackets = 2;
+    a.cnps = 3;
+    a.path = {0, 8, 9, 5};
+    RoceFlowRecord b = a;
+    b.complete = false;
+    b.path = {1, 8, 5};
+    const auto header = SharedLinkReport::FlowCsvHeader({"fabric", "seed"});
+    ASSERT_EQ(header.size(), 13u);
+    EXPECT_EQ(header[2], "flow");
+    EXPECT_EQ(header[9], "collided");
+    EXPECT_EQ(header[12], "path");
+    const auto ca = rep.FlowCsvCells({"roft", "1"}, 0, a);
+    ASSERT_EQ(ca.size(), header.size());
+    EXPECT_EQ(ca[0], "roft");
+    EXPECT_EQ(ca[2], "0");
+    EXPECT_EQ(ca[6], FormatNumber(2.0)); // fct_us
+    EXPECT_EQ(ca[8], FormatNumber(2.0)); // slowdown: 2 us / 1 us
+    EXPECT_EQ(ca[9], "0");
+    EXPECT_EQ(ca[10], "2");
+    EXPECT_EQ(ca[11], "3");
+    EXPECT_EQ(ca[12], "0 8 9 5");
+    const auto cb = rep.FlowCsvCells({"roft", "1"}, 1, b);
+    EXPECT_EQ(cb[6], "incomplete");
+    EXPECT_EQ(cb[9], "1");
+    EXPECT_EQ(cb[12], "1 8 5");
+    const nlohmann::json j = rep.FlowsJson({a, b});
+    ASSERT_EQ(j.size(), 2u);
+    EXPECT_FALSE(j[0]["collided"].get<bool>());
+    EXPECT_TRUE(j[1]["collided"].get<bool>());
 }

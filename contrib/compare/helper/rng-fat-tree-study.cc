@@ -38,12 +38,8 @@ MakeRouterGraph(const RngFatTreeParams& x)
     {
         throw std::invalid_argument("RngFatTreeStudy: rooms must be >= 1");
     }
-    std::vector<uint32_t> perRoom(x.rooms, x.n / x.rooms);
-    for (uint32_t i = 0; i < x.n % x.rooms; ++i)
-    {
-        perRoom[i]++;
-    }
-    return ShuffleBoxFabric(perRoom, x.d, 0, x.seed).GetRouterGraph();
+    return ShuffleBoxFabric(ShuffleBoxFabric::EvenRooms(x.n, x.rooms), x.d, 0, x.seed)
+        .GetRouterGraph();
 }
 
 } // namespace

@@ -92,8 +92,8 @@ class FabricCli
  * \ingroup fabric
  * The ns-3 attribute defaults (--ns3::Type::Attribute=value) and global values (--RngRun,
  * --SchedulerType, ...) the last FabricCli::Parse applied, in command-line order, as the user
- * wrote them. FabricResults::WriteJson records them in every summary.json under
- * "ns3_overrides", so a result says which parameters made it.
+ * wrote them. FabricResults::WriteSummary (AddNs3Overrides) records them in a program's
+ * summary.json under "ns3_overrides", so a result says which parameters made it.
  */
 const std::vector<std::pair<std::string, std::string>>& FabricNs3Overrides();
 

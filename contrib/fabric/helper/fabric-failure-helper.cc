@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -87,18 +88,20 @@ ParseTime(const std::string& token, const std::string& text)
     {
         Bad(token, "a time of at most 1e6 s, got '" + text + "'");
     }
-    const Time t(text);
     // ns-3 truncates to its resolution: refuse a time that is not a whole number of it.
     const long double res = Time::From(1).GetSeconds();
     const long double ticks = seconds / res;
-    if (std::fabs(ticks - std::round(ticks)) > 1e-6L * std::max(1.0L, ticks)
-        || t.GetInteger() != static_cast<int64_t>(std::llround(ticks)))
+    if (std::fabs(ticks - std::round(ticks)) > 1e-6L * std::max(1.0L, ticks))
     {
+        std::ostringstream r;
+        r << static_cast<double>(res);
         Bad(token,
-            "a time that is a whole number of the simulator's resolution ("
-                + std::to_string(static_cast<double>(res)) + " s), got '" + text + "'");
+            "a time that is a whole number of the simulator's resolution (" + r.str() + " s), got '"
+                + text + "'");
     }
-    return t;
+    // From the whole number of ticks, not Time(text): ns-3 converts the text through a double
+    // and truncates, e.g. Time("300us") is 299999999 ps at picosecond resolution.
+    return Time::From(static_cast<int64_t>(std::llround(ticks)));
 }
 
 } // namespace

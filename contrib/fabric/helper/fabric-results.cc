@@ -173,23 +173,38 @@ FabricResults::FabricResults(const std::string& dir)
 void
 FabricResults::WriteJson(const std::string& file, const nlohmann::json& j) const
 {
+    WriteFileAtomically(Path(file), j.dump(2) + "\n");
+}
+
+void
+FabricResults::WriteSummary(const nlohmann::json& summary, const std::string& file) const
+{
+    nlohmann::json withOverrides = summary;
+    AddNs3Overrides(withOverrides);
+    WriteJson(file, withOverrides);
+}
+
+void
+AddNs3Overrides(nlohmann::json& summary)
+{
     const auto& overrides = FabricNs3Overrides();
-    if (file != "summary.json" || overrides.empty() || !j.is_object()
-        || j.contains("ns3_overrides"))
+    if (overrides.empty())
     {
-        WriteFileAtomically(Path(file), j.dump(2) + "\n");
         return;
+    }
+    if (!summary.is_object())
+    {
+        throw std::invalid_argument("AddNs3Overrides: the summary must be a JSON object, not "
+                                    + std::string(summary.type_name()));
     }
     // A given attribute or global value may appear more than once; the last one wins, as in
     // ns-3, and the record shows what the run used.
-    nlohmann::json withOverrides = j;
-    nlohmann::json& rec = withOverrides["ns3_overrides"];
-    rec = nlohmann::json::object();
+    nlohmann::json rec = nlohmann::json::object();
     for (const auto& [name, value] : overrides)
     {
         rec[name] = value;
     }
-    WriteFileAtomically(Path(file), withOverrides.dump(2) + "\n");
+    summary["ns3_overrides"] = rec;
 }
 
 bool

@@ -28,8 +28,17 @@ class FabricResults
     const std::string& GetDir() const { return m_dir; }
     std::string Path(const std::string& file) const { return m_dir + "/" + file; }
 
-    /// Write \p j (pretty-printed) to dir/file, atomically (see WriteFileAtomically).
+    /// Write \p j (pretty-printed) to dir/file, atomically (see WriteFileAtomically), as it is.
     void WriteJson(const std::string& file, const nlohmann::json& j) const;
+
+    /**
+     * Write a program's run summary: \p summary with the run's --ns3:: overrides recorded
+     * (AddNs3Overrides), to dir/\p file. Every program writes its summary.json this way, so a
+     * result says which parameters made it.
+     * \throws std::invalid_argument if overrides were given and \p summary is not an object
+     */
+    void WriteSummary(const nlohmann::json& summary,
+                      const std::string& file = "summary.json") const;
 
     /**
      * Render \p plot to dir/file (PNG) with gnuplot; the .plt script is kept beside it.
@@ -110,6 +119,16 @@ void WriteFilesAtomically(const std::vector<FabricOutputFile>& files);
  * record. RunFabricProgram checks it after a program's body.
  */
 std::string TakeFabricOutputErrors();
+
+/**
+ * \ingroup fabric
+ * Record the ns-3 attribute defaults and global values the last FabricCli::Parse applied
+ * (FabricNs3Overrides) in \p summary as "ns3_overrides": {"<name>": "<value as given>"}; a
+ * name given twice keeps its last value, as ns-3 applies it. Nothing is added when none was
+ * given.
+ * \throws std::invalid_argument if overrides were given and \p summary is not a JSON object
+ */
+void AddNs3Overrides(nlohmann::json& summary);
 
 /// Format a double compactly for CSV/tables (up to \p digits significant digits).
 std::string FormatNumber(double x, int digits = 6);

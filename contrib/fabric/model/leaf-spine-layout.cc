@@ -63,6 +63,48 @@ LeafSpineLayout::LeafOf(uint32_t host) const
     return m_attachment == LeafAttachment::CONTIGUOUS ? host / m_k : host % m_leaves;
 }
 
+uint32_t
+LeafSpineLayout::HostOn(uint32_t leaf, uint32_t j) const
+{
+    if (leaf >= m_leaves || j >= m_k)
+    {
+        throw std::invalid_argument("LeafSpineLayout::HostOn: leaf " + std::to_string(leaf)
+                                    + " must be < " + std::to_string(m_leaves) + " and host "
+                                    + std::to_string(j) + " < k=" + std::to_string(m_k));
+    }
+    return m_attachment == LeafAttachment::CONTIGUOUS ? leaf * m_k + j : leaf + j * m_leaves;
+}
+
+std::vector<FlowSpec>
+LeafSpineLayout::LeafPairFlows(uint32_t pairs, uint32_t perPair, uint64_t bytes) const
+{
+    if (pairs < 1 || pairs > m_leaves / 2)
+    {
+        throw std::invalid_argument("leaf pairs=" + std::to_string(pairs) + " must be in [1, "
+                                    + std::to_string(m_leaves / 2) + "] (leaves/2)");
+    }
+    if (perPair < 1 || perPair > m_k)
+    {
+        throw std::invalid_argument("flows per leaf pair=" + std::to_string(perPair)
+                                    + " must be in [1, " + std::to_string(m_k) + "] (k)");
+    }
+    std::vector<FlowSpec> flows;
+    for (uint32_t p = 0; p < pairs; ++p)
+    {
+        for (uint32_t j = 0; j < perPair; ++j)
+        {
+            FlowSpec f;
+            f.id = static_cast<uint32_t>(flows.size());
+            f.src = HostOn(p, j);
+            f.dst = HostOn(p + m_leaves / 2, j);
+            f.bytes = bytes;
+            f.srcPort = static_cast<uint16_t>(49152 + f.id);
+            flows.push_back(f);
+        }
+    }
+    return flows;
+}
+
 std::shared_ptr<FabricGraph>
 LeafSpineLayout::Build() const
 {

@@ -3,6 +3,7 @@
 #define LEAF_SPINE_LAYOUT_H
 
 #include "ns3/fabric-graph.h"
+#include "ns3/traffic-pattern.h"
 
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,16 @@ class LeafSpineLayout
     LeafAttachment GetAttachment() const { return m_attachment; }
     /// Leaf of host i.
     uint32_t LeafOf(uint32_t host) const;
+    /// The \p j-th host (in host order) of \p leaf. \throws std::invalid_argument if out of range
+    uint32_t HostOn(uint32_t leaf, uint32_t j) const;
+    /**
+     * Flows between leaf pairs, each leaf's flows sharing its uplinks: for leaf pair p <
+     * \p pairs (source leaf p, destination leaf p + L/2), host j of the source leaf sends
+     * \p bytes to host j of the destination leaf, j < \p perPair. Ids 0, 1, ... in that order,
+     * source port 49152 + id.
+     * \throws std::invalid_argument if \p pairs is not in [1, L/2] or \p perPair not in [1, k]
+     */
+    std::vector<FlowSpec> LeafPairFlows(uint32_t pairs, uint32_t perPair, uint64_t bytes) const;
     uint32_t LeafNode(uint32_t leaf) const { return m_n + leaf; }
     uint32_t SpineNode(uint32_t spine) const { return m_n + m_leaves + spine; }
     /// Leaf port of the r-th uplink to \p spine.

@@ -20,65 +20,90 @@ FlowSimRouterLinks(const FlowSimRecord& record)
     return record.path.size() >= 3 ? static_cast<uint32_t>(record.path.size() - 3) : 0;
 }
 
-nlohmann::json
-SummarizeFlowRun(const FlowSimulator& sim, const FabricGraph& g)
+FlowRunStats
+ComputeFlowRunStats(const FlowSimulator& sim, const FabricGraph& g)
 {
-    std::vector<double> tput;
-    std::vector<double> slow;
-    uint32_t incomplete = 0;
-    double last = 0;
+    FlowRunStats st;
     double wire = 0;
     double routerLinks = 0;
-    std::map<uint32_t, double> hist; // router-router links of the hashed path, by wire bytes
     const auto& records = sim.GetRecords();
+    st.flows = records.size();
     for (const auto& r : records)
     {
         if (!r.complete)
         {
-            ++incomplete;
+            ++st.incomplete;
             continue;
         }
-        tput.push_back(8.0 * r.spec.bytes / r.FctSeconds() / 1e9);
-        slow.push_back(r.Slowdown());
-        last = std::max(last, r.finishS);
+        st.throughputGbps.push_back(8.0 * r.spec.bytes / r.FctSeconds() / 1e9);
+        st.slowdowns.push_back(r.Slowdown());
+        st.completionS = std::max(st.completionS, r.finishS);
         const uint32_t links = FlowSimRouterLinks(r);
-        hist[links] += r.wireBytes;
+        st.pathLengthHist[links] += r.wireBytes;
         routerLinks += links * r.wireBytes;
         wire += r.wireBytes;
     }
-    std::sort(tput.begin(), tput.end());
+    std::sort(st.throughputGbps.begin(), st.throughputGbps.end());
+    for (auto& [links, bytes] : st.pathLengthHist)
+    {
+        bytes /= wire;
+    }
+    st.meanRouterLinks = wire > 0 ? routerLinks / wire : 0.0;
+    double sum = 0;
+    double mx = 0;
+    uint32_t loaded = 0;
+    const auto& links = sim.GetLinks();
+    for (uint32_t d = 0; d < links.size(); ++d)
+    {
+        if (g.IsHost(g.GetDirLinkTail(d)) || g.IsHost(g.GetDirLinkHead(d)))
+        {
+            continue;
+        }
+        if (st.completionS > 0)
+        {
+            st.busiestRouterLinkUtil
+                = std::max(st.busiestRouterLinkUtil,
+                           8 * links[d].bytes / (links[d].capacityBps * st.completionS));
+        }
+        if (links[d].bytes > 0)
+        {
+            sum += links[d].bytes;
+            mx = std::max(mx, links[d].bytes);
+            ++loaded;
+        }
+    }
+    st.loadedImbalance = loaded ? mx / (sum / loaded) : 0;
+    return st;
+}
+
+nlohmann::json
+SummarizeFlowRun(const FlowSimulator& sim, const FabricGraph& g)
+{
+    const FlowRunStats st = ComputeFlowRunStats(sim, g);
+    const std::vector<double>& tput = st.throughputGbps;
     double tputMean = 0;
     for (double x : tput)
     {
         tputMean += x / tput.size();
     }
     nlohmann::json hj = nlohmann::json::object();
-    for (const auto& [k, b] : hist)
+    for (const auto& [k, fraction] : st.pathLengthHist)
     {
-        hj[std::to_string(k)] = b / wire;
-    }
-    // Busiest router-router link: bytes / (capacity x completion time).
-    double busiest = 0;
-    const auto& links = sim.GetLinks();
-    for (uint32_t d = 0; d < links.size(); ++d)
-    {
-        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)) && last > 0)
-        {
-            busiest = std::max(busiest, 8 * links[d].bytes / (links[d].capacityBps * last));
-        }
+        hj[std::to_string(k)] = fraction;
     }
     return nlohmann::json{
-        {"flows", records.size()},
-        {"flows_incomplete", incomplete},
-        {"completion_us", last * 1e6},
+        {"flows", st.flows},
+        {"flows_incomplete", st.incomplete},
+        {"completion_us", st.completionS * 1e6},
         {"throughput_gbps",
          {{"mean", tputMean},
           {"p1", Quantile(tput, 0.01)},
           {"min", tput.empty() ? 0 : tput.front()}}},
-        {"fct_slowdown", {{"p50", Quantile(slow, 0.5)}, {"p99", Quantile(slow, 0.99)}}},
-        {"mean_router_links", wire > 0 ? routerLinks / wire : 0.0},
+        {"fct_slowdown",
+         {{"p50", Quantile(st.slowdowns, 0.5)}, {"p99", Quantile(st.slowdowns, 0.99)}}},
+        {"mean_router_links", st.meanRouterLinks},
         {"path_length_hist", hj},
-        {"busiest_router_link_util", busiest},
+        {"busiest_router_link_util", st.busiestRouterLinkUtil},
         {"water_fillings", sim.GetStats().recomputations},
         {"wall_s", sim.GetStats().wallSeconds}};
 }

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,9 +24,43 @@ uint32_t FlowSimRouterLinks(const FlowSimRecord& record);
 
 /**
  * \ingroup flow
- * The per-run statistics of a flow-level run as JSON, the way the scenarios compare them with
- * packet-level runs: "flows", "flows_incomplete", "completion_us" (last finish of a completed
- * flow), "throughput_gbps" {mean, p1, min} (message bits / FCT of the completed flows,
+ * The statistics of a finished flow-level run, defined once for every table that reports one
+ * (SummarizeFlowRun's JSON, flow-scale's FlowScaleSummary row).
+ *
+ * Paths are the flows' hashed paths; "router links" are the switch-to-switch links of a path
+ * (FlowSimRouterLinks), "router-router links" the directed links with no host at either end.
+ */
+struct FlowRunStats
+{
+    uint64_t flows{0};      //!< flows in the run
+    uint64_t incomplete{0}; //!< flows not complete at the end of the run
+    double completionS{0};  //!< last finish of a completed flow (0: none completed)
+    /// Message bits / FCT of each completed flow in Gb/s, ascending.
+    std::vector<double> throughputGbps;
+    /// FCT / ideal FCT of each completed flow, in flow order.
+    std::vector<double> slowdowns;
+    /// Router links per completed flow, weighted by the flows' wire bytes.
+    double meanRouterLinks{0};
+    /// Fraction of the completed flows' wire bytes by router links of their paths.
+    std::map<uint32_t, double> pathLengthHist;
+    /// Busiest router-router link: bytes x 8 / (capacity x completionS) (0 if none completed).
+    double busiestRouterLinkUtil{0};
+    /// Max / mean bytes over the router-router links that carried bytes (0 if none did).
+    double loadedImbalance{0};
+};
+
+/**
+ * \ingroup flow
+ * The statistics of a finished run.
+ * \param graph the graph the run's routing was bound to
+ */
+FlowRunStats ComputeFlowRunStats(const FlowSimulator& sim, const FabricGraph& graph);
+
+/**
+ * \ingroup flow
+ * The per-run statistics of a flow-level run (ComputeFlowRunStats) as JSON, the way the scenarios
+ * compare them with packet-level runs: "flows", "flows_incomplete", "completion_us" (last finish of
+ * a completed flow), "throughput_gbps" {mean, p1, min} (message bits / FCT of the completed flows,
  * nearest-rank p1), "fct_slowdown" {p50, p99}, "mean_router_links" and "path_length_hist"
  * (switch-switch links of the hashed paths, weighted by wire bytes), "busiest_router_link_util"
  * (bytes of the busiest switch-switch link / (capacity x completion)), "water_fillings" and

@@ -4,6 +4,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/fabric-table.h"
+#include "ns3/flow-run-summary.h"
 #include "ns3/greedy-pinned-routing.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -24,7 +25,7 @@ FlowScaleSummary::ToJson() const
     return nlohmann::json{{"completion_ms", completionMs},
                           {"complete", complete},
                           {"flows", flows},
-                          {"mean_hops", meanHops},
+                          {"mean_router_links", meanRouterLinks},
                           {"max_fabric_util", maxUtil},
                           {"loaded_imbalance", imbalance},
                           {"slowdown_median", slowdownMedian},
@@ -38,7 +39,7 @@ FlowScaleSummary::Columns(std::vector<FlowScaleTable::Column> keys, bool hops, b
     keys.push_back({"median slowdown", "slowdown", 10});
     if (hops)
     {
-        keys.push_back({"mean hops", "hops", 7});
+        keys.push_back({"router links per flow", "rlinks", 7});
     }
     keys.push_back({"busiest fabric link util", "busiest", 9});
     keys.push_back({"loaded imbalance", "imbal", 8});
@@ -57,7 +58,7 @@ FlowScaleSummary::Cells(std::vector<std::string> keys, bool withHops, bool withF
     keys.push_back(FormatNumber(slowdownMedian, 4));
     if (withHops)
     {
-        keys.push_back(FormatNumber(meanHops, 3));
+        keys.push_back(FormatNumber(meanRouterLinks, 3));
     }
     keys.push_back(FormatNumber(maxUtil, 3));
     keys.push_back(FormatNumber(imbalance, 3));
@@ -69,46 +70,24 @@ FlowScaleSummary::Cells(std::vector<std::string> keys, bool withHops, bool withF
     return keys;
 }
 
+std::string
+FlowScaleSummary::CompleteTail() const
+{
+    return "  (" + std::to_string(complete) + "/" + std::to_string(flows) + " complete)";
+}
+
 FlowScaleSummary
 SummarizeFlowScaleRun(const FlowSimulator& sim, const FabricGraph& g)
 {
+    const FlowRunStats st = ComputeFlowRunStats(sim, g);
     FlowScaleSummary o;
-    double hops = 0;
-    std::vector<double> slow;
-    const auto& records = sim.GetRecords();
-    for (const auto& r : records)
-    {
-        o.completionMs = std::max(o.completionMs, r.finishS * 1e3);
-        o.complete += r.complete ? 1 : 0;
-        hops += r.dirLinks.size();
-        if (r.complete)
-        {
-            slow.push_back(r.Slowdown()); // an incomplete flow has none (Slowdown() is -1)
-        }
-    }
-    o.flows = records.size();
-    o.meanHops = records.empty() ? 0 : hops / records.size();
-    o.slowdownMedian = slow.empty() ? 0 : Quantile(slow, 0.5);
-    double sum = 0;
-    double mx = 0;
-    uint32_t loaded = 0;
-    const auto& links = sim.GetLinks();
-    for (uint32_t d = 0; d < links.size(); ++d)
-    {
-        if (g.IsHost(g.GetDirLinkTail(d)) || g.IsHost(g.GetDirLinkHead(d)) || links[d].bytes <= 0)
-        {
-            continue;
-        }
-        sum += links[d].bytes;
-        mx = std::max(mx, links[d].bytes);
-        ++loaded;
-        if (o.completionMs > 0)
-        {
-            o.maxUtil = std::max(
-                o.maxUtil, 8 * links[d].bytes / (links[d].capacityBps * o.completionMs * 1e-3));
-        }
-    }
-    o.imbalance = loaded ? mx / (sum / loaded) : 0;
+    o.completionMs = st.completionS * 1e3;
+    o.complete = st.flows - st.incomplete;
+    o.flows = st.flows;
+    o.meanRouterLinks = st.meanRouterLinks;
+    o.maxUtil = st.busiestRouterLinkUtil;
+    o.imbalance = st.loadedImbalance;
+    o.slowdownMedian = Quantile(st.slowdowns, 0.5); // 0 when no flow completed
     return o;
 }
 
@@ -214,6 +193,46 @@ RunGreedyPinned(const FlowSimHelper& helper,
     greedy->SetGraph(graph);
     greedy->PinLeastLoaded(flows);
     return RunFlowScale(helper, greedy, flows);
+}
+
+nlohmann::json
+FlowScaleStrategies::ToJson(const std::string& fixedName) const
+{
+    nlohmann::json j = ecmp.ToJson();
+    j["greedy"] = greedy.ToJson();
+    j[fixedName] = fixed.ToJson();
+    j["flows"] = flows;
+    return j;
+}
+
+std::vector<std::string>
+FlowScaleStrategies::Cells(const std::string& pattern) const
+{
+    return {pattern,
+            FormatNumber(ecmp.completionMsMean, 4) + " ± " + FormatNumber(ecmp.completionMsStd, 3),
+            FormatNumber(ecmp.imbalanceMean, 3),
+            FormatNumber(greedy.completionMs, 4),
+            FormatNumber(greedy.imbalance, 3),
+            FormatNumber(fixed.completionMs, 4),
+            FormatNumber(fixed.imbalance, 3)};
+}
+
+FlowScaleStrategies
+RunFlowScaleStrategies(const FlowSimHelper& helper,
+                       const LeafSpineLayout& layout,
+                       std::shared_ptr<const FabricGraph> leafSpine,
+                       const ObjectFactory& fixedRouting,
+                       std::shared_ptr<const FabricGraph> fixedGraph,
+                       const std::vector<FlowSpec>& flows,
+                       uint64_t seed,
+                       uint32_t seeds)
+{
+    FlowScaleStrategies st;
+    st.ecmp = RunEcmpSeedSweep(helper, leafSpine, flows, seed, seeds);
+    st.greedy = RunGreedyPinned(helper, layout, leafSpine, flows, seed);
+    st.fixed = RunFlowScale(helper, fixedRouting, fixedGraph, flows);
+    st.flows = flows.size();
+    return st;
 }
 
 FlowScaleTable::FlowScaleTable(std::vector<Column> columns, std::ostream& md, std::ostream& text)

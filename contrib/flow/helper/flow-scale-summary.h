@@ -58,26 +58,28 @@ class FlowScaleTable
 /**
  * \ingroup flow
  * What a flow-level run of one pattern gives, in one row: completion of the whole pattern,
- * path lengths, and how evenly the fabric (switch-to-switch) links were loaded.
+ * path lengths, and how evenly the fabric (switch-to-switch) links were loaded. The same
+ * definitions as SummarizeFlowRun (both read ComputeFlowRunStats).
  */
 struct FlowScaleSummary
 {
-    double completionMs{0};   //!< latest completion of any flow
-    uint64_t complete{0};     //!< flows that completed
-    uint64_t flows{0};        //!< flows in the run
-    double meanHops{0};       //!< directed links per flow (hashed paths), host links included
-    double maxUtil{0};        //!< busiest fabric link: bytes x 8 / (capacity x completion)
-    double imbalance{0};      //!< max / mean bytes over the loaded fabric links
-    double slowdownMedian{0}; //!< median FCT / ideal FCT of the completed flows (0: none)
-    double wallS{0};          //!< wall time of the run, set by the caller
+    double completionMs{0};    //!< last finish of a completed flow (FlowRunStats::completionS)
+    uint64_t complete{0};      //!< flows that completed
+    uint64_t flows{0};         //!< flows in the run
+    double meanRouterLinks{0}; //!< switch-switch links per completed flow, by wire bytes
+    double maxUtil{0};         //!< busiest fabric link: bytes x 8 / (capacity x completion)
+    double imbalance{0};       //!< max / mean bytes over the loaded fabric links
+    double slowdownMedian{0};  //!< median FCT / ideal FCT of the completed flows (0: none)
+    double wallS{0};           //!< wall time of the run, set by the caller
 
-    /// Keys completion_ms, complete, flows, mean_hops, max_fabric_util, loaded_imbalance,
-    /// slowdown_median, wall_s.
+    /// Keys completion_ms, complete, flows, mean_router_links, max_fabric_util,
+    /// loaded_imbalance, slowdown_median, wall_s.
     nlohmann::json ToJson() const;
 
     /**
-     * Table columns: \p keys, then completion (ms), median slowdown, mean hops (with \p hops),
-     * busiest fabric link util, loaded imbalance, flows (with \p flows), wall (s).
+     * Table columns: \p keys, then completion (ms), median slowdown, router links per flow
+     * (with \p hops), busiest fabric link util, loaded imbalance, flows (with \p flows),
+     * wall (s).
      */
     static std::vector<FlowScaleTable::Column> Columns(std::vector<FlowScaleTable::Column> keys,
                                                        bool hops,
@@ -87,11 +89,14 @@ struct FlowScaleSummary
     std::vector<std::string> Cells(std::vector<std::string> keys,
                                    bool withHops,
                                    bool withFlows) const;
+    /// The terminal's tail of a row: "  (complete/flows complete)".
+    std::string CompleteTail() const;
 };
 
 /**
  * \ingroup flow
- * Summarize a finished run over \p graph (the graph its routing was bound to); wallS is 0.
+ * Summarize a finished run over \p graph (the graph its routing was bound to) from
+ * ComputeFlowRunStats; wallS is 0.
  */
 FlowScaleSummary SummarizeFlowScaleRun(const FlowSimulator& sim, const FabricGraph& graph);
 
@@ -158,6 +163,41 @@ FlowScaleSummary RunGreedyPinned(const FlowSimHelper& helper,
                                  std::shared_ptr<const FabricGraph> graph,
                                  const std::vector<FlowSpec>& flows,
                                  uint64_t seed);
+
+/**
+ * \ingroup flow
+ * ZCube §4 on one pattern: flow-hash ECMP over hash seeds (RunEcmpSeedSweep) and
+ * congestion-aware greedy pinning (RunGreedyPinned) on a leaf-spine, and a fabric whose paths
+ * are fixed (ZCube).
+ */
+struct FlowScaleStrategies
+{
+    FlowScaleSeedSweep ecmp; //!< ECMP over the hash seeds
+    FlowScaleSummary greedy; //!< greedy pinning in flow order
+    FlowScaleSummary fixed;  //!< the fixed-path fabric
+    uint64_t flows{0};       //!< flows of the pattern
+
+    /// FlowScaleSeedSweep::ToJson's keys, "greedy", \p fixedName and "flows".
+    nlohmann::json ToJson(const std::string& fixedName) const;
+    /// \p pattern, ECMP completion (ms, "mean ± std"), ECMP mean imbalance, greedy
+    /// completion and imbalance, the fixed fabric's completion and imbalance.
+    std::vector<std::string> Cells(const std::string& pattern) const;
+};
+
+/**
+ * \ingroup flow
+ * Run \p flows by the three strategies of FlowScaleStrategies, in that order: ECMP with Seed
+ * \p seed, \p seed + 1, ... (\p seeds runs) and greedy pinning (over ECMP with \p seed) on the
+ * leaf-spine \p layout built as \p leafSpine, then \p fixedRouting bound to \p fixedGraph.
+ */
+FlowScaleStrategies RunFlowScaleStrategies(const FlowSimHelper& helper,
+                                           const LeafSpineLayout& layout,
+                                           std::shared_ptr<const FabricGraph> leafSpine,
+                                           const ObjectFactory& fixedRouting,
+                                           std::shared_ptr<const FabricGraph> fixedGraph,
+                                           const std::vector<FlowSpec>& flows,
+                                           uint64_t seed,
+                                           uint32_t seeds);
 
 } // namespace ns3
 

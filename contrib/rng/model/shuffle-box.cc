@@ -10,6 +10,21 @@
 namespace ns3
 {
 
+std::vector<uint32_t>
+ShuffleBoxFabric::EvenRooms(uint32_t routers, uint32_t rooms)
+{
+    if (rooms == 0)
+    {
+        throw std::invalid_argument("ShuffleBoxFabric: rooms must be >= 1");
+    }
+    std::vector<uint32_t> perRoom(rooms, routers / rooms);
+    for (uint32_t i = 0; i < routers % rooms; ++i)
+    {
+        perRoom[i]++;
+    }
+    return perRoom;
+}
+
 ShuffleBoxFabric::ShuffleBoxFabric(const std::vector<uint32_t>& routersPerRoom,
                                    uint32_t d,
                                    uint32_t boxesPerPanel,

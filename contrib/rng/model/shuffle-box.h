@@ -132,6 +132,13 @@ class ShuffleBoxFabric
                      uint64_t seed,
                      uint32_t maxConnectors = 7);
 
+    /**
+     * \p routers spread evenly over \p rooms (the first routers % rooms rooms hold one more):
+     * the routersPerRoom of a cluster built room by room.
+     * \throws std::invalid_argument if \p rooms is 0
+     */
+    static std::vector<uint32_t> EvenRooms(uint32_t routers, uint32_t rooms);
+
     /// The logical router graph (self-loops and over-limit paths dropped).
     RouterGraph GetRouterGraph() const;
     /// The logical links lane by lane, sorted (self-loops and over-limit paths dropped).

@@ -228,6 +228,64 @@ RoceThroughputPlot(const std::vector<RoceFlowRecord>& flows,
     return plot;
 }
 
+std::vector<std::string>
+SharedLinkReport::FlowCsvHeader(std::vector<std::string> prefix)
+{
+    for (const char* c : {"flow",
+                          "src",
+                          "dst",
+                          "bytes",
+                          "fct_us",
+                          "throughput_gbps",
+                          "slowdown",
+                          "collided",
+                          "retx",
+                          "cnps",
+                          "path"})
+    {
+        prefix.emplace_back(c);
+    }
+    return prefix;
+}
+
+std::vector<std::string>
+SharedLinkReport::FlowCsvCells(std::vector<std::string> prefix,
+                               size_t index,
+                               const RoceFlowRecord& rec) const
+{
+    std::string path;
+    for (uint32_t v : rec.path)
+    {
+        path += (path.empty() ? "" : " ") + std::to_string(v);
+    }
+    for (std::string c : {std::to_string(index),
+                          std::to_string(rec.spec.src),
+                          std::to_string(rec.spec.dst),
+                          std::to_string(rec.spec.bytes),
+                          rec.complete ? FormatNumber(rec.FctSeconds() * 1e6) : "incomplete",
+                          rec.complete ? FormatNumber(rec.ThroughputBps() / 1e9) : "incomplete",
+                          rec.complete ? FormatNumber(rec.Slowdown()) : "incomplete",
+                          std::string(flows.count(index) ? "1" : "0"),
+                          std::to_string(rec.retxPackets),
+                          std::to_string(rec.cnps),
+                          path})
+    {
+        prefix.push_back(std::move(c));
+    }
+    return prefix;
+}
+
+nlohmann::json
+SharedLinkReport::FlowsJson(const std::vector<RoceFlowRecord>& records) const
+{
+    nlohmann::json fj = RoceFlowsToJson(records);
+    for (size_t f = 0; f < records.size(); ++f)
+    {
+        fj[f]["collided"] = flows.count(f) > 0;
+    }
+    return fj;
+}
+
 SharedLinkReport
 ReportSharedLinks(const FabricGraph& g,
                   const std::vector<SharedLink>& shared,

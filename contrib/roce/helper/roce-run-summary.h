@@ -101,6 +101,19 @@ struct SharedLinkReport
     std::string label;         //!< "LINK:f,f LINK:f,f" (empty: nothing shared)
     uint64_t maxQueueBytes{0}; //!< worst queue over the shared links
     uint64_t ecnMarks{0};      //!< marks summed over the shared links
+
+    /**
+     * The columns of a shared-link study's per-flow CSV: \p prefix, then flow, src, dst,
+     * bytes, fct_us, throughput_gbps, slowdown ("incomplete" for a flow not complete),
+     * collided (1: on a shared link), retx, cnps, path (node ids, space-separated).
+     */
+    static std::vector<std::string> FlowCsvHeader(std::vector<std::string> prefix);
+    /// Flow \p index of the run as the cells of FlowCsvHeader(prefix).
+    std::vector<std::string> FlowCsvCells(std::vector<std::string> prefix,
+                                          size_t index,
+                                          const RoceFlowRecord& record) const;
+    /// RoceFlowsToJson(\p flows) with "collided" (on a shared link) per flow.
+    nlohmann::json FlowsJson(const std::vector<RoceFlowRecord>& flows) const;
 };
 
 /**

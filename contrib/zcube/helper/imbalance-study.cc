@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "imbalance-study.h"
 
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-udp-summary.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -210,6 +212,81 @@ PrintImbalanceLegend(std::ostream& os, bool packet)
               "90%); max-err = max |packet - analytic| / analytic bytes over the metric's "
               "links\ndrops@1.0, tput (Gb/s per flow), maxQ: packet run at full line rate";
     }
+}
+
+void
+CheckImbalanceStudySize(uint32_t hosts,
+                        const std::vector<PatternCase>& patterns,
+                        uint32_t elephants,
+                        double seedsRun,
+                        bool packet,
+                        const std::string& sizes,
+                        const std::string& seedsFlag)
+{
+    double maxFlows = 0;
+    double sumFlows = 0;
+    for (const auto& pc : patterns)
+    {
+        TrafficPatternParams tp;
+        tp.hosts = hosts;
+        tp.prefillFraction = pc.prefillFraction;
+        tp.elephants = elephants;
+        const auto f = double(TrafficFlowCount(pc.pattern, tp));
+        maxFlows = std::max(maxFlows, f);
+        sumFlows += f;
+    }
+    const double n = hosts;
+    CheckFabricMemory(30e6 + 8.0 * n * n + 70 * maxFlows + (packet ? 45e3 * n : 0), sizes);
+    CheckFabricRunTime(1e-6 * seedsRun * sumFlows, sizes + " and " + seedsFlag);
+}
+
+ImbalancePlot::ImbalancePlot(const std::vector<FabricChoice>& fabrics)
+{
+    const std::map<std::string, std::string> titles{{"zcube", "ZCube"}, {"roft", "ROFT + ECMP"}};
+    for (const auto& fab : fabrics)
+    {
+        m_series.emplace_back(titles.count(fab.name) ? titles.at(fab.name) : fab.name);
+        m_series.back().SetStyle(Gnuplot2dDataset::POINTS);
+        m_series.back().SetErrorBars(Gnuplot2dDataset::Y);
+    }
+}
+
+void
+ImbalancePlot::Add(const std::string& patternKey, const std::vector<SeedImbalance>& stats)
+{
+    if (stats.size() != m_series.size())
+    {
+        throw std::invalid_argument("ImbalancePlot::Add: " + std::to_string(stats.size())
+                                    + " fabrics' statistics for " + std::to_string(m_series.size())
+                                    + " fabrics");
+    }
+    const size_t pi = m_patterns++;
+    for (size_t fi = 0; fi < stats.size(); ++fi)
+    {
+        const MeanStd ms = ComputeMeanStd(stats[fi].imbalance);
+        m_series[fi].Add(pi + 0.12 * (stats.size() - 1) - 0.24 * fi, ms.mean, ms.std);
+    }
+    m_xtics += (m_xtics.empty() ? "" : ", ") + std::string("\"") + patternKey + "\" "
+             + std::to_string(pi);
+}
+
+Gnuplot
+ImbalancePlot::Build(const std::string& title) const
+{
+    Gnuplot plot;
+    plot.SetTerminal("pngcairo size 900,500");
+    plot.SetTitle(title);
+    plot.SetLegend("traffic pattern", "imbalance (max / mean link load)");
+    plot.AppendExtra("set xtics (" + m_xtics + ")");
+    plot.AppendExtra("set xrange [-0.5:" + std::to_string(m_patterns - 0.5) + "]");
+    plot.AppendExtra("set yrange [0:*]");
+    plot.AppendExtra("set grid ytics");
+    plot.AppendExtra("set key top left");
+    for (size_t fi = m_series.size(); fi-- > 0;)
+    {
+        plot.AddDataset(m_series[fi]);
+    }
+    return plot;
 }
 
 } // namespace ns3

@@ -5,7 +5,9 @@
 #include "ns3/fabric-choice.h"
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/gnuplot.h"
 #include "ns3/link-load.h"
+#include "ns3/traffic-pattern.h"
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +90,54 @@ PacketImbalance RunPacketImbalance(const FabricChoice& fabric,
                                    uint64_t seed,
                                    const std::vector<FlowSpec>& flows,
                                    const PacketImbalanceOptions& options);
+
+/**
+ * \ingroup zcube
+ * Refuse hopeless sizes of the comparison before anything is allocated (CheckFabricMemory,
+ * CheckFabricRunTime). Measured (Release, 2 seeds): about 30 MB + 8 n^2 bytes of routing
+ * state + 70 bytes per flow of the largest pattern (n=1024: 0.10 GB, n=2048 AllReduce:
+ * 0.37 GB, n=4096: 1.36 GB), and about 1.5 us per flow and hash seed; packet-level networks
+ * about 45 kB per GPU.
+ * \param hosts GPUs (n)
+ * \param patterns the patterns compared (flow counts from TrafficFlowCount)
+ * \param elephants elephant flows of the ELEPHANTS pattern
+ * \param seedsRun hash seeds walked (analytic) or simulated (packet level only)
+ * \param packet whether packet-level networks are built
+ * \param sizes the flags that set the sizes, for the error (e.g. "--n=... with --pattern=...")
+ * \param seedsFlag the flag that sets the seed count, for the run-time error
+ * \throws std::invalid_argument naming \p sizes when a limit would be exceeded
+ */
+void CheckImbalanceStudySize(uint32_t hosts,
+                             const std::vector<PatternCase>& patterns,
+                             uint32_t elephants,
+                             double seedsRun,
+                             bool packet,
+                             const std::string& sizes,
+                             const std::string& seedsFlag);
+
+/**
+ * \ingroup zcube
+ * The comparison's plot: one series per fabric (legend "ZCube", "ROFT + ECMP" or the fabric's
+ * name), the analytic imbalance's mean +- std over the hash seeds at each pattern's tick, the
+ * fabrics side by side.
+ */
+class ImbalancePlot
+{
+  public:
+    /// \param fabrics the fabrics compared, in the order Add receives their statistics
+    explicit ImbalancePlot(const std::vector<FabricChoice>& fabrics);
+
+    /// The next pattern's tick: \p stats per fabric (RunAnalyticImbalance's perFabric).
+    void Add(const std::string& patternKey, const std::vector<SeedImbalance>& stats);
+
+    /// The plot (PNG terminal, 900 x 500) with \p title.
+    Gnuplot Build(const std::string& title) const;
+
+  private:
+    std::vector<Gnuplot2dDataset> m_series;
+    std::string m_xtics;
+    size_t m_patterns{0};
+};
 
 /**
  * \ingroup zcube
