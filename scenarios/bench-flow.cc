@@ -322,7 +322,7 @@ Run(int argc, char* argv[])
                                     {"completion_ms", last * 1e3},
                                     {"complete", complete}};
     }
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "wrote " << out.Path("summary.json") << "\n";
     return 0;
 }

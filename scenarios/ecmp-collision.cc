@@ -248,7 +248,8 @@ Run(int argc, char* argv[])
         {
             rj["drops"] = r.drops; // by reason (FabricDropReason)
         }
-        rj.update(PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, !allComplete));
+        rj.update(PacketAccountingJson(
+            r.sentPackets, r.deliveredPackets, r.drops, !allComplete, r.measuredInFlightPackets));
         if (!allComplete)
         {
             ++incompleteRuns;

@@ -695,7 +695,14 @@ TEST(Hardening, EveryProgramRecordsItsNs3Overrides)
         {"flow-scale", "--parts=C", "--seeds=1"},
         {"dcqcn-profiles", "--rates-gbps=100", "--horizon-ms=1"},
         {"bench-ocs-config", "--gpus=1024", "--steps=2", "--repeats=1", "--baselines=false"},
-        {"bench-rng-tables", "--sizes=40:6"}};
+        {"bench-rng-tables", "--sizes=40:6"},
+        {"bench-flow",
+         "--random-flows=200",
+         "--big-n=64",
+         "--big-k=8",
+         "--allreduce-mb=1",
+         "--skip-16k=true",
+         "--skip-packet=true"}};
     for (auto args : runs)
     {
         const std::string program = args[0];
