@@ -104,11 +104,7 @@ class FabricFailureDetector : public Object
     void OnTruthChange(const FabricStateChange& change);
     /// A node's view flipped an element: count whether it now agrees with the truth.
     void OnViewFlip(const FabricStateChange& change);
-    /// Key of an element in m_disagree.
-    static uint64_t ElementKey(const FabricStateChange& c)
-    {
-        return (uint64_t(c.element == FabricStateChange::Element::NODE) << 32) | c.id;
-    }
+
     void Learn(uint32_t node, FabricStateChange change, Time changedAt, How how);
     /// Loss of signal of a directed link fires: who detects it, then the updates from them.
     void DetectDirLink(FabricStateChange change, Time changedAt);
