@@ -66,7 +66,7 @@ PrintRoceBenchHeader(std::ostream& os, Time simTime)
        << " us simulated, switch fast path; RoCE host path fast (NIC) and ipv4 (host stack)\n";
     os << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern" << std::right
        << std::setw(13) << "global hop/s" << std::setw(13) << "udp hop/s" << std::setw(13)
-       << "roce hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(13) << "roce-ip hop/s"
+       << "roce hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(15) << "roce-ip hop/s"
        << std::setw(10) << "roce/udp" << std::setw(12) << "roce/global" << std::setw(12)
        << "fast/ipv4"
        << "\n";
@@ -91,7 +91,7 @@ RoceBenchRowJson(const RoceBenchRow& row,
     const auto precision = os.precision();
     os << std::left << std::setw(8) << fabric << std::setw(13) << pattern << std::right
        << std::fixed << std::setprecision(0) << std::setw(13) << globalRate << std::setw(13)
-       << udpRate << std::setw(13) << roceRate << std::setw(13) << ctrl << std::setw(13)
+       << udpRate << std::setw(13) << roceRate << std::setw(13) << ctrl << std::setw(15)
        << roceIpv4Rate << std::setw(9) << std::setprecision(2) << roceRate / udpRate << "x"
        << std::setw(11) << roceRate / globalRate << "x" << std::setw(11) << roceRate / roceIpv4Rate
        << "x\n";
