@@ -11,7 +11,9 @@
 // event schedulers (--schedulers, alternating rounds): event order is (time, uid) in all of
 // them, so the simulated results are identical and only the wall time differs. It also times
 // building a large ZCube (graph, ns-3 nodes, devices and stacks) and reports the process's peak
-// memory after it.
+// memory after it. With --roce (default), RoCE + DCQCN on ZCube and ROFT, permutation and
+// AllReduce, with the NIC's fast host path and with the hosts' IPv4 path, next to UDP with our
+// routing and UDP with stock global routing on the same fabric and flows (RoceBenchRow).
 //
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
@@ -23,7 +25,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
-#include "ns3/roce-traffic-helper.h"
+#include "ns3/roce-bench.h"
 #include "ns3/zcube-helper.h"
 
 #include <algorithm>
@@ -37,19 +39,13 @@ using json = nlohmann::json;
 namespace
 {
 
-/// RoCE (DCQCN, go-back-N) against plain constant-rate UDP on the same fabric and flows, with
-/// our switch fast path and with stock ns-3 global routing: hop-level packets per
-/// wall-second, data and control separately.
+/// RoCE (DCQCN, go-back-N; NIC fast host path and the hosts' IPv4 path) against plain
+/// constant-rate UDP on the same fabric and flows, with our switch fast path and with stock
+/// ns-3 global routing: hop-level packets per wall-second (RoceBenchRow).
 void
 RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
 {
-    std::cout << "\nRoCE transport vs UDP constant rate, " << simTime.ToDouble(Time::US)
-              << " us simulated, switch fast path\n";
-    std::cout << std::left << std::setw(8) << "fabric" << std::setw(13) << "pattern" << std::right
-              << std::setw(13) << "global hop/s" << std::setw(13) << "udp hop/s" << std::setw(13)
-              << "roce hop/s" << std::setw(13) << "data hop/s" << std::setw(13) << "ctrl hop/s"
-              << std::setw(11) << "roce/udp" << std::setw(12) << "roce/global"
-              << "\n";
+    PrintRoceBenchHeader(std::cout, simTime);
     for (const std::string fabric : {"zcube", "roft"})
     {
         for (const auto pattern : {TrafficPattern::PERMUTATION, TrafficPattern::ALLREDUCE})
@@ -68,53 +64,23 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, json& summary)
             {
                 rates.push_back(400e9 / perSrc[f.src]);
             }
-            const FabricChoiceParams fp{n, k};
-            const FabricChoice fab = MakeFabricChoice(fabric, fp);
-            auto build = [&fab]()
-            {
-                FabricNetworkHelper links;
-                return links.Install(fab.graph, fab.CreateRouting(1));
-            };
-            FabricNetworkHelper stock;
-            const FabricUdpRunResult g
-                = RunFabricUdp(stock.InstallGlobalRouting(fab.graph), flows, rates, 4096, simTime);
-            const FabricUdpRunResult u = RunFabricUdp(build(), flows, rates, 4096, simTime);
-            FabricRoceRunOptions opt;
-            opt.stopAt = simTime;
-            const FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
-            const double globalRate = g.hopPackets / g.wallSeconds;
-            const double udpRate = u.hopPackets / u.wallSeconds;
-            const double roceRate = r.hopPackets / r.wallSeconds;
-            const double ctrl = r.hopControlPackets / r.wallSeconds;
+            const FabricChoice fab = MakeFabricChoice(fabric, FabricChoiceParams{n, k});
+            const RoceBenchRow row = RunRoceBenchRow(
+                [&fab]()
+                {
+                    FabricNetworkHelper links;
+                    return links.Install(fab.graph, fab.CreateRouting(1));
+                },
+                [&fab]()
+                {
+                    FabricNetworkHelper stock;
+                    return stock.InstallGlobalRouting(fab.graph);
+                },
+                flows,
+                rates,
+                simTime);
             const std::string name = TrafficPatternName(pattern);
-            std::cout << std::left << std::setw(8) << fabric << std::setw(13) << name << std::right
-                      << std::fixed << std::setprecision(0) << std::setw(13) << globalRate
-                      << std::setw(13) << udpRate << std::setw(13) << roceRate << std::setw(13)
-                      << roceRate - ctrl << std::setw(13) << ctrl << std::setw(10)
-                      << std::setprecision(2) << roceRate / udpRate << "x" << std::setw(11)
-                      << roceRate / globalRate << "x\n";
-            summary["roce"][fabric][name]
-                = {{"global_udp_hop_packets", g.hopPackets},
-                   {"global_udp_wall_s", g.wallSeconds},
-                   {"global_udp_hop_packets_per_s", globalRate},
-                   {"udp_hop_packets", u.hopPackets},
-                   {"udp_wall_s", u.wallSeconds},
-                   {"udp_hop_packets_per_s", udpRate},
-                   {"roce_hop_packets", r.hopPackets},
-                   {"roce_control_hop_packets", r.hopControlPackets},
-                   {"roce_wall_s", r.wallSeconds},
-                   {"roce_hop_packets_per_s", roceRate},
-                   {"roce_data_hop_packets_per_s", roceRate - ctrl},
-                   {"roce_control_hop_packets_per_s", ctrl},
-                   {"roce_events_per_s", r.events / r.wallSeconds},
-                   {"roce_vs_udp", roceRate / udpRate},
-                   {"roce_vs_global", roceRate / globalRate},
-                   {"global_udp_accounting",
-                    PacketAccountingJson(g.sentPackets, g.deliveredPackets, g.drops, true)},
-                   {"udp_accounting",
-                    PacketAccountingJson(u.sentPackets, u.deliveredPackets, u.drops, true)},
-                   {"roce_accounting",
-                    PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)}};
+            summary["roce"][fabric][name] = RoceBenchRowJson(row, fabric, name, std::cout);
         }
     }
 }
@@ -258,7 +224,7 @@ Run(int argc, char* argv[])
                                 + " flows) / --build-n=" + std::to_string(buildN);
         CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
         CheckFabricRunTime(9e-5 * flows
-                               * ((variants.size() + schedulers.size()) * repeat + (roce ? 12 : 0)),
+                               * ((variants.size() + schedulers.size()) * repeat + (roce ? 16 : 0)),
                            sizes + " with --variants, --schedulers, --repeat, --roce");
     }
     FabricResults out(cli.GetString("out"));

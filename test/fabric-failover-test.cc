@@ -895,6 +895,73 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
     EXPECT_EQ(r.Unaccounted(), 0);
 }
 
+TEST_F(FailoverTest, TransientLoopAfterARepairEndsByTtlUnderWhileDown)
+{
+    // Leaf0-spine0 fails at 20 us and is repaired at 230 us. Leaf0 and spine0 detect both
+    // (200 us each: 220 and 430 us); the other leaves would learn by updates only after 720 us.
+    // From 230 to 430 us everything is up again, but spine0 still believes the link down and
+    // takes a valley through another leaf, which believes it up and may hash the flow back to
+    // spine0: a loop with nothing down. With Ttl while-down (the default, no override by the
+    // detector) the switches decrement while views differ from the truth, so it ends by TTL.
+    LeafSpineLayout layout(8, 2, 2);
+    auto g = layout.Build();
+    auto routing = MakeRouting<EcmpRouting>(g);
+    const uint32_t link = layout.LeafSpineLink(*g, 0, 0);
+    auto knows = std::make_shared<FabricState>(g);
+    knows->FailLink(link);
+    auto probe = MakeRouting<EcmpRouting>(g);
+    probe->SetNodeView(layout.LeafNode(0), knows);
+    probe->SetNodeView(layout.SpineNode(0), knows);
+    uint16_t looping = 0;
+    for (uint16_t p = 49152; p < 49152 + 2000 && looping == 0; ++p)
+    {
+        const FabricPath path = TracePath(*probe, 2, 0, Key(2, 0, p), 32);
+        if (!path.delivered && path.dirLinks.size() == 32)
+        {
+            looping = p;
+        }
+    }
+    ASSERT_NE(looping, 0) << "no key loops in this configuration";
+
+    FabricNetworkHelper links;
+    auto net = links.Install(g, routing);
+    auto det = CreateObjectWithAttributes<FabricFailureDetector>("LocalDetectionDelay",
+                                                                 TimeValue(MicroSeconds(200)),
+                                                                 "PropagationDelayPerHop",
+                                                                 TimeValue(MicroSeconds(500)));
+    det->Install(net);
+    for (uint32_t i = 0; i < net->GetNodes().GetN(); ++i)
+    {
+        if (auto fw = net->GetNodes().Get(i)->GetObject<FabricSwitchForwarder>())
+        {
+            StringValue mode;
+            fw->GetAttribute("Ttl", mode);
+            EXPECT_EQ(mode.Get(), "while-down") << "the detector leaves the mode alone";
+        }
+    }
+    FabricFailureHelper failures(net);
+    failures.FailLink(link, MicroSeconds(20));
+    failures.RepairLink(link, MicroSeconds(230));
+    bool allUpWhileDisagreeing = false;
+    Simulator::Schedule(MicroSeconds(300),
+                        [&]
+                        {
+                            allUpWhileDisagreeing = net->GetState()->GetNDirLinksDown() == 0
+                                                 && routing->GetViewDisagreements() > 0;
+                        });
+    std::vector<FlowSpec> flows{RoceFlow(0, 2, 0, 8 * 4096, looping)};
+    flows[0].startS = 240e-6;
+    FabricRoceRunOptions opt;
+    opt.stopAt = MilliSeconds(20);
+    auto r = RunFabricRoce(net, flows, opt);
+    EXPECT_TRUE(allUpWhileDisagreeing);
+    EXPECT_GE(r.drops[FabricDropReason::TTL_EXPIRED], 8u);
+    EXPECT_EQ(r.drops[FabricDropReason::QUEUE_OVERFLOW], 0u);
+    EXPECT_TRUE(r.flows[0].complete) << "recovers once every node learnt";
+    EXPECT_EQ(routing->GetViewDisagreements(), 0u) << "every view converged in the end";
+    EXPECT_EQ(r.Unaccounted(), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // RNG / Spraypoint: fallback at detection, levels recomputed after flooding + compute.
 

@@ -532,7 +532,9 @@ TEST_F(RoceTransport, IndependentPhasesGoToTheGateAtTheStart)
 
 TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
 {
-    // RoCE packets are ordinary IPv4/UDP on the hosts, so FlowMonitor classifies them.
+    // RoCE packets are ordinary IPv4/UDP on the hosts, so FlowMonitor classifies them when they
+    // cross the hosts' IPv4 stacks (RoceNic::HostPath ipv4; the fast path bypasses them).
+    Config::SetDefault("ns3::RoceNic::HostPath", StringValue("ipv4"));
     auto net = Roft16();
     FlowMonitorHelper fmh;
     Ptr<FlowMonitor> fm = fmh.Install(net->GetHostNodes());

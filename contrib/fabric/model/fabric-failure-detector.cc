@@ -117,6 +117,10 @@ FabricFailureDetector::~FabricFailureDetector()
     {
         m_truth->RemoveListener(m_truthListener);
     }
+    for (size_t v = 0; v < m_viewListeners.size() && v < m_nodeViews.size(); ++v)
+    {
+        m_nodeViews[v]->RemoveListener(m_viewListeners[v]);
+    }
 }
 
 void
@@ -127,6 +131,11 @@ FabricFailureDetector::DoDispose()
         m_truth->RemoveListener(m_truthListener);
     }
     m_truthListener = UINT32_MAX;
+    for (size_t v = 0; v < m_viewListeners.size() && v < m_nodeViews.size(); ++v)
+    {
+        m_nodeViews[v]->RemoveListener(m_viewListeners[v]);
+    }
+    m_viewListeners.clear();
     m_routing = nullptr;
     Object::DoDispose();
 }
@@ -155,19 +164,10 @@ FabricFailureDetector::Install(Ptr<FabricNetwork> net)
     {
         throw std::invalid_argument("FabricFailureDetector::Install: network must not be null");
     }
+    // Views may disagree beyond what the truth shows (after a repair, until every node has
+    // learnt it): the switches' Ttl while-down also reads the disagreement count this
+    // detector publishes to the routing (FabricRouting::GetViewDisagreements).
     Install(net->GetState(), net->GetRouting());
-    // Views now disagree beyond what the truth shows (after a repair, until every node has
-    // learnt it), so a switch that decrements TTL only while something is down could let a
-    // transient loop run: decrement always.
-    for (uint32_t i = 0; i < net->GetNodes().GetN(); ++i)
-    {
-        Ptr<FabricSwitchForwarder> fw = net->GetNodes().Get(i)->GetObject<FabricSwitchForwarder>();
-        StringValue mode;
-        if (fw && fw->GetAttributeFailSafe("Ttl", mode) && mode.Get() == "while-down")
-        {
-            fw->SetAttribute("Ttl", StringValue("always"));
-        }
-    }
 }
 
 void
@@ -226,6 +226,40 @@ FabricFailureDetector::Install(std::shared_ptr<FabricState> truth, Ptr<FabricRou
     }
     m_truthListener
         = m_truth->AddListener([this](const FabricStateChange& c) { OnTruthChange(c); });
+    // Every view starts equal to the truth; count the flips that make them differ.
+    m_viewListeners.clear();
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        m_viewListeners.push_back(
+            m_nodeViews[v]->AddListener([this](const FabricStateChange& c) { OnViewFlip(c); }));
+    }
+}
+
+void
+FabricFailureDetector::OnViewFlip(const FabricStateChange& c)
+{
+    const bool truthUp = c.element == FabricStateChange::Element::NODE ? m_truth->IsNodeUp(c.id)
+                                                                       : m_truth->IsDirLinkUp(c.id);
+    const uint64_t key = ElementKey(c);
+    if (c.up == truthUp)
+    {
+        auto it = m_disagree.find(key);
+        NS_ASSERT(it != m_disagree.end() && it->second > 0);
+        if (--it->second == 0)
+        {
+            m_disagree.erase(it);
+        }
+        --m_disagreeTotal;
+    }
+    else
+    {
+        ++m_disagree[key];
+        ++m_disagreeTotal;
+    }
+    if (m_routing)
+    {
+        m_routing->SetViewDisagreements(m_disagreeTotal);
+    }
 }
 
 std::shared_ptr<FabricState>
@@ -297,6 +331,30 @@ FabricFailureDetector::HopsFrom(const std::vector<uint32_t>& sources) const
 void
 FabricFailureDetector::OnTruthChange(const FabricStateChange& change)
 {
+    {
+        // The truth flipped: every view that agreed on this element now differs, and back.
+        const uint32_t views = static_cast<uint32_t>(m_nodeViews.size());
+        const uint64_t key = ElementKey(change);
+        auto it = m_disagree.find(key);
+        const uint32_t before = it == m_disagree.end() ? 0 : it->second;
+        const uint32_t after = views - before;
+        m_disagreeTotal = m_disagreeTotal - before + after;
+        if (after == 0)
+        {
+            if (it != m_disagree.end())
+            {
+                m_disagree.erase(it);
+            }
+        }
+        else
+        {
+            m_disagree[key] = after;
+        }
+        if (m_routing)
+        {
+            m_routing->SetViewDisagreements(m_disagreeTotal);
+        }
+    }
     const FabricGraph& g = m_truth->GetGraph();
     const Time now = Simulator::Now();
     const bool isNode = change.element == FabricStateChange::Element::NODE;

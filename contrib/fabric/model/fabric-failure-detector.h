@@ -102,6 +102,9 @@ class FabricFailureDetector : public Object
 
   private:
     void OnTruthChange(const FabricStateChange& change);
+    /// A node's view flipped an element: count whether it now agrees with the truth.
+    void OnViewFlip(const FabricStateChange& change);
+
     void Learn(uint32_t node, FabricStateChange change, Time changedAt, How how);
     /// Loss of signal of a directed link fires: who detects it, then the updates from them.
     void DetectDirLink(FabricStateChange change, Time changedAt);
@@ -131,6 +134,10 @@ class FabricFailureDetector : public Object
     Ptr<FabricRouting> m_routing;
     uint32_t m_truthListener{UINT32_MAX};
     std::vector<std::shared_ptr<FabricState>> m_nodeViews;
+    std::vector<uint32_t> m_viewListeners; //!< per node view (OnViewFlip)
+    /// Per element that some view has wrong: how many node views differ from the truth.
+    std::unordered_map<uint64_t, uint32_t> m_disagree;
+    uint64_t m_disagreeTotal{0}; //!< sum of m_disagree (published to the routing)
     std::shared_ptr<FabricState> m_controllerView;
     /// Per node (controller last): element key -> truth version of the last change learnt.
     std::vector<std::unordered_map<uint64_t, uint64_t>> m_learnt;

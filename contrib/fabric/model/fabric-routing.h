@@ -77,6 +77,16 @@ class FabricRouting : public Object
     std::shared_ptr<FabricState> GetNodeView(uint32_t node) const;
 
     /**
+     * How many (node view, element) pairs differ from the physical truth, as counted by the
+     * FabricFailureDetector that owns the node views (0 without one). While it is not 0,
+     * nodes may still disagree and forward in a loop, even with everything up again after a
+     * repair (FabricSwitchForwarder's Ttl while-down reads it per packet).
+     */
+    uint64_t GetViewDisagreements() const { return m_viewDisagreements; }
+    /// Set by the detector whenever the count changes.
+    void SetViewDisagreements(uint64_t n) { m_viewDisagreements = n; }
+
+    /**
      * The view of a central controller, for schemes that have one (ZCube's detours, §6.2 of
      * the ZCube paper): the scheme recomputes its controller-installed state from it at every
      * change (DoControllerViewChanged). Schemes without a controller ignore it.
@@ -244,6 +254,7 @@ class FabricRouting : public Object
     void Unlisten();
     void CheckView(const std::shared_ptr<FabricState>& view, const char* what) const;
 
+    uint64_t m_viewDisagreements{0}; //!< see GetViewDisagreements
     uint32_t m_listener{UINT32_MAX};
     uint32_t m_batchDepth{0};              //!< open BeginViewBatch calls
     bool m_batchChanged{false};            //!< the view changed during the open batch

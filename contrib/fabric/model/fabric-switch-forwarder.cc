@@ -127,7 +127,7 @@ FabricSwitchForwarder::Forward(Ptr<const Packet> ipv4, uint32_t inPort)
 {
     const Ptr<NetDevice>& device = m_ports.at(inPort);
     Receive(device,
-            ipv4,
+            ipv4->Copy(), // Receive rewrites and sends the packet it gets
             IPV4_ETHERTYPE,
             device->GetAddress(),
             device->GetAddress(),
@@ -150,9 +150,13 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
         Drop(packet, FabricDropReason::NOT_IPV4);
         return;
     }
-    const bool decrement = m_ttlMode == TTL_ALWAYS
-                        || (m_ttlMode == TTL_WHILE_DOWN && m_truth
-                            && (m_truth->GetNDirLinksDown() != 0 || m_truth->GetNNodesDown() != 0));
+    // while-down: while something is down, or some node's view still differs from the truth
+    // (views converging after a repair can loop too); three counters, no scan.
+    const bool decrement
+        = m_ttlMode == TTL_ALWAYS
+       || (m_ttlMode == TTL_WHILE_DOWN
+           && ((m_truth && (m_truth->GetNDirLinksDown() != 0 || m_truth->GetNNodesDown() != 0))
+               || m_routing->GetViewDisagreements() != 0));
     if (decrement && ttl <= 1)
     {
         Drop(packet, FabricDropReason::TTL_EXPIRED);
@@ -176,7 +180,11 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     }
     ++m_forwarded;
     m_forwardTrace(packet, inPort, port);
-    Ptr<Packet> copy = packet->Copy();
+    // No copy: PointToPointNetDevice::Receive hands its protocol handlers the packet the
+    // channel copied for this reception (PointToPointChannel::TransmitStart), which nobody
+    // else holds, and on a switch this forwarder is the only IPv4 handler. So it is ours to
+    // rewrite and pass on (Forward() copies what a caller hands it).
+    Ptr<Packet> copy = ConstCast<Packet>(packet);
     const bool marked = m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
                      && m_queues[port]
                      && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]);

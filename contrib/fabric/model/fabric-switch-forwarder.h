@@ -25,9 +25,13 @@ namespace ns3
  * Hosts keep the full stack (sockets, FlowMonitor). The TTL is decremented as a router
  * does, and a packet that arrives with TTL <= 1 is dropped with reason ttl-expired, so a loop
  * ends (attribute Ttl). Rewriting the TTL costs a header rewrite (a buffer copy) per hop, so by
- * default (while-down) it is done only while some element of the physical state is down: the
- * only time routing views can disagree and loop (the routing functions are loop-free with
+ * default (while-down) it is done only while some element of the physical state is down or
+ * some node's routing view still differs from the truth (FabricRouting::GetViewDisagreements,
+ * counted by a FabricFailureDetector; views converging after a repair can loop): the only
+ * times routing views can disagree and loop (the routing functions are loop-free with
  * everything up, which is tested); "always" also ends the loops of a broken routing function.
+ * A packet is forwarded without a per-hop copy (the device's received packet is the
+ * forwarder's own).
  * If an EcnMarker is aggregated to the node, ECN-capable packets are marked CE according to
  * the egress queue they join; a mark counts (EcnMark) only when the packet was queued.
  *

@@ -3,6 +3,9 @@
 #define ROCE_NIC_H
 
 #include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
 #include "ns3/point-to-point-net-device.h"
@@ -13,8 +16,12 @@
 namespace ns3
 {
 
+class Ipv4;
 class PfcQueue;
+class RoceReceiver;
 class RoceSender;
+class TrafficControlLayer;
+class UdpL4Protocol;
 
 /**
  * \ingroup roce
@@ -29,10 +36,32 @@ class RoceSender;
  * the switch has paused the data class of a port, no queue pair of that port sends; control
  * packets (their own class) go on. A data packet already in the device queue
  * (DeviceQueuePackets) still leaves, which the switches' headroom accounts for.
+ *
+ * Host path (HostPath attribute). RoCE packets are UDP/IPv4 to port 4791 either way; the
+ * bytes on the wire are the same.
+ * - ipv4: queue pairs and the receiver go through the host's UdpL4Protocol and
+ *   Ipv4L3Protocol (and a UDP socket on 4791), so FlowMonitor and IPv4 traces see them.
+ * - fast (default): the NIC writes the UDP and IPv4 headers itself (the fields IPv4 writes:
+ *   addresses, ports, protocol, length, TTL = Ipv4L3Protocol::DefaultTtl, TOS, may-fragment,
+ *   an identification counted per source/destination pair, checksums only when
+ *   Node::ChecksumEnabled) and hands the packet to the port's device; on receive, a protocol
+ *   handler on the host's fabric devices hands UDP 4791 packets for this host to its
+ *   RoceReceiver and everything else to the traffic-control layer as before. Whenever the
+ *   IPv4 path would do something else than a plain send or local delivery (no route, an
+ *   interface down, a stopped device queue, a receiver not running, a packet not for this
+ *   host), the packet takes the IPv4 path, so drops are counted where they were. Only on
+ *   hosts routed by FabricIpv4Routing; other hosts use the ipv4 path.
  */
 class RoceNic : public Object
 {
   public:
+    /// Which host stack RoCE packets go through (HostPath attribute).
+    enum HostPath
+    {
+        HOST_PATH_IPV4, //!< UdpL4Protocol, Ipv4L3Protocol and a UDP socket
+        HOST_PATH_FAST  //!< headers written by the NIC, device send and protocol handler
+    };
+
     static TypeId GetTypeId();
     RoceNic();
 
@@ -56,6 +85,31 @@ class RoceNic : public Object
     /// The queue pair bound to \p qpn, or null.
     Ptr<RoceSender> FindQp(uint32_t qpn) const;
 
+    /**
+     * Send a RoCE packet (\p p starts with its RoceHeader) as UDP/IPv4 from \p src:\p sport to
+     * \p dst:\p dport with IPv4 TOS \p tos over \p route (null: no route, IPv4 drops it),
+     * by the HostPath the NIC uses.
+     */
+    void SendIp(Ptr<Packet> p,
+                Ipv4Address src,
+                Ipv4Address dst,
+                uint16_t sport,
+                uint16_t dport,
+                uint8_t tos,
+                const Ptr<Ipv4Route>& route);
+
+    /**
+     * The host's RoCE receiver: with the fast host path, UDP 4791 packets for this host go
+     * to \p rx (RoceReceiver::ReceivePacket) while \p active, without the IPv4 stack.
+     */
+    void SetReceiver(Ptr<RoceReceiver> rx, bool active);
+
+    /// Whether this host uses the fast host path (HostPath fast on a FabricIpv4Routing host).
+    bool IsFastPath();
+    /// Packets sent and received through the fast host path (not through IPv4).
+    uint64_t GetFastTxPackets() const { return m_fastTx; }
+    uint64_t GetFastRxPackets() const { return m_fastRx; }
+
   protected:
     void DoDispose() override;
 
@@ -73,11 +127,47 @@ class RoceNic : public Object
 
     Port& GetPort(uint32_t port);
     void TrySend(uint32_t port);
+    /// Learn the host's stack (once): whether the fast path applies.
+    void InitHost();
+    /// Protocol handler of the fast path on the host's fabric devices (IPv4 ethertype).
+    void ReceiveFromDevice(Ptr<NetDevice> device,
+                           Ptr<const Packet> packet,
+                           uint16_t protocol,
+                           const Address& from,
+                           const Address& to,
+                           NetDevice::PacketType packetType);
+    /// Replace the traffic-control layer's IPv4 handler by ReceiveFromDevice (once).
+    void InstallDemux();
+
+    /// What the fast path needs of a host port.
+    struct HostPort
+    {
+        int32_t interface {
+            - 1
+        };                       //!< IPv4 interface of the device
+        Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
+        Ptr<NetDevice> device;
+    };
 
     Ptr<Node> m_node;
     uint32_t m_depth{1};
     std::vector<Port> m_ports;
     std::unordered_map<uint32_t, Ptr<RoceSender>> m_qps;
+    HostPath m_hostPath{HOST_PATH_FAST};
+    bool m_hostInit{false};
+    bool m_fast{false}; //!< HostPath fast and the host is routed by FabricIpv4Routing
+    bool m_demux{false};
+    uint32_t m_fabricNode{UINT32_MAX};
+    uint8_t m_ttl{64}; //!< Ipv4L3Protocol::DefaultTtl
+    Ptr<Ipv4> m_ipv4;
+    Ptr<UdpL4Protocol> m_udp;
+    Ptr<TrafficControlLayer> m_tc;
+    std::vector<HostPort> m_hostPorts;             //!< by device index
+    std::unordered_map<uint64_t, uint16_t> m_ipId; //!< IPv4 identification per (src, dst)
+    Ptr<RoceReceiver> m_receiver;
+    bool m_receiverActive{false};
+    uint64_t m_fastTx{0};
+    uint64_t m_fastRx{0};
 };
 
 } // namespace ns3

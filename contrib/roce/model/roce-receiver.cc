@@ -111,6 +111,9 @@ RoceReceiver::StartApplication()
     m_udp = GetNode()->GetObject<UdpL4Protocol>();
     m_nic = RoceNic::Get(GetNode());
     m_socket->SetRecvCallback(MakeCallback(&RoceReceiver::Receive, this));
+    // With the fast host path, the NIC hands this host's UDP 4791 packets to ReceivePacket;
+    // the socket still gets whatever goes through IPv4.
+    m_nic->SetReceiver(this, true);
     Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
     m_primary = ipv4->GetNInterfaces() > 1 ? ipv4->GetAddress(1, 0).GetLocal() : Ipv4Address();
     if (auto fr = DynamicCast<FabricIpv4Routing>(ipv4->GetRoutingProtocol()))
@@ -143,6 +146,10 @@ RoceReceiver::OnNodeViewChange(uint32_t node, bool /*isNode*/, uint32_t /*id*/, 
 void
 RoceReceiver::StopApplication()
 {
+    if (m_nic)
+    {
+        m_nic->SetReceiver(this, false);
+    }
     if (m_socket)
     {
         m_socket->Close();
@@ -171,14 +178,11 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t rou
     ++m_txControl;
     // DSCP 48 (CS6), not ECN-capable: control packets ride the high-priority class of a
     // lossless fabric (PfcQueue), as deployments give CNPs their own priority.
-    SocketIpTosTag tos;
-    tos.SetTos(CONTROL_TOS);
-    p->AddPacketTag(tos);
     // To UDP 4791 of the sender's host, from the flow's own source port, so that a flow's
     // control packets hash alike, as RoCEv2 NICs do. With no route back (every port believed
     // dead) IPv4 drops it (no-route) and the sender's timeout recovers.
     const Ipv4Address src = f.route ? f.route->GetSource() : m_primary;
-    m_udp->Send(p, src, f.peer, f.peerPort, PORT, f.route);
+    m_nic->SendIp(p, src, f.peer, f.peerPort, PORT, CONTROL_TOS, f.route);
 }
 
 void
@@ -207,92 +211,99 @@ RoceReceiver::Receive(Ptr<Socket> socket)
     Ptr<Packet> p;
     while ((p = socket->RecvFrom(from)))
     {
-        RoceHeader rh;
-        if (p->GetSize() < RoceHeader::SIZE || p->RemoveHeader(rh) != RoceHeader::SIZE)
-        {
-            continue;
-        }
-        if (rh.GetType() != RoceHeader::DATA)
-        {
-            // ACK, NACK or CNP for one of this host's queue pairs.
-            ++m_rxControl;
-            if (Ptr<RoceSender> qp = m_nic->FindQp(rh.GetQp()))
-            {
-                qp->ReceiveControl(rh);
-            }
-            continue;
-        }
-        ++m_rxData;
-        const Time now = Simulator::Now();
         const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
-        // A flow is its sender's host and queue-pair number, as in RoCE: two messages that
-        // happen to reuse a UDP source port are still told apart.
-        const uint64_t key = (uint64_t(a.GetIpv4().Get()) << 32) | rh.GetQp();
-        FlowState& f = m_flows[key];
-        f.peer = a.GetIpv4();
-        f.peerPort = a.GetPort();
-        f.qp = rh.GetQp();
-
         SocketIpTosTag tos;
-        if (p->PeekPacketTag(tos) && (tos.GetTos() & 0x03) == Ipv4Header::ECN_CE)
-        {
-            ++f.marked;
-            if (f.lastCnp.IsNegative() || now - f.lastCnp >= m_cnpInterval)
-            {
-                f.lastCnp = now;
-                ++f.cnpsSent;
-                m_cnpTrace(f.qp);
-                SendControl(f, RoceHeader::CNP, 0);
-            }
-        }
+        const uint8_t t = p->RemovePacketTag(tos) ? tos.GetTos() : 0;
+        ReceivePacket(p, a.GetIpv4(), a.GetPort(), t);
+    }
+}
 
-        const uint32_t psn = rh.GetPsn();
-        const bool last = rh.GetFlags() & RoceHeader::FLAG_LAST;
-        if (psn == f.expected)
+void
+RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, uint8_t tosByte)
+{
+    RoceHeader rh;
+    if (p->GetSize() < RoceHeader::SIZE || p->RemoveHeader(rh) != RoceHeader::SIZE)
+    {
+        return;
+    }
+    if (rh.GetType() != RoceHeader::DATA)
+    {
+        // ACK, NACK or CNP for one of this host's queue pairs.
+        ++m_rxControl;
+        if (Ptr<RoceSender> qp = m_nic->FindQp(rh.GetQp()))
         {
-            ++f.expected;
-            f.deliveredBytes += p->GetSize();
-            m_deliverTrace(f.qp, p->GetSize());
-            if (last && !f.complete)
-            {
-                f.complete = true;
-                m_completeTrace(f.qp, f.deliveredBytes);
-            }
+            qp->ReceiveControl(rh);
         }
-        else if (psn > f.expected)
+        return;
+    }
+    ++m_rxData;
+    const Time now = Simulator::Now();
+    // A flow is its sender's host and queue-pair number, as in RoCE: two messages that
+    // happen to reuse a UDP source port are still told apart.
+    const uint64_t key = (uint64_t(peer.Get()) << 32) | rh.GetQp();
+    FlowState& f = m_flows[key];
+    f.peer = peer;
+    f.peerPort = peerPort;
+    f.qp = rh.GetQp();
+
+    if ((tosByte & 0x03) == Ipv4Header::ECN_CE)
+    {
+        ++f.marked;
+        if (f.lastCnp.IsNegative() || now - f.lastCnp >= m_cnpInterval)
         {
-            ++f.discarded;
-            // A packet of a later round than the last NACK's means the sender rewound since,
-            // and the expected PSN is still missing: its resend was lost. Say so at once.
-            if (f.lastNackPsn != f.expected || now - f.lastNack >= m_nackRetry
-                || RoceHeader::RoundAfter(rh.GetRound(), f.lastNackRound))
-            {
-                f.lastNackPsn = f.expected;
-                f.lastNackRound = rh.GetRound();
-                f.lastNack = now;
-                m_nackTrace(f.qp, f.expected);
-                SendControl(f, RoceHeader::NACK, f.expected, rh.GetRound());
-                f.ackTimer.Cancel(); // the NACK acknowledges everything before expected
-                f.sinceAck = 0;
-                f.lastAck = now;
-            }
-            continue;
+            f.lastCnp = now;
+            ++f.cnpsSent;
+            m_cnpTrace(f.qp);
+            SendControl(f, RoceHeader::CNP, 0);
         }
-        else
+    }
+
+    const uint32_t psn = rh.GetPsn();
+    const bool last = rh.GetFlags() & RoceHeader::FLAG_LAST;
+    if (psn == f.expected)
+    {
+        ++f.expected;
+        f.deliveredBytes += p->GetSize();
+        m_deliverTrace(f.qp, p->GetSize());
+        if (last && !f.complete)
         {
-            ++f.duplicates; // data delivered before; re-ACK below
+            f.complete = true;
+            m_completeTrace(f.qp, f.deliveredBytes);
         }
-        ++f.sinceAck;
-        if (f.expected > 0
-            && (last || f.sinceAck >= m_ackEvery || f.lastAck.IsNegative()
-                || now - f.lastAck >= m_ackMaxDelay))
+    }
+    else if (psn > f.expected)
+    {
+        ++f.discarded;
+        // A packet of a later round than the last NACK's means the sender rewound since,
+        // and the expected PSN is still missing: its resend was lost. Say so at once.
+        if (f.lastNackPsn != f.expected || now - f.lastNack >= m_nackRetry
+            || RoceHeader::RoundAfter(rh.GetRound(), f.lastNackRound))
         {
-            SendAck(f);
+            f.lastNackPsn = f.expected;
+            f.lastNackRound = rh.GetRound();
+            f.lastNack = now;
+            m_nackTrace(f.qp, f.expected);
+            SendControl(f, RoceHeader::NACK, f.expected, rh.GetRound());
+            f.ackTimer.Cancel(); // the NACK acknowledges everything before expected
+            f.sinceAck = 0;
+            f.lastAck = now;
         }
-        else if (f.expected > 0 && !f.ackTimer.IsRunning())
-        {
-            f.ackTimer = Simulator::Schedule(m_ackMaxDelay, &RoceReceiver::AckTimer, this, key);
-        }
+        return;
+    }
+    else
+    {
+        ++f.duplicates; // data delivered before; re-ACK below
+    }
+    ++f.sinceAck;
+    if (f.expected > 0
+        && (last || f.sinceAck >= m_ackEvery || f.lastAck.IsNegative()
+            || now - f.lastAck >= m_ackMaxDelay))
+    {
+        SendAck(f);
+    }
+    else if (f.expected > 0 && !f.ackTimer.IsRunning())
+    {
+        f.ackTimer = Simulator::Schedule(m_ackMaxDelay, &RoceReceiver::AckTimer, this, key);
     }
 }
 

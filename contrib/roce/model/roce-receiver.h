@@ -80,6 +80,13 @@ class RoceReceiver : public Application
     uint64_t GetRxControlPackets() const { return m_rxControl; }
     const std::unordered_map<uint64_t, FlowState>& GetFlows() const { return m_flows; }
 
+    /**
+     * A RoCE packet (starting with its RoceHeader) arrived from \p peer, UDP source port
+     * \p peerPort, with IPv4 TOS \p tos: from the UDP socket (ipv4 host path) or straight
+     * from the NIC (RoceNic fast host path).
+     */
+    void ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, uint8_t tos);
+
     /// (flow id, message bytes delivered in order)
     typedef void (*CompleteTracedCallback)(uint32_t flowId, uint64_t bytes);
     /// (flow id, payload bytes delivered in order by this packet)

@@ -326,10 +326,9 @@ RoceSender::SendOne()
     ++m_txPackets;
     m_retxPackets += retx ? 1 : 0;
     m_txTrace(p, psn, retx);
-    SocketIpTosTag tos; // ECN-capable transport, best-effort DSCP
-    tos.SetTos(Ipv4Header::ECN_ECT0);
-    p->AddPacketTag(tos);
-    m_udp->Send(p, m_srcAddr, m_dstAddr, m_localPort, ROCEV2_UDP_PORT, m_route);
+    // ECN-capable transport, best-effort DSCP; through the NIC's host path (RoceNic::HostPath).
+    m_nic->SendIp(
+        p, m_srcAddr, m_dstAddr, m_localPort, ROCEV2_UDP_PORT, Ipv4Header::ECN_ECT0, m_route);
     const uint32_t wire = size + WIRE_OVERHEAD;
     m_cc->OnSent(wire);
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.

@@ -25,8 +25,9 @@ class Ipv4Route;
  * The sending side of a RoCE-like queue pair: one message of MessageBytes, segmented into
  * packets of at most PacketSize payload bytes with consecutive PSNs, sent over UDP from a
  * fixed source port (the ECMP entropy, as RoCEv2 does) to port 4791, with ECT(0) set.
- * Packets go through the host's UDP and IPv4 layers (so FlowMonitor sees them) but not
- * through a socket: like a NIC, a queue pair writes its own UDP source port. ACKs, NACKs and
+ * Packets leave through the host's RoceNic (RoceNic::HostPath: the host's UDP and IPv4 layers,
+ * which FlowMonitor sees, or the fast path, where the NIC writes the same headers itself),
+ * never through a socket: like a NIC, a queue pair writes its own UDP source port. ACKs, NACKs and
  * CNPs come back to UDP 4791 of the host, where its RoceReceiver hands them to the queue pair
  * by number (FlowId).
  *

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef ROCE_BENCH_H
+#define ROCE_BENCH_H
+
+#include "ns3/fabric-udp-run.h"
+#include "ns3/nstime.h"
+#include "ns3/roce-traffic-helper.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup roce
+ * One row of bench-packet-rate's RoCE table: the same fabric and flows run four ways in one
+ * process, so that the ratios are measured side by side on the same machine state.
+ */
+struct RoceBenchRow
+{
+    FabricUdpRunResult global;    //!< stock ns-3 (global routing, IPv4 everywhere), UDP
+    FabricUdpRunResult udp;       //!< our routing and switch fast path, UDP at constant rate
+    FabricRoceRunResult roce;     //!< RoCE + DCQCN, NIC fast host path (RoceNic::HostPath fast)
+    FabricRoceRunResult roceIpv4; //!< the same RoCE run through the hosts' UDP/IPv4 stacks
+};
+
+/**
+ * Run a row: \p build gives a fresh network with our routing, \p buildGlobal one with stock
+ * global routing; UDP flows at \p rates (bit/s, per flow) with 4096-byte payloads; RoCE at
+ * line rate; each run stops at \p simTime. The RoCE runs set the default of
+ * ns3::RoceNic::HostPath for their duration and restore it after.
+ */
+RoceBenchRow RunRoceBenchRow(const std::function<Ptr<FabricNetwork>()>& build,
+                             const std::function<Ptr<FabricNetwork>()>& buildGlobal,
+                             const std::vector<FlowSpec>& flows,
+                             const std::vector<double>& rates,
+                             Time simTime);
+
+/// The table's header line.
+void PrintRoceBenchHeader(std::ostream& os, Time simTime);
+
+/**
+ * Print \p row as a table line (fabric, pattern, hop packets per wall-second of each run and
+ * the ratios) and return its summary.json object: the hop packets, wall seconds and rates of
+ * each run, roce_vs_udp, roce_vs_global, roce_vs_roce_ipv4 (fast over IPv4 host path), and
+ * the packet accounting of each run.
+ */
+nlohmann::json RoceBenchRowJson(const RoceBenchRow& row,
+                                const std::string& fabric,
+                                const std::string& pattern,
+                                std::ostream& os);
+
+} // namespace ns3
+
+#endif // ROCE_BENCH_H
