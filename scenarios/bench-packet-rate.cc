@@ -192,7 +192,7 @@ Run(int argc, char* argv[])
         ScalingPoint point{"", "", "", n, k, simTime};
         ParseScalingPoint(cli.GetString("scaling"), "--scaling", point);
         FabricResults out(cli.GetString("out"));
-        out.WriteJson("summary.json", RunScalingPoint(point));
+        out.WriteSummary(RunScalingPoint(point));
         return 0;
     }
     const auto variants = cli.GetList("variants");
@@ -307,14 +307,16 @@ Run(int argc, char* argv[])
         const double wall = w[w.size() / 2];
         const FabricUdpRunResult& r = last[v];
         rate[v] = r.hopPackets / wall;
-        summary["variants"][v] = {
-            {"hop_packets", r.hopPackets},
-            {"wall_s_median", wall},
-            {"wall_s_all", walls[v]},
-            {"hop_packets_per_s", rate[v]},
-            {"events", r.events},
-            {"events_per_s", r.events / wall},
-            {"accounting", PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)}};
+        summary["variants"][v]
+            = {{"hop_packets", r.hopPackets},
+               {"wall_s_median", wall},
+               {"wall_s_all", walls[v]},
+               {"hop_packets_per_s", rate[v]},
+               {"events", r.events},
+               {"events_per_s", r.events / wall},
+               {"accounting",
+                PacketAccountingJson(
+                    r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets)}};
         std::cout << std::left << std::setw(8) << v << std::right << std::setw(12) << r.hopPackets
                   << std::setw(9) << std::fixed << std::setprecision(2) << wall << std::setw(14)
                   << std::setprecision(0) << rate[v] << std::setw(13) << r.events / wall;
@@ -340,7 +342,7 @@ Run(int argc, char* argv[])
     {
         RunRoceVariants(n, k, simTime, summary);
     }
-    out.WriteJson("summary.json", summary);
+    out.WriteSummary(summary);
     std::cout << "wrote " << out.Path("summary.json") << "\n";
     return 0;
 }

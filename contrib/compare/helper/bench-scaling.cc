@@ -233,7 +233,8 @@ RunScalingPoint(const ScalingPoint& point)
         hop = r.hopPackets;
         events = r.events;
         wall = r.wallSeconds;
-        accounting = PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true);
+        accounting = PacketAccountingJson(
+            r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets);
         out["unaccounted_packets"] = r.Unaccounted();
     }
     else
@@ -252,7 +253,8 @@ RunScalingPoint(const ScalingPoint& point)
         }
         out["flows_complete"] = complete;
         out["control_hop_packets"] = r.hopControlPackets;
-        accounting = PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true);
+        accounting = PacketAccountingJson(
+            r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets);
         out["unaccounted_packets"] = r.Unaccounted();
     }
     const auto t3 = Clock::now();

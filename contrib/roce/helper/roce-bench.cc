@@ -97,35 +97,40 @@ RoceBenchRowJson(const RoceBenchRow& row,
        << "x\n";
     os.flags(flags);
     os.precision(precision);
-    return {
-        {"global_udp_hop_packets", g.hopPackets},
-        {"global_udp_wall_s", g.wallSeconds},
-        {"global_udp_hop_packets_per_s", globalRate},
-        {"udp_hop_packets", u.hopPackets},
-        {"udp_wall_s", u.wallSeconds},
-        {"udp_hop_packets_per_s", udpRate},
-        {"roce_hop_packets", r.hopPackets},
-        {"roce_control_hop_packets", r.hopControlPackets},
-        {"roce_wall_s", r.wallSeconds},
-        {"roce_hop_packets_per_s", roceRate},
-        {"roce_data_hop_packets_per_s", roceRate - ctrl},
-        {"roce_control_hop_packets_per_s", ctrl},
-        {"roce_events_per_s", r.events / r.wallSeconds},
-        {"roce_ipv4_hop_packets", ri.hopPackets},
-        {"roce_ipv4_wall_s", ri.wallSeconds},
-        {"roce_ipv4_hop_packets_per_s", roceIpv4Rate},
-        // Both host paths simulate the same run (tests check it): a difference here
-        // means a bug, reported rather than hidden.
-        {"roce_ipv4_same_hop_packets", ri.hopPackets == r.hopPackets},
-        {"roce_vs_udp", roceRate / udpRate},
-        {"roce_vs_global", roceRate / globalRate},
-        {"roce_vs_roce_ipv4", roceRate / roceIpv4Rate},
-        {"global_udp_accounting",
-         PacketAccountingJson(g.sentPackets, g.deliveredPackets, g.drops, true)},
-        {"udp_accounting", PacketAccountingJson(u.sentPackets, u.deliveredPackets, u.drops, true)},
-        {"roce_accounting", PacketAccountingJson(r.sentPackets, r.deliveredPackets, r.drops, true)},
-        {"roce_ipv4_accounting",
-         PacketAccountingJson(ri.sentPackets, ri.deliveredPackets, ri.drops, true)}};
+    return {{"global_udp_hop_packets", g.hopPackets},
+            {"global_udp_wall_s", g.wallSeconds},
+            {"global_udp_hop_packets_per_s", globalRate},
+            {"udp_hop_packets", u.hopPackets},
+            {"udp_wall_s", u.wallSeconds},
+            {"udp_hop_packets_per_s", udpRate},
+            {"roce_hop_packets", r.hopPackets},
+            {"roce_control_hop_packets", r.hopControlPackets},
+            {"roce_wall_s", r.wallSeconds},
+            {"roce_hop_packets_per_s", roceRate},
+            {"roce_data_hop_packets_per_s", roceRate - ctrl},
+            {"roce_control_hop_packets_per_s", ctrl},
+            {"roce_events_per_s", r.events / r.wallSeconds},
+            {"roce_ipv4_hop_packets", ri.hopPackets},
+            {"roce_ipv4_wall_s", ri.wallSeconds},
+            {"roce_ipv4_hop_packets_per_s", roceIpv4Rate},
+            // Both host paths simulate the same run (tests check it): a difference here
+            // means a bug, reported rather than hidden.
+            {"roce_ipv4_same_hop_packets", ri.hopPackets == r.hopPackets},
+            {"roce_vs_udp", roceRate / udpRate},
+            {"roce_vs_global", roceRate / globalRate},
+            {"roce_vs_roce_ipv4", roceRate / roceIpv4Rate},
+            {"global_udp_accounting",
+             PacketAccountingJson(
+                 g.sentPackets, g.deliveredPackets, g.drops, true, g.measuredInFlightPackets)},
+            {"udp_accounting",
+             PacketAccountingJson(
+                 u.sentPackets, u.deliveredPackets, u.drops, true, u.measuredInFlightPackets)},
+            {"roce_accounting",
+             PacketAccountingJson(
+                 r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets)},
+            {"roce_ipv4_accounting",
+             PacketAccountingJson(
+                 ri.sentPackets, ri.deliveredPackets, ri.drops, true, ri.measuredInFlightPackets)}};
 }
 
 } // namespace ns3
