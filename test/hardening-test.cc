@@ -60,6 +60,7 @@ ExpectAccounting(const json& j, const std::string& where)
         // Counted in queues and on links, not derived: a vanished packet shows here.
         EXPECT_EQ(j["in_flight_measured"].get<int64_t>(), j["in_flight_at_stop"].get<int64_t>())
             << where;
+        EXPECT_EQ(j.value("accounting_closed", false), true) << where;
     }
     EXPECT_GT(j["sent_packets"].get<uint64_t>(), 0u) << where;
 }

@@ -64,10 +64,9 @@ uint64_t RoceDataWireBytes();
  * sent = delivered + dropped + in flight holds in the summary itself. With
  * \p measuredInFlight (FabricLinkMonitor::GetMeasuredInFlightPackets: the packets counted in
  * queues, on links and held by models) the summary also carries in_flight_measured, and
- * in_flight_at_stop must equal it: a packet that vanished without a drop reason makes the
- * two differ.
- * \throws std::logic_error if delivered + dropped exceeds sent, or if the packets counted in
- * flight differ from sent - delivered - dropped (a counting bug)
+ * in_flight_at_stop must equal it (accounting_closed; a mismatch is also reported by
+ * FabricWarn): a packet that vanished without a drop reason makes the two differ.
+ * \throws std::logic_error if delivered + dropped exceeds sent (a counting bug)
  */
 nlohmann::json PacketAccountingJson(uint64_t sent,
                                     uint64_t delivered,

@@ -244,7 +244,9 @@ FabricFailureDetector::OnViewFlip(const FabricStateChange& c)
     if (c.up == truthUp)
     {
         auto it = m_disagree.find(key);
-        NS_ASSERT(it != m_disagree.end() && it->second > 0);
+        // A view that agrees again must have disagreed: anything else is a bookkeeping bug.
+        NS_ABORT_MSG_IF(it == m_disagree.end() || it->second == 0,
+                        "FabricFailureDetector: a view agreed again without having disagreed");
         if (--it->second == 0)
         {
             m_disagree.erase(it);

@@ -42,7 +42,9 @@ FabricSwitchForwarder::GetTypeId()
                   MakeEnumChecker(
                       TTL_ALWAYS, "always", TTL_WHILE_DOWN, "while-down", TTL_NEVER, "never"))
               .AddTraceSource("Forward",
-                              "A packet was sent out of an egress port.",
+                              "A packet is sent out of an egress port (fired before its TTL "
+                              "and ECN are rewritten and it is queued: a sink that keeps the "
+                              "packet must Copy() it).",
                               MakeTraceSourceAccessor(&FabricSwitchForwarder::m_forwardTrace),
                               "ns3::FabricSwitchForwarder::ForwardTracedCallback")
               .AddTraceSource("Drop",

@@ -74,7 +74,14 @@ OcsFabric::OcsFabric()
     NS_LOG_FUNCTION(this);
 }
 
-OcsFabric::~OcsFabric() = default;
+OcsFabric::~OcsFabric()
+{
+    // Destroyed without Dispose while the network lives: its holder must not call back here.
+    if (m_net && m_holderId != UINT32_MAX)
+    {
+        m_net->RemovePacketHolder(m_holderId);
+    }
+}
 
 void
 OcsFabric::DoDispose()
@@ -400,7 +407,8 @@ OcsFabric::ReleaseHeld()
         Ptr<FabricSwitchForwarder> fw = m_net->GetNode(h.node)->GetObject<FabricSwitchForwarder>();
         Time& at = nextAt[{h.node, h.port}];
         ++m_releasing;
-        Simulator::Schedule(at, &OcsFabric::ForwardHeld, this, fw, h.packet, h.port);
+        Simulator::Schedule(
+            at, &OcsFabric::ForwardHeld, Ptr<OcsFabric>(this), fw, h.packet, h.port);
         DataRateValue rate;
         m_net->GetDevice(h.node, h.port)->GetAttribute("DataRate", rate);
         at += rate.Get().CalculateBytesTxTime(h.packet->GetSize() + 2); // + the PPP header

@@ -515,6 +515,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         // if each of its affected flows did.
         uint32_t notRecovered = 0;
         std::vector<double> stalls;
+        std::vector<double> uncapped; // failure to first arrival, also after the repair
         std::map<std::pair<uint32_t, uint32_t>, bool> pairRecovered;
         for (uint32_t f : affected)
         {
@@ -522,6 +523,10 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
             bool inWindow = false;
             stalls.push_back(
                 StallOf(*run.probe, w, f, e.fail.at, e.repair.at, &recovered, &inWindow));
+            if (inWindow)
+            {
+                uncapped.push_back((run.probe->FirstArrival(w, f) - e.fail.at).GetSeconds() * 1e6);
+            }
             notRecovered += inWindow ? 0 : 1;
             auto it = pairRecovered.emplace(std::make_pair(flows[f].src, flows[f].dst), true).first;
             it->second = it->second && recovered;
@@ -652,6 +657,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                 {"affected_not_recovered_in_window", notRecovered},
                 {"crossing_inactive_flows", inactiveCrossing},
                 {"stall_us", stall},
+                {"stall_uncapped_us", MedianMax(uncapped)},
                 {"recovered_before_repair",
                  {{"pairs", pairsRecovered},
                   {"fraction",
@@ -668,15 +674,22 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         {
             // Per affected flow: time, in whole bins from the failure to the repair, its
             // delivered (in-order) rate stays below the fraction of its rate in the window
-            // before the failure. Flows that delivered nothing before are left out.
+            // before the failure, until the repair or the flow's completion. Flows that
+            // delivered nothing before are left out (counted in flows_excluded).
             const size_t p0 = size_t(std::ceil(beforeFrom.GetSeconds() / bin.GetSeconds()));
             const size_t p1 = size_t(e.fail.at.GetSeconds() / bin.GetSeconds());
             const size_t d0 = size_t(std::ceil(e.fail.at.GetSeconds() / bin.GetSeconds()));
             const size_t d1 = size_t(e.repair.at.GetSeconds() / bin.GetSeconds());
             std::vector<double> dips;
+            uint32_t excluded = 0;
             for (uint32_t f : affected)
             {
                 const auto& bins = r.flows[f].rxBins;
+                // A flow that completed has no rate afterwards: that is no dip.
+                const size_t end
+                    = r.flows[f].complete
+                        ? std::min(d1, size_t(r.flows[f].finish.GetSeconds() / bin.GetSeconds()))
+                        : d1;
                 double pre = 0;
                 for (size_t i = p0; i < p1 && i < bins.size(); ++i)
                 {
@@ -684,11 +697,12 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                 }
                 if (p1 <= p0 || pre <= 0)
                 {
+                    ++excluded;
                     continue;
                 }
                 pre /= double(p1 - p0);
                 uint32_t below = 0;
-                for (size_t i = d0; i < d1; ++i)
+                for (size_t i = d0; i < end; ++i)
                 {
                     below += (i < bins.size() ? bins[i] : 0) < s.goodputDipFraction * pre ? 1 : 0;
                 }
@@ -697,6 +711,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
             je["goodput_dip_fraction"] = s.goodputDipFraction;
             je["goodput_dip_us"] = MedianMax(dips);
             je["goodput_dip_us"]["flows"] = dips.size();
+            je["goodput_dip_us"]["flows_excluded"] = excluded;
         }
         if (s.blastRadius)
         {

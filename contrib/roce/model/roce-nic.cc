@@ -302,8 +302,10 @@ RoceNic::SendIp(Ptr<Packet> p,
         // What IPv4 does with a route, an interface up, a destination not on this host and a
         // running device queue: UdpL4Protocol::Send, Ipv4L3Protocol::Send/BuildHeader/
         // SendRealOut, Ipv4Interface::Send, TrafficControlLayer::Send, then NetDevice::Send.
+        // A datagram over the port's MTU goes to IPv4, which fragments it.
         if (idx < m_hostPorts.size() && m_hostPorts[idx].interface >= 0
-            && m_hostPorts[idx].device == dev && m_ipv4->IsUp(m_hostPorts[idx].interface)
+            && p->GetSize() + 8 + 20 <= dev->GetMtu() && m_hostPorts[idx].device == dev
+            && m_ipv4->IsUp(m_hostPorts[idx].interface)
             && !(m_hostPorts[idx].txq && m_hostPorts[idx].txq->IsStopped())
             && FabricAddressing::HostOf(dst.Get()) != m_fabricNode)
         {
