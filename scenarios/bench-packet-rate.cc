@@ -214,19 +214,7 @@ Run(int argc, char* argv[])
             schedulers.push_back(CheckTypeIdName(name, "ns3::Scheduler", "--schedulers").GetName());
         }
     }
-    {
-        // Measured (Release): an ns-3 network takes about 45 kB per GPU and an AllReduce UDP
-        // flow about 3.6 kB (n=256: 0.25 GB, n=512: 0.94 GB); setting up and running a flow
-        // for a few us takes about 90 us of wall time.
-        const double flows = double(n) * (n - 1);
-        const std::string sizes = "--n=" + std::to_string(n)
-                                + " (AllReduce: " + FormatNumber(flows, 3)
-                                + " flows) / --build-n=" + std::to_string(buildN);
-        CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
-        CheckFabricRunTime(9e-5 * flows
-                               * ((variants.size() + schedulers.size()) * repeat + (roce ? 16 : 0)),
-                           sizes + " with --variants, --schedulers, --repeat, --roce");
-    }
+    CheckPacketRateBenchSize(n, buildN, (variants.size() + schedulers.size()) * repeat, roce);
     FabricResults out(cli.GetString("out"));
     json summary;
     summary["params"] = {{"n", n}, {"k", k}, {"sim_us", simUs}, {"scheduler", scheduler}};

@@ -3,10 +3,12 @@
 
 #include "ns3/config.h"
 #include "ns3/fabric-checks.h"
+#include "ns3/fabric-results.h"
 #include "ns3/log.h"
 #include "ns3/roce-nic.h"
 #include "ns3/string.h"
 
+#include <algorithm>
 #include <iomanip>
 
 namespace ns3
@@ -131,6 +133,17 @@ RoceBenchRowJson(const RoceBenchRow& row,
             {"roce_ipv4_accounting",
              PacketAccountingJson(
                  ri.sentPackets, ri.deliveredPackets, ri.drops, true, ri.measuredInFlightPackets)}};
+}
+
+void
+CheckPacketRateBenchSize(uint32_t n, uint32_t buildN, size_t udpRuns, bool roce)
+{
+    const double flows = double(n) * (n - 1);
+    const std::string sizes = "--n=" + std::to_string(n) + " (AllReduce: " + FormatNumber(flows, 3)
+                            + " flows) / --build-n=" + std::to_string(buildN);
+    CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
+    CheckFabricRunTime(9e-5 * flows * (double(udpRuns) + (roce ? 16 : 0)),
+                       sizes + " with --variants, --schedulers, --repeat, --roce");
 }
 
 } // namespace ns3

@@ -18,6 +18,16 @@ namespace ns3
 
 /**
  * \ingroup roce
+ * Refuse (std::invalid_argument naming the flags) a bench-packet-rate run this machine cannot
+ * hold or finish: ZCube AllReduce on \p n GPUs, \p udpRuns UDP runs of it, the RoCE rows if
+ * \p roce, and a ZCube of \p buildN GPUs built alone. Measured (Release): a network takes
+ * about 45 kB per GPU and an AllReduce UDP flow about 3.6 kB (n=256: 0.25 GB, n=512: 0.94 GB);
+ * setting up and running a flow for a few us takes about 90 us of wall time.
+ */
+void CheckPacketRateBenchSize(uint32_t n, uint32_t buildN, size_t udpRuns, bool roce);
+
+/**
+ * \ingroup roce
  * One row of bench-packet-rate's RoCE table: the same fabric and flows run four ways in one
  * process, so that the ratios are measured side by side on the same machine state.
  */
