@@ -4,6 +4,7 @@
 // path, field by field, on small runs of every kind: ECN and drops, AllReduce and permutation
 // on ZCube and ROFT, random losses, a NIC port failover and a lossless (PFC) fabric.
 #include "../ns3-sim-fixture.h"
+#include "spine-loss.h"
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -325,19 +326,7 @@ TEST_F(RoceHostPath, RandomLossGoBackN)
         [](FabricRoceRunOptions o)
         {
             auto net = Roft16("8MB");
-            const FabricGraph& g = net->GetGraph();
-            const uint32_t leaf = g.GetPeer(15, 0);
-            for (uint32_t p = 0; p < g.GetNPorts(leaf); ++p)
-            {
-                if (!g.IsHost(g.GetPeer(leaf, p)))
-                {
-                    auto em = CreateObject<RateErrorModel>();
-                    em->SetAttribute("ErrorRate", DoubleValue(0.02));
-                    em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-                    em->AssignStreams(100 + p);
-                    net->GetDevice(leaf, p)->SetReceiveErrorModel(em);
-                }
-            }
+            CorruptArrivalsFromSpines(net, 15, 0.02);
             std::vector<FlowSpec> flows;
             for (uint32_t i = 0; i < 4; ++i)
             {

@@ -2,6 +2,7 @@
 // RoCE-like transport in small ns-3 runs: line rate on an idle path, DCQCN sharing a
 // bottleneck, go-back-N under injected loss, incast, and packet accounting in every run.
 #include "../ns3-sim-fixture.h"
+#include "spine-loss.h"
 
 #include "ns3/core-module.h"
 #include "ns3/error-model.h"
@@ -173,19 +174,7 @@ TEST_F(RoceTransport, GoBackNRecoversFromLoss)
 {
     auto net = Roft16();
     // 1% of packets arriving at the destination's leaf from the spines are corrupted.
-    const FabricGraph& g = net->GetGraph();
-    const uint32_t leaf = g.GetPeer(15, 0);
-    for (uint32_t p = 0; p < g.GetNPorts(leaf); ++p)
-    {
-        if (!g.IsHost(g.GetPeer(leaf, p)))
-        {
-            auto em = CreateObject<RateErrorModel>();
-            em->SetAttribute("ErrorRate", DoubleValue(0.01));
-            em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-            em->AssignStreams(100 + p);
-            net->GetDevice(leaf, p)->SetReceiveErrorModel(em);
-        }
-    }
+    CorruptArrivalsFromSpines(net, 15, 0.01);
     std::vector<FlowSpec> flows;
     for (uint32_t i = 0; i < 4; ++i)
     {
