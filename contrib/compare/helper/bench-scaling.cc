@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "bench-scaling.h"
 
+#include "packet-flow-compare.h"
+
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-choice.h"
 #include "ns3/fabric-network-helper.h"
@@ -217,15 +219,11 @@ RunScalingPoint(const ScalingPoint& point)
     // on a shared machine the wall time says as much about the neighbours as about the run.
     double cpu0 = 0;
     double cpu1 = 0;
-    auto cpuNow = []()
-    {
-        return double(std::clock()) / CLOCKS_PER_SEC;
-    };
     const Time last = point.simTime - NanoSeconds(1);
     FabricRunHook hook = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
     {
-        cpu0 = cpuNow();
-        Simulator::Schedule(last, [&]() { cpu1 = cpuNow(); });
+        cpu0 = ProcessCpuSeconds();
+        Simulator::Schedule(last, [&]() { cpu1 = ProcessCpuSeconds(); });
     };
     if (point.transport == "udp")
     {
