@@ -844,6 +844,32 @@ TEST_F(FailoverTest, PacketAllPathsFailedGivesNoRouteDropsAndWatchdogNoCrash)
     EXPECT_EQ(r.Unaccounted(), 0);
 }
 
+namespace
+{
+/// A source port whose flow from GPU 2 to GPU 0 loops while leaf 0 and spine 0 know that
+/// \p link (leaf 0 - spine 0) failed and the other leaves do not; 0 if none of 2000 does.
+uint16_t
+FindLoopingSourcePort(const LeafSpineLayout& layout,
+                      const std::shared_ptr<const FabricGraph>& g,
+                      uint32_t link)
+{
+    auto knows = std::make_shared<FabricState>(g);
+    knows->FailLink(link);
+    auto probe = MakeRouting<EcmpRouting>(g);
+    probe->SetNodeView(layout.LeafNode(0), knows);
+    probe->SetNodeView(layout.SpineNode(0), knows);
+    for (uint16_t p = 49152; p < 49152 + 2000; ++p)
+    {
+        const FabricPath path = TracePath(*probe, 2, 0, Key(2, 0, p), 32);
+        if (!path.delivered && path.dirLinks.size() == 32)
+        {
+            return p;
+        }
+    }
+    return 0;
+}
+} // namespace
+
 TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
 {
     // Leaf0-spine0 fails; spine0 and leaf0 know (local detection), the other leaves do not
@@ -854,20 +880,7 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
     auto g = layout.Build();
     auto routing = MakeRouting<EcmpRouting>(g);
     const uint32_t link = layout.LeafSpineLink(*g, 0, 0);
-    auto knows = std::make_shared<FabricState>(g);
-    knows->FailLink(link);
-    auto probe = MakeRouting<EcmpRouting>(g);
-    probe->SetNodeView(layout.LeafNode(0), knows);
-    probe->SetNodeView(layout.SpineNode(0), knows);
-    uint16_t looping = 0;
-    for (uint16_t p = 49152; p < 49152 + 2000 && looping == 0; ++p)
-    {
-        const FabricPath path = TracePath(*probe, 2, 0, Key(2, 0, p), 32);
-        if (!path.delivered && path.dirLinks.size() == 32)
-        {
-            looping = p;
-        }
-    }
+    const uint16_t looping = FindLoopingSourcePort(layout, g, link);
     ASSERT_NE(looping, 0) << "no key loops in this configuration";
 
     // Packets: that flow during the disagreement window ends by TTL expiry, counted.
@@ -907,20 +920,7 @@ TEST_F(FailoverTest, TransientLoopAfterARepairEndsByTtlUnderWhileDown)
     auto g = layout.Build();
     auto routing = MakeRouting<EcmpRouting>(g);
     const uint32_t link = layout.LeafSpineLink(*g, 0, 0);
-    auto knows = std::make_shared<FabricState>(g);
-    knows->FailLink(link);
-    auto probe = MakeRouting<EcmpRouting>(g);
-    probe->SetNodeView(layout.LeafNode(0), knows);
-    probe->SetNodeView(layout.SpineNode(0), knows);
-    uint16_t looping = 0;
-    for (uint16_t p = 49152; p < 49152 + 2000 && looping == 0; ++p)
-    {
-        const FabricPath path = TracePath(*probe, 2, 0, Key(2, 0, p), 32);
-        if (!path.delivered && path.dirLinks.size() == 32)
-        {
-            looping = p;
-        }
-    }
+    const uint16_t looping = FindLoopingSourcePort(layout, g, link);
     ASSERT_NE(looping, 0) << "no key loops in this configuration";
 
     FabricNetworkHelper links;
