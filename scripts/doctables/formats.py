@@ -1,0 +1,330 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Formatters: one function per table, results folder in, Markdown table lines out.
+
+Every number comes from a program's output in the folder (summary.json, or a file the registry
+names); the only constants are labels and the published paper values of zcube-fig2.
+"""
+import json
+import os
+import re
+
+
+class MissingResults(Exception):
+    """The folder lacks an output a table needs (the table is then left as it is)."""
+
+
+def load(folder, name="summary.json"):
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        raise MissingResults(f"{path} not found")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f) if name.endswith(".json") else f.read()
+
+
+def sig3(x):
+    """Three significant digits, trailing zeros kept (4.00, 1.74, 380)."""
+    s = f"{x:#.3g}"
+    if "e" in s:
+        return f"{x:.0f}"
+    return s.rstrip(".")
+
+
+def short(x):
+    """Up to two decimals without trailing zeros (2, 2.6, 2.67)."""
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def percent(frac):
+    p = 100.0 * frac
+    return "0%" if p < 0.005 else f"{p:.2f}%"
+
+
+def row(cells):
+    return "| " + " | ".join(cells) + " |"
+
+
+def header(*names, align=None):
+    return [row(names), "|" + "|".join(align or ["---"] * len(names)) + "|"]
+
+
+# --- zcube.md -------------------------------------------------------------------------------
+
+# Published values (paper columns) are constants of the paper, not measurements (ZCube paper
+# Fig. 2, see /work/shared/REFERENCE-NUMBERS.md and doc/zcube.md).
+ZCUBE_FIG2_PAPER = {
+    ("allreduce", "zcube"): "1.00",
+    ("allreduce", "roft"): "1.14",
+    ("prefill", "zcube"): "1.33 (1.00 loaded)",
+    ("prefill", "roft"): "4.50",
+    ("prefill:0.5", "zcube"): "(1.00 loaded)",
+    ("prefill:0.5", "roft"): "—",
+    ("elephants", "zcube"): "near 9",
+    ("elephants", "roft"): "near 9, std 2.67",
+}
+FABRIC_TITLE = {"zcube": "ZCube", "roft": "ROFT"}
+
+
+def _pattern_label(key, pj, params):
+    if key.startswith("prefill"):
+        return f"prefill {round(100 * pj['prefill_fraction'])}%"
+    if key == "elephants":
+        return f"{params['elephants']} elephants"
+    return key
+
+
+def zcube_fig2(folder):
+    """Imbalance per pattern and fabric, analytic and packet level (zcube-vs-roft)."""
+    summary = load(folder)
+    params = summary["params"]
+    rows = header("pattern", "fabric", "imbalance (mean ± std)", "loaded", "paper Fig. 2",
+                  "packet imbalance, max error vs analytic (offered load)",
+                  "full load: drops / sent, mean (min) flow Gb/s")
+    # Patterns in the order of --pattern (JSON objects come back sorted by key).
+    keys = [k for k in str(params.get("patterns", "")).split(",") if k in summary["patterns"]]
+    keys += [k for k in summary["patterns"] if k not in keys]
+    for key in keys:
+        pj = summary["patterns"][key]
+        for fabric in ("zcube", "roft"):
+            fj = pj[fabric]
+            cells = [
+                _pattern_label(key, pj, params),
+                FABRIC_TITLE[fabric],
+                f"{fj['imbalance_mean']:.2f} ± {fj['imbalance_std']:.2f}",
+                f"{fj['loaded_imbalance_mean']:.2f}",
+                ZCUBE_FIG2_PAPER.get((key, fabric), "—"),
+            ]
+            packet = fj.get("packet") or []
+            if packet:
+                lo = packet[0]["unsaturated"]
+                hi = packet[0]["full_load"]
+                cells.append(f"{lo['imbalance']:.2f}, {percent(lo['max_rel_err_vs_analytic'])} "
+                             f"({lo['offered_load']:.2f})")
+                cells.append(f"{hi['dropped_packets']} / {hi['sent_packets']}, "
+                             f"{sig3(hi['throughput_gbps_mean'])} "
+                             f"({sig3(hi['throughput_gbps_min'])})")
+            else:
+                cells += ["—", "—"]
+            rows.append(row(cells))
+    return rows
+
+
+# --- rng.md ---------------------------------------------------------------------------------
+
+
+def rng_vs_fattree(folder):
+    """Per pattern, fabric and routing, RoCE flow results (rng-vs-fattree)."""
+    summary = load(folder)
+    rows = header("pattern", "fabric", "routing", "flows", "incompl", "tput mean", "tput p1",
+                  "tput min", "slowdown p50", "slowdown p99", "retx", "CNPs", "mean links")
+    order = ["spraypoint", "ecmp", "ksp"]
+    for pattern in ("permutation", "all-to-all"):
+        pj = summary["runs"].get(pattern, {})
+        for fabric in ("rng", "fat_tree"):
+            runs = pj.get(fabric, {})
+            for routing in sorted(runs, key=lambda r: order.index(r) if r in order else 99):
+                r = runs[routing]
+                t = r["throughput_gbps"]
+                sd = r["fct_slowdown"]
+                label = routing
+                if routing == "ksp" and "k" in summary.get("params", {}):
+                    label = f"ksp (k={summary['params']['k']})"
+                rows.append(row([
+                    pattern, "rng" if fabric == "rng" else "fat tree", label, str(r["flows"]),
+                    str(r["flows_incomplete"]), f"{t['mean']:.1f}", f"{t['p1']:.1f}",
+                    f"{t['min']:.1f}", f"{sd['p50']:.2f}", f"{sd['p99']:.2f}",
+                    str(r["retransmitted_packets"]), str(r["cnps"]),
+                    f"{r['mean_router_links']:.2f}"]))
+    return rows
+
+
+def rng_blast(folder):
+    """Blast radius of a router (spine) failure and of 1% link failures (rng-vs-fattree)."""
+    summary = load(folder)
+    rows = header("failure", "fabric", "elements", "flows", "predicted", "hit (measured)",
+                  "after: incomplete", "after: tput mean / p1", "after: slowdown p99")
+    labels = {"router": "router", "links-1pct": "1% links"}
+    for kind in ("router", "links-1pct"):
+        kj = summary.get("blast_radius", {}).get(kind, {})
+        for fabric in ("rng", "fat_tree"):
+            if fabric not in kj:
+                continue
+            b = kj[fabric]
+            after = b["after"]
+            hit = b["before"]["flows_incomplete"]
+            rows.append(row([
+                labels[kind], "rng" if fabric == "rng" else "fat tree",
+                re.sub(r"^1 links$", "1 link", b["elements"]), str(b["flows"]),
+                str(b["flows_blackholed_predicted"]),
+                f"{b['flows_hit_before_reconvergence']:.3f} ({hit})",
+                str(after["flows_incomplete"]),
+                f"{after['throughput_gbps']['mean']:.1f} / {after['throughput_gbps']['p1']:.1f}",
+                f"{after['fct_slowdown']['p99']:.2f}"]))
+    return rows
+
+
+# --- failures.md ----------------------------------------------------------------------------
+
+# The default elements of scenarios/failover.cc (DefaultElements): on ZCube the core link
+# O_0 -> E_1, the odd switch O_1 and GPU 2's access link; labels only, the numbers are read.
+FAILOVER_EVENT_LABEL = {
+    ("zcube", "core-link"): "core link O_0-E_1",
+    ("zcube", "switch"): "odd switch O_1",
+    ("zcube", "access-link"): "GPU 2's O side",
+    ("roft", "core-link"): "leaf 0 - spine 0 link",
+    ("roft", "switch"): "spine 1",
+    ("roft", "access-link"): "GPU 2's link",
+    ("rng", "core-link"): "router-router link",
+    ("rng", "router"): "router 1",
+    ("rng", "nic-port"): "server 2's NIC port",
+}
+
+
+def _median_max(d, unit_round=0):
+    return f"{d['median']:.{unit_round}f} / {d['max']:.{unit_round}f}"
+
+
+def _with_reference(x, ref):
+    """'x (ref)': a throughput and the same window without failures, when that run exists."""
+    return f"{x:.0f}" + ("" if ref is None else f" ({ref:.0f})")
+
+
+def _failover_events(folder, fault_domain):
+    summary = load(folder)
+    fabric = FABRIC_TITLE.get(summary["fabric"], summary["fabric"])
+    names = [f"event ({fabric}, `--pattern={summary['pattern']}`)", "pairs"]
+    if fault_domain:
+        names.append("§6.2 domain")
+    names += ["stall", "recovered", "goodput dip", "lost", "unaffected lost (in queues)",
+              "switch hops b/d/a", "unaffected Gb/s during", "to / from install"]
+    rows = header(*names)
+    for e in summary["events"]:
+        u = e["unaffected_gbps"]
+        rec = e["recovered_before_repair"]
+        lost_q = e["unaffected_lost_in_queue_packets"]
+        hops = e["switch_hops"]
+        cells = [FAILOVER_EVENT_LABEL.get((e["fabric"], e["kind"]), e["element"]),
+                 str(e["affected_pairs"])]
+        if fault_domain:
+            cells.append(str(e["fault_domain_pairs"]))
+        cells += [
+            _median_max(e["stall_us"]),
+            f"{rec['pairs']} ({rec['fraction']:.2f})",
+            _median_max(e["goodput_dip_us"]),
+            str(e["lost_packets"]),
+            f"{e['unaffected_lost_packets']}" + (f" ({lost_q})" if lost_q else ""),
+            " / ".join(short(hops[k]) for k in ("before", "during", "after")),
+            _with_reference(u["during"], u.get("during_no_failure")),
+            _with_reference(u["to_reaction"], u.get("to_reaction_no_failure")) + " / " +
+            _with_reference(u["from_reaction"], u.get("from_reaction_no_failure")),
+        ]
+        rows.append(row(cells))
+    return rows
+
+
+def failover_events(folder):
+    """Per failure event: stall, recovery, loss, hops and unaffected throughput (failover)."""
+    return _failover_events(folder, fault_domain=True)
+
+
+def failover_events_no_domain(folder):
+    """failover_events without the §6.2 fault-domain column (patterns other than AllReduce)."""
+    return _failover_events(folder, fault_domain=False)
+
+
+def failover_latency_sweep(folder):
+    """ZCube's stall against the controller latency, next to ROFT's local rehash (failover)."""
+    summary = load(folder)
+    rows = header("controller latency (us)", "ZCube stall median / max (us)",
+                  "ROFT local rehash median / max (us)")
+    for s in summary.get("latency_sweep", []):
+        rows.append(row([f"{s['controller_latency_us']:.0f}", _median_max(s["zcube"]),
+                         _median_max(s["roft"])]))
+    return rows
+
+
+# --- flow.md --------------------------------------------------------------------------------
+
+
+def flow_scale_tables(folder):
+    """The tables.md flow-scale writes next to its summary.json, as it is (flow-scale)."""
+    load(folder)  # the run finished (tables.md is written before summary.json)
+    return load(folder, "tables.md").rstrip("\n").split("\n")
+
+
+# --- roce.md --------------------------------------------------------------------------------
+
+ROCE_ROWS = (("zcube", "permutation", "ZCube permutation"), ("zcube", "allreduce",
+             "ZCube AllReduce"), ("roft", "permutation", "ROFT permutation"),
+             ("roft", "allreduce", "ROFT AllReduce"))
+
+
+def roce_host_path(folder):
+    """Hop-level packets per wall-second of each transport and host path (bench-packet-rate)."""
+    summary = load(folder)
+    rows = header("fabric / pattern", "global hop/s", "UDP fast hop/s", "RoCE hop/s",
+                  "RoCE (ipv4 host path) hop/s", "roce/global", "fast / ipv4 host path")
+    for fabric, pattern, label in ROCE_ROWS:
+        r = summary["roce"][fabric][pattern]
+        rows.append(row([label, f"{r['global_udp_hop_packets_per_s']:.0f}",
+                         f"{r['udp_hop_packets_per_s']:.0f}", f"{r['roce_hop_packets_per_s']:.0f}",
+                         f"{r['roce_ipv4_hop_packets_per_s']:.0f}", f"{r['roce_vs_global']:.2f}x",
+                         f"{r['roce_vs_roce_ipv4']:.2f}x"]))
+    return rows
+
+
+def callgrind_instructions(text):
+    """Instructions (Ir) of a callgrind.out file: its 'totals:' (or 'summary:') line."""
+    for line in text.split("\n"):
+        if line.startswith("totals:") or line.startswith("summary:"):
+            return int(line.split()[1])
+    raise MissingResults("callgrind.out has no totals: line")
+
+
+def roce_callgrind(folder):
+    """Instructions per hop-level packet of the RoCE rows, both host paths in one profile
+    (bench-packet-rate under callgrind, toggle-collect on RunFabricRoce)."""
+    summary = load(folder)
+    ir = callgrind_instructions(load(folder, "callgrind.out"))
+    rows = header("profile", "instructions", "hop packets (fast + ipv4 host path)", "per hop")
+    fast = sum(summary["roce"][f][p]["roce_hop_packets"] for f, p, _ in ROCE_ROWS)
+    ipv4 = sum(summary["roce"][f][p]["roce_ipv4_hop_packets"] for f, p, _ in ROCE_ROWS)
+    rows.append(row(["four RoCE rows, both host paths", f"{ir / 1e6:,.1f} M",
+                     f"{fast:,} + {ipv4:,}", f"{ir / (fast + ipv4) / 1e3:.2f}k"]))
+    return rows
+
+
+# --- scaling.md -----------------------------------------------------------------------------
+
+
+def point_folder(folder, point):
+    """Where a --scaling point's results are (fabric:pattern:... with '-' for ':')."""
+    return os.path.join(folder, point.replace(":", "-"))
+
+
+def scaling_table(folder, points):
+    """The scaling table of every point, in the order given (bench-packet-rate --scaling)."""
+    missing = [p for p in points if not os.path.exists(
+        os.path.join(point_folder(folder, p), "summary.json"))]
+    if missing:
+        raise MissingResults(f"{folder}: no summary.json for {len(missing)} of {len(points)} "
+                             f"points (first: {missing[0]})")
+    return scaling_rows([load(point_folder(folder, p)) for p in points])
+
+
+def scaling_rows(summaries):
+    """The scaling table from bench-packet-rate --scaling summaries, one per point."""
+    rows = header("fabric", "GPUs", "pattern", "transport", "flows", "sim us", "hop packets",
+                  "hop packets/CPU s", "hop packets/wall s", "events/hop", "peak pending events",
+                  "build s", "peak RSS MiB",
+                  align=["---", "---:", "---", "---"] + ["---:"] * 9)
+    for s in summaries:
+        if s["pattern"] == "none":
+            rows.append(f"| {s['fabric']} | {s['n']} | (build only) | | | | | | | | | "
+                        f"{s['build_s']:.1f} | {s['peak_rss_mib']:.0f} |")
+            continue
+        rows.append(row([
+            s["fabric"], str(s["n"]), s["pattern"], s["transport"], str(s["flows"]),
+            f"{s['sim_us']:.0f}", str(s["hop_packets"]), f"{s['hop_packets_per_cpu_s']:.0f}",
+            f"{s['hop_packets_per_s']:.0f}", f"{s['events_per_hop_packet']:.2f}",
+            str(s["peak_pending_events"]), f"{s['build_s']:.1f}", f"{s['peak_rss_mib']:.0f}"]))
+    return rows

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Which program (and flags) makes each measured table of doc/, and which formatter turns its
+results into Markdown.
+
+A run writes into RESULTS/<run name>/ (default RESULTS: the repository's results/). Costs:
+  cheap  deterministic, a minute or less here: `doc-tables.py --run` runs these
+  slow   deterministic but minutes or GiBs (callgrind, paper scale): `--include slow`
+  timed  wall-clock figures, meaningful only on an idle machine: `--include timed`
+"""
+from dataclasses import dataclass, field
+from functools import partial
+
+from . import formats
+
+
+@dataclass
+class Run:
+    program: str
+    args: list
+    cost: str = "cheap"
+    # valgrind arguments put before the program (instructions instead of wall time)
+    valgrind: list = field(default_factory=list)
+    # bench-packet-rate --scaling points (scaling-table.py), instead of one program run
+    points: list = field(default_factory=list)
+    machine: str = "any machine (results do not depend on the load)"
+
+    def command(self):
+        if self.points:
+            return f"scripts/scaling-table.py BIN {len(self.points)} points"
+        pre = " ".join(["valgrind"] + self.valgrind) + " " if self.valgrind else ""
+        return pre + " ".join([self.program] + self.args)
+
+
+@dataclass
+class Table:
+    run: str
+    formatter: object
+    keys: str  # where in the run's outputs the table's numbers are (for the reader)
+
+
+SCALING_SIZES = ((128, 16, 20), (1024, 32, 20), (4096, 64, 10))
+# all-pairs at 4096 (16.8M flows) and the ring's 2(n-1)n flow records at 4096 (33.5M) do not
+# fit: see doc/scaling.md; halving-doubling stands in for them there
+SCALING_POINTS = [
+    f"{fab}:{pat}:{tr}:{n}:{k}:{us}"
+    for fab in ("zcube", "roft")
+    for (n, k, us) in SCALING_SIZES
+    for (pat, tr) in (("permutation", "udp"), ("permutation", "roce"), ("allreduce", "udp"),
+                      ("ring", "roce"))
+    if n <= 1024 or pat == "permutation"
+] + [f"{fab}:hd:roce:{n}:{k}:{us}" for fab in ("zcube", "roft") for (n, k, us) in SCALING_SIZES
+     ] + ["zcube:none:udp:16384:128:1"]
+
+IDLE = "an idle machine (wall-clock rates; nothing else running)"
+
+RUNS = {
+    "zcube-vs-roft": Run("zcube-vs-roft", [], cost="slow"),
+    "rng-vs-fattree": Run("rng-vs-fattree", []),
+    "failover-zcube-allreduce": Run("failover", ["--fabric=zcube", "--no-failure-run=true"]),
+    "failover-zcube-prefill": Run("failover", ["--fabric=zcube", "--pattern=prefill",
+                                               "--no-failure-run=true", "--sweep-latency-us=none"]),
+    "flow-scale": Run("flow-scale", []),
+    "flow-scale-full-b": Run("flow-scale", ["--full", "--parts=B"], cost="slow",
+                             machine="any machine with 5 GiB free (wall seconds vary)"),
+    "bench-packet-rate-roce": Run("bench-packet-rate",
+                                  ["--build-n=0", "--schedulers=none", "--repeat=1"],
+                                  cost="timed", machine=IDLE),
+    "callgrind-roce": Run("bench-packet-rate",
+                          ["--n=16", "--k=4", "--sim-us=20", "--variants=fast",
+                           "--schedulers=none"], cost="slow",
+                          valgrind=["--tool=callgrind", "--toggle-collect=ns3::RunFabricRoce*"],
+                          machine="any machine (instruction counts; same build type)"),
+    "scaling": Run("bench-packet-rate", [], cost="timed", points=SCALING_POINTS,
+                   machine="an idle machine for the wall column (CPU-second and count columns "
+                           "hold under load)"),
+}
+
+TABLES = {
+    "zcube-fig2": Table("zcube-vs-roft", formats.zcube_fig2,
+                        "patterns.<p>.<fabric>.{imbalance_*, loaded_imbalance_mean, packet[0]}"),
+    "rng-vs-fattree": Table("rng-vs-fattree", formats.rng_vs_fattree,
+                            "runs.<pattern>.<fabric>.<routing>"),
+    "rng-blast": Table("rng-vs-fattree", formats.rng_blast, "blast_radius.<kind>.<fabric>"),
+    "failover-zcube-allreduce": Table("failover-zcube-allreduce", formats.failover_events,
+                                      "events[]"),
+    "failover-zcube-prefill": Table("failover-zcube-prefill", formats.failover_events_no_domain,
+                                    "events[]"),
+    "failover-latency-sweep": Table("failover-zcube-allreduce", formats.failover_latency_sweep,
+                                    "latency_sweep[]"),
+    "flow-scale": Table("flow-scale", formats.flow_scale_tables, "tables.md (from A, B, C)"),
+    "flow-scale-full-b": Table("flow-scale-full-b", formats.flow_scale_tables,
+                               "tables.md (from B)"),
+    "roce-host-path": Table("bench-packet-rate-roce", formats.roce_host_path,
+                            "roce.<fabric>.<pattern>.*_hop_packets_per_s, roce_vs_*"),
+    "roce-callgrind": Table("callgrind-roce", formats.roce_callgrind,
+                            "callgrind.out totals, roce.*.*.roce{,_ipv4}_hop_packets"),
+    "scaling": Table("scaling", partial(formats.scaling_table, points=SCALING_POINTS), "<point>/summary.json"),
+}
