@@ -245,10 +245,14 @@ def failover_latency_sweep(folder):
 # --- flow.md --------------------------------------------------------------------------------
 
 
-def flow_scale_tables(folder):
-    """The tables.md flow-scale writes next to its summary.json, as it is (flow-scale)."""
+def flow_scale_tables(folder, preamble=True):
+    """The tables.md flow-scale writes next to its summary.json, headings one level down (the
+    page's sections are ###); without \p preamble from the first heading on."""
     load(folder)  # the run finished (tables.md is written before summary.json)
-    return load(folder, "tables.md").rstrip("\n").split("\n")
+    lines = load(folder, "tables.md").rstrip("\n").split("\n")
+    if not preamble:
+        lines = lines[next(i for i, l in enumerate(lines) if l.startswith("#")):]
+    return ["#" + l if l.startswith("### ") else l for l in lines]
 
 
 # --- roce.md --------------------------------------------------------------------------------
