@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""scripts/doc-tables.py on the golden summaries: every table kind renders, only the text
-between the markers changes, --check reports a stale page (exit 1) and a fresh one (exit 0),
-and a missing summary leaves the table as it is."""
+"""scripts/doc-tables.py and its formatters (scripts/doctables), on the fixtures of
+test/doc-tables/results (no program is run):
+
+- formatters: exact table text from tiny summaries (failover, latency sweep, scaling, callgrind,
+  flow-scale headings);
+- markers: only the text between them changes, --check reports a stale page (exit 1) and a fresh
+  one (exit 0), missing results leave the table (and --strict fails), unknown or malformed
+  markers are errors (exit 2);
+- the registry: every table has a formatter that renders from the fixtures (the fixture page
+  names every table), and every marker in doc/*.md and README.md names a registered table.
+"""
 import os
 import subprocess
 import sys
@@ -10,43 +18,122 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "doc-tables.py")
-GOLDEN = os.path.join(ROOT, "test", "golden")
+FIXTURES = os.path.join(ROOT, "test", "doc-tables", "results")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from doctables import formats  # noqa: E402
+from doctables.engine import find_tables  # noqa: E402
+from doctables.registry import SCALING_POINTS, TABLES  # noqa: E402
 
 
 def run(*args):
     return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
 
 
-def main():
-    zc = os.path.join(GOLDEN, "zcube-vs-roft-both")
-    rv = os.path.join(GOLDEN, "rng-vs-fattree-small")
-    page = (f"before\n<!-- table:zcube-fig2 {zc} -->\nstale\n<!-- /table -->\nmiddle\n"
-            f"<!-- table:rng-vs-fattree {rv} -->\n<!-- /table -->\n"
-            f"<!-- table:rng-blast {rv} -->\n<!-- /table -->\n"
-            f"<!-- table:zcube-fig2 /nonexistent -->\nkept\n<!-- /table -->\nafter\n")
+def expect(got, want):
+    assert got == want, "\n".join(["got:"] + got + ["want:"] + want)
+
+
+def formatters():
+    fo = os.path.join(FIXTURES, "failover-zcube-allreduce")
+    expect(formats.failover_events(fo), [
+        "| event (ZCube, `--pattern=allreduce`) | pairs | §6.2 domain | stall | recovered | "
+        "goodput dip | lost | unaffected lost (in queues) | switch hops b/d/a | unaffected Gb/s "
+        "during | to / from install |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        # with the no-failure reference run: (x) after each throughput, queue losses shown
+        "| core link O_0-E_1 | 4 | 4 | 21 / 34 | 3 (0.75) | 40 / 60 | 12 | 5 (3) | 2 / 4 / 2 | "
+        "390 (400) | 381 (400) / 395 (399) |",
+        # without it: plain throughputs; 2.625 hops -> 2.62 (two decimals, zeros dropped)
+        "| odd switch O_1 | 4 | 4 | 21 / 34 | 3 (0.75) | 40 / 60 | 12 | 0 | 2 / 2.62 / 2 | 390 | "
+        "381 / 395 |"])
+    prefill = formats.failover_events_no_domain(
+        os.path.join(FIXTURES, "failover-zcube-prefill"))
+    assert "§6.2" not in prefill[0] and prefill[0].startswith("| event (ZCube, `--pattern=prefill`)")
+    expect(prefill[2:], ["| GPU 2's O side | 4 | 21 / 34 | 3 (0.75) | 40 / 60 | 12 | 0 | "
+                         "2 / 3 / 2 | 390 | 381 / 395 |"])
+    expect(formats.failover_latency_sweep(fo)[2:], ["| 10 | 21 / 23 | 31 / 62 |",
+                                                    "| 1000 | 1012 / 1014 | 31 / 62 |"])
+    # callgrind: Ir of the totals line over both host paths' hop packets (4 rows, 1000-4000 each)
+    expect(formats.roce_callgrind(os.path.join(FIXTURES, "callgrind-roce"))[2:],
+           ["| four RoCE rows, both host paths | 210.0 M | 10,000 + 10,000 | 10.50k |"])
+    rows = formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS)
+    assert len(rows) == 2 + len(SCALING_POINTS), len(rows)
+    expect(rows[2:3], ["| zcube | 128 | permutation | udp | 10 | 20 | 1000 | 5000 | 4000 | 2.50 "
+                       "| 100 | 0.2 | 30 |"])
+    expect(rows[-1:], ["| zcube | 16384 | (build only) | | | | | | | | | 26.2 | 56 |"])
+    try:
+        formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS + ["x:y:z:1:1:1"])
+        raise AssertionError("a missing scaling point went unnoticed")
+    except formats.MissingResults as e:
+        assert "1 of 28" in str(e), e
+    full_b = formats.flow_scale_tables(os.path.join(FIXTURES, "flow-scale-full-b"),
+                                       preamble=False)
+    expect(full_b[:1], ["#### B. fixture"])
+    expect(formats.flow_scale_tables(os.path.join(FIXTURES, "flow-scale"))[3:4],
+           ["#### A. fixture"])
+
+
+def markers():
+    fo = os.path.join(FIXTURES, "failover-zcube-allreduce", "summary.json")
+    page = ("before\n<!-- table:failover-latency-sweep -->\nstale\n<!-- /table -->\nmiddle\n"
+            "<!-- table:rng-blast -->\n<!-- /table -->\n"
+            "<!-- table:roce-host-path -->\nkept\n\n*Table `roce-host-path` old note*\n"
+            "<!-- /table -->\nafter\n")
     with tempfile.TemporaryDirectory() as d:
+        results = os.path.join(d, "results")
+        os.makedirs(os.path.join(results, "failover-zcube-allreduce"))
+        os.makedirs(os.path.join(results, "rng-vs-fattree"))
+        for src, dst in ((fo, "failover-zcube-allreduce"), (os.path.join(
+                ROOT, "test", "golden", "rng-vs-fattree-small", "summary.json"),
+                "rng-vs-fattree")):
+            with open(src, encoding="utf-8") as f, open(
+                    os.path.join(results, dst, "summary.json"), "w", encoding="utf-8") as g:
+                g.write(f.read())
         doc = os.path.join(d, "page.md")
         with open(doc, "w", encoding="utf-8") as f:
             f.write(page)
-        assert run("--check", doc).returncode == 1, "stale page not reported"
-        r = run(doc)
+        assert run("--from", results, "--check", doc).returncode == 1, "stale page not reported"
+        r = run("--from", results, doc)
         assert r.returncode == 0, r.stderr
-        assert "not found" in r.stderr, "missing summary not reported"
-        assert run("--strict", doc).returncode == 1, "--strict ignores a missing summary"
+        assert "bench-packet-rate-roce/summary.json not found" in r.stderr, r.stderr
+        assert run("--from", results, "--strict", doc).returncode == 1, "--strict passes"
+        assert run("--from", results, "--check", doc).returncode == 0, "fresh page reported"
         text = open(doc, encoding="utf-8").read()
-        assert run("--check", doc).returncode == 0, "fresh page reported stale"
-        for kept in ("before\n", "middle\n", "kept\n", "after\n"):
+        for kept in ("before\n<!-- table:failover", "-->\nmiddle\n", "-->\nkept\n\n*Table `roce",
+                     "<!-- /table -->\nafter\n"):
             assert kept in text, kept
-        assert "stale" not in text
-        # zcube-fig2: 4 patterns x 2 fabrics, in --pattern order; rng: 2 x 4 runs, 2 x 2 cases.
-        rows = [l for l in text.split("\n") if l.startswith("| ") and "---" not in l]
-        assert sum(1 for l in rows if "| ZCube |" in l or "| ROFT |" in l) == 8, rows
-        assert rows[1].startswith("| allreduce | ZCube | 1.00 ± 0.00 |"), rows[1]
-        assert sum(1 for l in rows if (l.startswith("| permutation | ") or
-                   l.startswith("| all-to-all | ")) and ("| rng |" in l or "| fat tree |" in l)) == 8
-        assert sum(1 for l in rows if l.startswith("| router | ") or
-                   l.startswith("| 1% links | ")) == 4
-        assert "| ksp (k=4) |" in text
+        assert "stale" not in text and "old note" not in text, text
+        assert "| 1000 | 1012 / 1014 | 31 / 62 |\n\n*Table `failover-latency-sweep`" in text
+        assert sum(1 for l in text.split("\n") if l.startswith("| router | ") or
+                   l.startswith("| 1% links | ")) == 4, text
+        for bad, why in (("<!-- table:no-such-table -->\n<!-- /table -->\n", "unknown table"),
+                         ("<!-- table:rng-blast results/x -->\n<!-- /table -->\n", "malformed"),
+                         ("<!-- table:rng-blast -->\n| a |\n", "no closing")):
+            with open(doc, "w", encoding="utf-8") as f:
+                f.write(bad)
+            r = run("--from", results, doc)
+            assert r.returncode == 2 and why in r.stderr, (bad, r.returncode, r.stderr)
+        assert run("--only", "nope", doc).returncode == 2
+        assert run("--run", d, "--include", "fast", doc).returncode == 2
+
+
+def registry():
+    with open(os.path.join(ROOT, "test", "doc-tables", "page.md"), encoding="utf-8") as f:
+        fixture = {name for name, _, _ in find_tables(f.read())}
+    assert fixture == set(TABLES), f"fixture page lacks {set(TABLES) - fixture}"
+    pages = [os.path.join(ROOT, "doc", p) for p in os.listdir(os.path.join(ROOT, "doc"))
+             if p.endswith(".md")] + [os.path.join(ROOT, "README.md")]
+    used = set()
+    for p in pages:
+        with open(p, encoding="utf-8") as f:
+            used |= {name for name, _, _ in find_tables(f.read())}  # raises on a bad marker
+    assert used == set(TABLES), f"registered but in no page: {set(TABLES) - used}"
+
+
+def main():
+    formatters()
+    markers()
+    registry()
     print("doc-tables: ok")
     return 0
 

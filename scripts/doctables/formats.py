@@ -162,6 +162,67 @@ def rng_blast(folder):
     return rows
 
 
+def rng_path_hist(folder):
+    """Router-router links per delivered data packet, per routing (rng-vs-fattree, permutation)."""
+    summary = load(folder)
+    runs = summary["runs"]["permutation"]
+    hists = [(f"rng {r}" + (" (permutation)" if r == "spraypoint" else ""),
+              runs["rng"][r]["path_length_hist"]) for r in ("spraypoint", "ecmp", "ksp")
+             if r in runs.get("rng", {})]
+    hists += [(f"fat tree {r}", runs["fat_tree"][r]["path_length_hist"])
+              for r in ("ecmp",) if r in runs.get("fat_tree", {})]
+    top = max(int(b) for _, h in hists for b in h)
+    rows = header("routing", *[str(b) for b in range(top + 1)])
+    for label, h in hists:
+        rows.append(re.sub(r"\|  (?=\|)", "| ", row(
+            [label] + [f"{h[str(b)]:.3f}" if str(b) in h else "" for b in range(top + 1)])))
+    return rows
+
+
+def _fixed_or_zero(x, digits):
+    return "0" if x == 0 else f"{x:.{digits}f}"
+
+
+def rng_model_path_length(folder):
+    """Path-length distribution, simulated and §7.2 model, at p and p_compare (rng-models)."""
+    summary = load(folder)
+    a, b = summary["path_length"], summary.get("path_length_p_compare")
+    names = ["hops", f"sim p={a['p']}", f"Model 7.2 p={a['p']}"]
+    if b:
+        names += [f"sim p={b['p']}", f"Model 7.2 p={b['p']}"]
+    rows = header(*names)
+    for hops in sorted(a["model"], key=int):
+        cells = [hops]
+        for d in (a, b) if b else (a,):
+            cells += [_fixed_or_zero(d["simulated"].get(hops, 0), 5), f"{d['model'][hops]:.5f}"]
+        rows.append(row(cells))
+    return rows
+
+
+def rng_model_edge_disjoint(folder):
+    """Edge-disjoint paths over d per h, simulated and §7.1 model (rng-models)."""
+    summary = load(folder)
+    rows = header("h", "sim non-nbr", "Model 7.1", f"sim nbr (p={summary['params']['p']})",
+                  "Model 7.1")
+    for h, e in sorted(summary["edge_disjoint"]["per_h"].items(), key=lambda kv: int(kv[0])):
+        rows.append(row([h, f"{e['simulated_non_neighbour']:.3f}",
+                         f"{e['model_non_neighbour']:.3f}", f"{e['simulated_neighbour']:.3f}",
+                         f"{e['model_neighbour']:.3f}"]))
+    return rows
+
+
+def rng_model_f3(folder):
+    """The §F.3 table, model / simulated per p and h (rng-models)."""
+    summary = load(folder)
+    table = summary["edge_disjoint"]["f3_table"]
+    hs = sorted((k for k in table[0] if re.fullmatch(r"h\d+", k)), key=lambda k: int(k[1:]))
+    rows = header("p", *[f"h={k[1:]}" for k in hs])
+    for r in table:
+        rows.append(row([r["p"]] + [f"{r[k]['model']:.2f} / {r[k]['simulated']:.3f}"
+                                    for k in hs]))
+    return rows
+
+
 # --- failures.md ----------------------------------------------------------------------------
 
 # The default elements of scenarios/failover.cc (DefaultElements): on ZCube the core link

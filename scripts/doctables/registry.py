@@ -25,10 +25,12 @@ class Run:
     machine: str = "any machine (results do not depend on the load)"
 
     def command(self):
+        """The command line in Markdown (code spans), for the note under a table."""
         if self.points:
-            return f"scripts/scaling-table.py BIN {len(self.points)} points"
+            return (f"{len(self.points)} points of `bench-packet-rate --scaling=FABRIC:PATTERN:"
+                    f"TRANSPORT --n=N --k=K --sim-us=T` (`scripts/scaling-table.py`)")
         pre = " ".join(["valgrind"] + self.valgrind) + " " if self.valgrind else ""
-        return pre + " ".join([self.program] + self.args)
+        return "`" + pre + " ".join([self.program] + self.args) + "`"
 
 
 @dataclass
@@ -56,6 +58,7 @@ IDLE = "an idle machine (wall-clock rates; nothing else running)"
 RUNS = {
     "zcube-vs-roft": Run("zcube-vs-roft", [], cost="slow"),
     "rng-vs-fattree": Run("rng-vs-fattree", []),
+    "rng-models": Run("rng-models", []),
     "failover-zcube-allreduce": Run("failover", ["--fabric=zcube", "--no-failure-run=true"]),
     "failover-zcube-prefill": Run("failover", ["--fabric=zcube", "--pattern=prefill",
                                                "--no-failure-run=true", "--sweep-latency-us=none"]),
@@ -72,8 +75,8 @@ RUNS = {
                           valgrind=["--tool=callgrind", "--toggle-collect=ns3::RunFabricRoce*"],
                           machine="any machine (instruction counts; same build type)"),
     "scaling": Run("bench-packet-rate", [], cost="timed", points=SCALING_POINTS,
-                   machine="an idle machine for the wall column (CPU-second and count columns "
-                           "hold under load)"),
+                   machine="an idle machine (hop packets, events and memory do not depend on "
+                           "the load, CPU seconds less than wall seconds)"),
 }
 
 TABLES = {
@@ -82,6 +85,13 @@ TABLES = {
     "rng-vs-fattree": Table("rng-vs-fattree", formats.rng_vs_fattree,
                             "runs.<pattern>.<fabric>.<routing>"),
     "rng-blast": Table("rng-vs-fattree", formats.rng_blast, "blast_radius.<kind>.<fabric>"),
+    "rng-path-hist": Table("rng-vs-fattree", formats.rng_path_hist,
+                           "runs.permutation.<fabric>.<routing>.path_length_hist"),
+    "rng-model-path-length": Table("rng-models", formats.rng_model_path_length,
+                                   "path_length, path_length_p_compare"),
+    "rng-model-edge-disjoint": Table("rng-models", formats.rng_model_edge_disjoint,
+                                     "edge_disjoint.per_h"),
+    "rng-model-f3": Table("rng-models", formats.rng_model_f3, "edge_disjoint.f3_table"),
     "failover-zcube-allreduce": Table("failover-zcube-allreduce", formats.failover_events,
                                       "events[]"),
     "failover-zcube-prefill": Table("failover-zcube-prefill", formats.failover_events_no_domain,
