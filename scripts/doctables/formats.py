@@ -316,6 +316,77 @@ def flow_scale_tables(folder, preamble=True):
     return ["#" + l if l.startswith("### ") else l for l in lines]
 
 
+# --- ocs-net.md -----------------------------------------------------------------------------
+
+
+def ocs_reconfig_runs(folder):
+    """Per workload, wiring and algorithm: stall, loss, circuits, completion (ocs-reconfig)."""
+    summary = load(folder)
+    rows = header("workload", "wiring", "algorithm", "stall us", "lost", "changed circuits",
+                  "total us", "vs cross+exact", "unroutable flows")
+    for r in summary["runs"]:
+        if r["workload"] == "sweep":
+            continue
+        ph = r["phases"]
+        rows.append(row([r["workload"], r["wiring"], r["algorithm"],
+                         f"{sum(p['stall_us'] for p in ph):.0f}", str(r["lost_packets"]),
+                         str(sum(p["changed_circuits"] for p in ph)),
+                         f"{r['total_completion_us']:.1f}", f"{r['completion_vs_first']:.3f}",
+                         str(sum(p["unroutable_flows"] for p in ph))]))
+    return rows
+
+
+def _duration(us):
+    return f"{us / 1000:g} ms" if us >= 1000 else f"{us:g} us"
+
+
+def ocs_reconfig_sweep(folder):
+    """Total iteration time per switching delay and method, and over cross+exact (ocs-reconfig)."""
+    summary = load(folder)
+    methods = (("cross", "exact"), ("uniform", "greedy"), ("uniform", "bvn"))
+    total = {(r["switching_us"], r["wiring"], r["algorithm"]): r["total_completion_us"]
+             for r in summary["runs"] if r["workload"] == "sweep"}
+    rows = header("switching", *[f"{w}+{a}" for w, a in methods])
+    for sw in sorted({k[0] for k in total}):
+        first = total[(sw,) + methods[0]]
+        cells = [_duration(sw), f"{first:.1f}"]
+        cells += [f"{total[(sw,) + m]:.1f} ({total[(sw,) + m] / first:.3f})" for m in methods[1:]]
+        rows.append(row(cells))
+    return rows
+
+
+# --- lossless.md ----------------------------------------------------------------------------
+
+
+def lossless_runs(folder):
+    """Per run: packets, drops, pauses, incast FCT, victims, pause spread, deadlocks (lossless)."""
+    summary = load(folder)
+    rows = header("run", "sent", "delivered", "drops", "pause frames", "slowest incast FCT",
+                  "victim slowdown", "notes")
+    for r in summary["runs"]:
+        notes = []
+        if r["pause_episodes"]:
+            notes.append(f"pause episodes {r['pause_episodes_first_half']} / "
+                         f"{r['pause_episodes_second_half']} (1st / 2nd half), "
+                         f"{r['paused_links']} links paused, longest "
+                         f"{100 * r['max_paused_fraction']:.0f}% of the run "
+                         f"({r['max_paused_link']})")
+        note = ", ".join(notes)
+        for d in r["deadlocks"]:
+            note += "; deadlock: " + ", ".join(d["links"])
+        if r["incomplete_flows"]:
+            note += (f"; {r['incomplete_flows']} flows incomplete, {r['in_flight_at_stop']} "
+                     "packets in flight at the stop")
+        done = r["incomplete_flows"] == 0
+        rows.append(row([
+            f"{r['scenario']} {r['mode']} ({r['rate_control']})", str(r["sent_packets"]),
+            str(r["delivered_packets"]),
+            ", ".join(f"{k} {v}" for k, v in sorted(r["drops"].items())) or "0",
+            str(r["pause_frames"]), f"{r['incast_fct_max_us']:.0f} us" if done else "-",
+            f"{r['victim_slowdown_mean']:.2f}" if r["victim_slowdown_mean"] else "-", note]))
+    return rows
+
+
 # --- roce.md --------------------------------------------------------------------------------
 
 ROCE_ROWS = (("zcube", "permutation", "ZCube permutation"), ("zcube", "allreduce",

@@ -59,9 +59,12 @@ RUNS = {
     "zcube-vs-roft": Run("zcube-vs-roft", [], cost="slow"),
     "rng-vs-fattree": Run("rng-vs-fattree", []),
     "rng-models": Run("rng-models", []),
+    "ocs-reconfig": Run("ocs-reconfig", [], machine="any machine (`solve_us`, not in the "
+                                                    "tables, is the only clock-measured value)"),
     "failover-zcube-allreduce": Run("failover", ["--fabric=zcube", "--no-failure-run=true"]),
     "failover-zcube-prefill": Run("failover", ["--fabric=zcube", "--pattern=prefill",
                                                "--no-failure-run=true", "--sweep-latency-us=none"]),
+    "lossless": Run("lossless", []),
     "flow-scale": Run("flow-scale", [], machine="any machine (the wall column is clock-measured "
                                                 "and varies; every other cell is deterministic)"),
     "flow-scale-full-b": Run("flow-scale", ["--full", "--parts=B"], cost="slow",
@@ -98,6 +101,12 @@ TABLES = {
                                     "events[]"),
     "failover-latency-sweep": Table("failover-zcube-allreduce", formats.failover_latency_sweep,
                                     "latency_sweep[]"),
+    "ocs-reconfig-runs": Table("ocs-reconfig", formats.ocs_reconfig_runs,
+                               "runs[] (not sweep): phases[].{stall_us, changed_circuits, "
+                               "unroutable_flows}, total_completion_us, completion_vs_first"),
+    "ocs-reconfig-sweep": Table("ocs-reconfig", formats.ocs_reconfig_sweep,
+                                "runs[] (workload sweep): switching_us, total_completion_us"),
+    "lossless-runs": Table("lossless", formats.lossless_runs, "runs[]"),
     "flow-scale": Table("flow-scale", formats.flow_scale_tables, "tables.md (from A, B, C)"),
     "flow-scale-full-b": Table("flow-scale-full-b", partial(formats.flow_scale_tables, preamble=False),
                                "tables.md (from B)"),
