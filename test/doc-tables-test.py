@@ -66,6 +66,24 @@ def formatters():
         raise AssertionError("a missing scaling point went unnoticed")
     except formats.MissingResults as e:
         assert "1 of 28" in str(e), e
+    oc = os.path.join(FIXTURES, "ocs-reconfig")
+    # sums over phases; the sweep's ratios are over cross+exact at the same switching delay
+    expect(formats.ocs_reconfig_runs(oc)[3:], ["| jobs | uniform | bvn | 140 | 3 | 36 | 776.7 | "
+                                               "0.805 | 60 |"])
+    expect(formats.ocs_reconfig_sweep(oc)[2:], ["| 10 us | 292.0 | 302.5 (1.036) | 337.2 (1.155) |",
+                                                "| 1 ms | 3262.0 | 3272.5 (1.003) | 3307.2 (1.014) |"])
+    ll = formats.lossless_runs(os.path.join(FIXTURES, "lossless"))
+    expect(ll[3:4], ["| incast lossy (none) | 2359 | 2009 | queue-overflow 350 | 0 | 412 us | "
+                     "1.18 |  |"])
+    expect(ll[-1:], ["| cyclic lossless (none) | 285 | 25 | 0 | 104 | - | - | pause episodes 8 / "
+                     "0 (1st / 2nd half), 8 links paused, longest 99% of the run (gpu0->R0); "
+                     "deadlock: R0->R1, R1->R2, R2->R3, R3->R0; 4 flows incomplete, 260 packets "
+                     "in flight at the stop |"])
+    # bins a routing never used stay empty
+    expect(formats.rng_path_hist(os.path.join(FIXTURES, "rng-vs-fattree"))[-1:],
+           ["| fat tree ecmp | | | 1.000 | | |"])
+    expect(formats.zcube_bench_variants(os.path.join(FIXTURES, "bench-packet-rate"))[2:3],
+           ["| fast (device-level switch forwarding, our routing) | 111k | 287k | 3.74x |"])
     full_b = formats.flow_scale_tables(os.path.join(FIXTURES, "flow-scale-full-b"),
                                        preamble=False)
     expect(full_b[:1], ["#### B. fixture"])

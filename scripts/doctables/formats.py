@@ -108,6 +108,27 @@ def zcube_fig2(folder):
     return rows
 
 
+# --- zcube.md (speed) -----------------------------------------------------------------------
+
+BENCH_VARIANT_LABEL = {
+    "fast": "fast (device-level switch forwarding, our routing)",
+    "ipv4": "ipv4 (switches run IPv4 + `FabricIpv4Routing`)",
+    "global": "global (stock ns-3, Ipv4GlobalRouting)",
+}
+
+
+def zcube_bench_variants(folder):
+    """Hop-level packets and events per wall-second per switch variant (bench-packet-rate)."""
+    summary = load(folder)
+    rows = header("variant", "hop-level packets / wall-s", "events / s", "vs global routing")
+    for v in ("fast", "ipv4", "global"):
+        if v in summary["variants"]:
+            r = summary["variants"][v]
+            rows.append(row([BENCH_VARIANT_LABEL[v], f"{r['hop_packets_per_s'] / 1e3:.0f}k",
+                             f"{r['events_per_s'] / 1e3:.0f}k", f"{r['ratio_vs_global']:.2f}x"]))
+    return rows
+
+
 # --- rng.md ---------------------------------------------------------------------------------
 
 

@@ -69,6 +69,8 @@ RUNS = {
                                                 "and varies; every other cell is deterministic)"),
     "flow-scale-full-b": Run("flow-scale", ["--full", "--parts=B"], cost="slow",
                              machine="any machine with 5 GiB free (wall seconds vary)"),
+    "bench-packet-rate": Run("bench-packet-rate", ["--roce=false", "--schedulers=none"],
+                             cost="timed", machine=IDLE),
     "bench-packet-rate-roce": Run("bench-packet-rate",
                                   ["--build-n=0", "--schedulers=none", "--repeat=1"],
                                   cost="timed", machine=IDLE),
@@ -110,6 +112,9 @@ TABLES = {
     "flow-scale": Table("flow-scale", formats.flow_scale_tables, "tables.md (from A, B, C)"),
     "flow-scale-full-b": Table("flow-scale-full-b", partial(formats.flow_scale_tables, preamble=False),
                                "tables.md (from B)"),
+    "zcube-bench-variants": Table("bench-packet-rate", formats.zcube_bench_variants,
+                                  "variants.<v>.{hop_packets_per_s, events_per_s, "
+                                  "ratio_vs_global}"),
     "roce-host-path": Table("bench-packet-rate-roce", formats.roce_host_path,
                             "roce.<fabric>.<pattern>.*_hop_packets_per_s, roce_vs_*"),
     "roce-callgrind": Table("callgrind-roce", formats.roce_callgrind,
