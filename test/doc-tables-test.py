@@ -48,7 +48,8 @@ def formatters():
         "381 / 395 |"])
     prefill = formats.failover_events_no_domain(
         os.path.join(FIXTURES, "failover-zcube-prefill"))
-    assert "§6.2" not in prefill[0] and prefill[0].startswith("| event (ZCube, `--pattern=prefill`)")
+    assert "§6.2" not in prefill[0], prefill[0]
+    assert prefill[0].startswith("| event (ZCube, `--pattern=prefill`)"), prefill[0]
     expect(prefill[2:], ["| GPU 2's O side | 4 | 21 / 34 | 3 (0.75) | 40 / 60 | 12 | 0 | "
                          "2 / 3 / 2 | 390 | 381 / 395 |"])
     expect(formats.failover_latency_sweep(fo)[2:], ["| 10 | 21 / 23 | 31 / 62 |",
@@ -70,8 +71,9 @@ def formatters():
     # sums over phases; the sweep's ratios are over cross+exact at the same switching delay
     expect(formats.ocs_reconfig_runs(oc)[3:], ["| jobs | uniform | bvn | 140 | 3 | 36 | 776.7 | "
                                                "0.805 | 60 |"])
-    expect(formats.ocs_reconfig_sweep(oc)[2:], ["| 10 us | 292.0 | 302.5 (1.036) | 337.2 (1.155) |",
-                                                "| 1 ms | 3262.0 | 3272.5 (1.003) | 3307.2 (1.014) |"])
+    expect(formats.ocs_reconfig_sweep(oc)[2:],
+           ["| 10 us | 292.0 | 302.5 (1.036) | 337.2 (1.155) |",
+            "| 1 ms | 3262.0 | 3272.5 (1.003) | 3307.2 (1.014) |"])
     ll = formats.lossless_runs(os.path.join(FIXTURES, "lossless"))
     expect(ll[3:4], ["| incast lossy (none) | 2359 | 2009 | queue-overflow 350 | 0 | 412 us | "
                      "1.18 |  |"])

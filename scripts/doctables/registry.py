@@ -110,7 +110,8 @@ TABLES = {
                                 "runs[] (workload sweep): switching_us, total_completion_us"),
     "lossless-runs": Table("lossless", formats.lossless_runs, "runs[]"),
     "flow-scale": Table("flow-scale", formats.flow_scale_tables, "tables.md (from A, B, C)"),
-    "flow-scale-full-b": Table("flow-scale-full-b", partial(formats.flow_scale_tables, preamble=False),
+    "flow-scale-full-b": Table("flow-scale-full-b",
+                               partial(formats.flow_scale_tables, preamble=False),
                                "tables.md (from B)"),
     "zcube-bench-variants": Table("bench-packet-rate", formats.zcube_bench_variants,
                                   "variants.<v>.{hop_packets_per_s, events_per_s, "
@@ -119,5 +120,6 @@ TABLES = {
                             "roce.<fabric>.<pattern>.*_hop_packets_per_s, roce_vs_*"),
     "roce-callgrind": Table("callgrind-roce", formats.roce_callgrind,
                             "callgrind.out totals, roce.*.*.roce{,_ipv4}_hop_packets"),
-    "scaling": Table("scaling", partial(formats.scaling_table, points=SCALING_POINTS), "<point>/summary.json"),
+    "scaling": Table("scaling", partial(formats.scaling_table, points=SCALING_POINTS),
+                     "<point>/summary.json"),
 }
