@@ -255,8 +255,8 @@ FAILOVER_EVENT_LABEL = {
     ("roft", "core-link"): "leaf 0 - spine 0 link",
     ("roft", "switch"): "spine 1",
     ("roft", "access-link"): "GPU 2's link",
-    ("rng", "core-link"): "router-router link",
-    ("rng", "router"): "router 1",
+    ("rng", "core-link"): "router-router link ({element})",
+    ("rng", "router"): "router ({element})",
     ("rng", "nic-port"): "server 2's NIC port",
 }
 
@@ -272,19 +272,22 @@ def _with_reference(x, ref):
 
 def _failover_events(folder, fault_domain):
     summary = load(folder)
-    fabric = FABRIC_TITLE.get(summary["fabric"], summary["fabric"])
+    fabric = FABRIC_TITLE.get(summary["fabric"], summary["fabric"].upper())
+    # ZCube's reaction is the controller's install, elsewhere the last routing update
+    reaction = "install" if summary["fabric"] == "zcube" else "reaction"
     names = [f"event ({fabric}, `--pattern={summary['pattern']}`)", "pairs"]
     if fault_domain:
         names.append("§6.2 domain")
     names += ["stall", "recovered", "goodput dip", "lost", "unaffected lost (in queues)",
-              "switch hops b/d/a", "unaffected Gb/s during", "to / from install"]
+              "switch hops b/d/a", "unaffected Gb/s during", f"to / from {reaction}"]
     rows = header(*names)
     for e in summary["events"]:
         u = e["unaffected_gbps"]
         rec = e["recovered_before_repair"]
         lost_q = e["unaffected_lost_in_queue_packets"]
         hops = e["switch_hops"]
-        cells = [FAILOVER_EVENT_LABEL.get((e["fabric"], e["kind"]), e["element"]),
+        label = FAILOVER_EVENT_LABEL.get((e["fabric"], e["kind"]), "{element}")
+        cells = [label.format(element=e["element"]),
                  str(e["affected_pairs"])]
         if fault_domain:
             cells.append(str(e["fault_domain_pairs"]))

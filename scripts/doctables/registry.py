@@ -64,6 +64,10 @@ RUNS = {
     "failover-zcube-allreduce": Run("failover", ["--fabric=zcube", "--no-failure-run=true"]),
     "failover-zcube-prefill": Run("failover", ["--fabric=zcube", "--pattern=prefill",
                                                "--no-failure-run=true", "--sweep-latency-us=none"]),
+    "failover-roft": Run("failover", ["--fabric=roft", "--no-failure-run=true",
+                                      "--sweep-latency-us=none"]),
+    "failover-rng": Run("failover", ["--fabric=rng", "--no-failure-run=true",
+                                     "--sweep-latency-us=none"]),
     "lossless": Run("lossless", []),
     "flow-scale": Run("flow-scale", [], machine="any machine (the wall column is clock-measured "
                                                 "and varies; every other cell is deterministic)"),
@@ -103,6 +107,8 @@ TABLES = {
                                     "events[]"),
     "failover-latency-sweep": Table("failover-zcube-allreduce", formats.failover_latency_sweep,
                                     "latency_sweep[]"),
+    "failover-roft": Table("failover-roft", formats.failover_events_no_domain, "events[]"),
+    "failover-rng": Table("failover-rng", formats.failover_events_no_domain, "events[]"),
     "ocs-reconfig-runs": Table("ocs-reconfig", formats.ocs_reconfig_runs,
                                "runs[] (not sweep): phases[].{stall_us, changed_circuits, "
                                "unroutable_flows}, total_completion_us, completion_vs_first"),
