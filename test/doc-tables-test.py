@@ -86,6 +86,10 @@ def formatters():
            ["| fat tree ecmp | | | 1.000 | | |"])
     expect(formats.zcube_bench_variants(os.path.join(FIXTURES, "bench-packet-rate"))[2:3],
            ["| fast (device-level switch forwarding, our routing) | 111k | 287k | 3.74x |"])
+    expect(formats.packet_vs_flow(os.path.join(FIXTURES, "packet-vs-flow"))[3:],
+           ["| roft | permutation | 8 | 1.000 | 16.724 | 16.724 | 0.559 | 184 queue-overflow "
+            "drops, 187 retransmissions, 1 timeout, no CNP, queues up to 19 KB, 6 shared fabric "
+            "links |"])
     full_b = formats.flow_scale_tables(os.path.join(FIXTURES, "flow-scale-full-b"),
                                        preamble=False)
     expect(full_b[:1], ["#### B. fixture"])

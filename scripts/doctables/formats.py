@@ -411,6 +411,36 @@ def lossless_runs(folder):
     return rows
 
 
+def _kb(kb):
+    return f"{kb / 1000:.2f} MB" if kb >= 1000 else f"{kb:.0f} KB"
+
+
+def packet_vs_flow(folder):
+    """Per fabric and pattern: FCT and completion ratios packet/flow, link utilization
+    difference, and the packet level's measured causes (packet-vs-flow)."""
+    summary = load(folder)
+    rows = header("fabric", "pattern", "flows", "FCT packet/flow median", "p99",
+                  "completion ratio", "largest link utilization difference",
+                  "measured causes at packet level")
+    for r in summary["runs"]:
+        c = r["causes"]
+        flows = len(r["flows"]) if isinstance(r["flows"], list) else r["flows"]
+        causes = [f"{n} {reason} drops" for reason, n in sorted(c["drops"].items())]
+        if c["retx_packets"]:
+            causes.append(f"{c['retx_packets']} retransmissions")
+        if c["timeouts"]:
+            causes.append(f"{c['timeouts']} timeout" + ("s" if c["timeouts"] > 1 else ""))
+        causes.append(f"CNPs on {c['flows_with_cnps']}/{flows} flows" if c["cnps"] else "no CNP")
+        causes.append(f"queues up to {_kb(c['max_queue_kb'])}")
+        causes.append(f"{r['shared_fabric_links']} shared fabric links")
+        if not c["drops"]:
+            causes.append("no drop")
+        rows.append(row([r["fabric"], r["pattern"], str(flows), f"{r['fct_ratio_median']:.3f}",
+                         f"{r['fct_ratio_p99']:.3f}", f"{r['completion_ratio']:.3f}",
+                         f"{r['util_abs_diff_max']:.3f}", ", ".join(causes)]))
+    return rows
+
+
 # --- roce.md --------------------------------------------------------------------------------
 
 ROCE_ROWS = (("zcube", "permutation", "ZCube permutation"), ("zcube", "allreduce",

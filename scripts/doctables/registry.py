@@ -69,6 +69,7 @@ RUNS = {
     "failover-rng": Run("failover", ["--fabric=rng", "--no-failure-run=true",
                                      "--sweep-latency-us=none"]),
     "lossless": Run("lossless", []),
+    "packet-vs-flow": Run("packet-vs-flow", []),
     "flow-scale": Run("flow-scale", [], machine="any machine (the wall column is clock-measured "
                                                 "and varies; every other cell is deterministic)"),
     "flow-scale-full-b": Run("flow-scale", ["--full", "--parts=B"], cost="slow",
@@ -115,6 +116,9 @@ TABLES = {
     "ocs-reconfig-sweep": Table("ocs-reconfig", formats.ocs_reconfig_sweep,
                                 "runs[] (workload sweep): switching_us, total_completion_us"),
     "lossless-runs": Table("lossless", formats.lossless_runs, "runs[]"),
+    "packet-vs-flow": Table("packet-vs-flow", formats.packet_vs_flow,
+                            "runs[].{fct_ratio_*, completion_ratio, util_abs_diff_max, causes, "
+                            "shared_fabric_links}"),
     "flow-scale": Table("flow-scale", formats.flow_scale_tables, "tables.md (from A, B, C)"),
     "flow-scale-full-b": Table("flow-scale-full-b",
                                partial(formats.flow_scale_tables, preamble=False),
