@@ -90,6 +90,8 @@ def formatters():
            ["| roft | permutation | 8 | 1.000 | 16.724 | 16.724 | 0.559 | 184 queue-overflow "
             "drops, 187 retransmissions, 1 timeout, no CNP, queues up to 19 KB, 6 shared fabric "
             "links |"])
+    dq = formats.dcqcn_profiles(os.path.join(FIXTURES, "dcqcn-profiles"))
+    expect(dq[3:4], ["| paper | 100 | 12.5 | 19.4 | never | never |"])  # null: not reached
     full_b = formats.flow_scale_tables(os.path.join(FIXTURES, "flow-scale-full-b"),
                                        preamble=False)
     expect(full_b[:1], ["#### B. fixture"])

@@ -483,6 +483,18 @@ def roce_callgrind(folder):
     return rows
 
 
+def dcqcn_profiles(folder):
+    """Per DCQCN profile and line rate: the rate after the cuts and the time from the last cut
+    until the rate is back at 50 / 90 / 100% of line rate, ms (dcqcn-profiles)."""
+    summary = load(folder)
+    rows = header("profile", "line", "after cuts (Gb/s)", "50%", "90%", "100%")
+    for r in summary["runs"]:
+        reach = [r["reach_us"][k] for k in ("50%", "90%", "100%")]
+        rows.append(row([r["profile"], f"{r['line_gbps']:g}", f"{r['rate_after_cuts_gbps']:.3g}"] +
+                        ["never" if t is None else f"{t / 1000:.3g}" for t in reach]))
+    return rows
+
+
 # --- scaling.md -----------------------------------------------------------------------------
 
 

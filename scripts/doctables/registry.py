@@ -74,6 +74,7 @@ RUNS = {
                                                 "and varies; every other cell is deterministic)"),
     "flow-scale-full-b": Run("flow-scale", ["--full", "--parts=B"], cost="slow",
                              machine="any machine with 5 GiB free (wall seconds vary)"),
+    "dcqcn-profiles": Run("dcqcn-profiles", []),
     "bench-packet-rate": Run("bench-packet-rate", ["--roce=false", "--schedulers=none"],
                              cost="timed", machine=IDLE),
     "bench-packet-rate-roce": Run("bench-packet-rate",
@@ -126,6 +127,8 @@ TABLES = {
     "zcube-bench-variants": Table("bench-packet-rate", formats.zcube_bench_variants,
                                   "variants.<v>.{hop_packets_per_s, events_per_s, "
                                   "ratio_vs_global}"),
+    "dcqcn-profiles": Table("dcqcn-profiles", formats.dcqcn_profiles,
+                            "runs[].{profile, line_gbps, rate_after_cuts_gbps, reach_us}"),
     "roce-host-path": Table("bench-packet-rate-roce", formats.roce_host_path,
                             "roce.<fabric>.<pattern>.*_hop_packets_per_s, roce_vs_*"),
     "roce-callgrind": Table("callgrind-roce", formats.roce_callgrind,
