@@ -143,6 +143,40 @@ def markers():
         assert run("--run", d, "--include", "fast", doc).returncode == 2
 
 
+def run_mode():
+    """--run calls BIN_DIR/<program> with the registry's flags and --out=<results>/<run>, then
+    rewrites; a failing program rewrites nothing (exit 1). Stand-in programs, no simulation."""
+    fixture = os.path.join(FIXTURES, "dcqcn-profiles", "summary.json")
+    with tempfile.TemporaryDirectory() as d:
+        bin_dir = os.path.join(d, "bin")
+        os.makedirs(bin_dir)
+        prog = os.path.join(bin_dir, "dcqcn-profiles")
+        with open(prog, "w", encoding="utf-8") as f:
+            f.write(f"#!{sys.executable}\nimport os, shutil, sys\n"
+                    "out = [a[6:] for a in sys.argv if a.startswith('--out=')][0]\n"
+                    "os.makedirs(out, exist_ok=True)\n"
+                    f"shutil.copy({fixture!r}, os.path.join(out, 'summary.json'))\n")
+        os.chmod(prog, 0o755)
+        doc = os.path.join(d, "page.md")
+        with open(doc, "w", encoding="utf-8") as f:
+            f.write("<!-- table:dcqcn-profiles -->\n<!-- /table -->\n")
+        results = os.path.join(d, "results")
+        r = run("--run", bin_dir, "--from", results, "--only", "dcqcn-profiles", doc)
+        assert r.returncode == 0, r.stderr
+        assert "| paper | 100 | 12.5 | 19.4 | never | never |" in open(doc).read()
+        assert os.path.exists(os.path.join(results, "dcqcn-profiles", "summary.json"))
+        with open(prog, "w", encoding="utf-8") as f:
+            f.write(f"#!{sys.executable}\nimport sys\nsys.exit(3)\n")
+        with open(doc, "w", encoding="utf-8") as f:
+            f.write("<!-- table:dcqcn-profiles -->\nold\n<!-- /table -->\n")
+        r = run("--run", bin_dir, "--from", results, "--only", "dcqcn-profiles", doc)
+        assert r.returncode == 1 and "exit 3" in r.stderr, (r.returncode, r.stderr)
+        assert "old" in open(doc).read(), "a failed run rewrote the page"
+        # timed runs are skipped unless included
+        r = run("--run", bin_dir, "--from", results, "--only", "roce-host-path", doc)
+        assert r.returncode == 0 and "not run (timed" in r.stderr, r.stderr
+
+
 def registry():
     with open(os.path.join(ROOT, "test", "doc-tables", "page.md"), encoding="utf-8") as f:
         fixture = {name for name, _, _ in find_tables(f.read())}
@@ -159,6 +193,7 @@ def registry():
 def main():
     formatters()
     markers()
+    run_mode()
     registry()
     print("doc-tables: ok")
     return 0
