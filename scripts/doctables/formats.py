@@ -261,8 +261,8 @@ FAILOVER_EVENT_LABEL = {
 }
 
 
-def _median_max(d, unit_round=0):
-    return f"{d['median']:.{unit_round}f} / {d['max']:.{unit_round}f}"
+def _median_max(d):
+    return f"{d['median']:.0f} / {d['max']:.0f}"
 
 
 def _with_reference(x, ref):
@@ -409,6 +409,9 @@ def lossless_runs(folder):
             str(r["pause_frames"]), f"{r['incast_fct_max_us']:.0f} us" if done else "-",
             f"{r['victim_slowdown_mean']:.2f}" if r["victim_slowdown_mean"] else "-", note]))
     return rows
+
+
+# --- flow.md (packet vs flow) ---------------------------------------------------------------
 
 
 def _kb(kb):
