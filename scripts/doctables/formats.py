@@ -340,6 +340,40 @@ def flow_scale_tables(folder, preamble=True):
     return ["#" + l if l.startswith("### ") else l for l in lines]
 
 
+# --- flow.md (speed) ------------------------------------------------------------------------
+
+
+def bench_flow(folder):
+    """The flow level's speed targets from one bench-flow run: the default comparison's CPU
+    speedup, 100k random flows on ZCube(1024, 32), AllReduce on ZCube(16384, 128)."""
+    summary = load(folder)
+    rows = header("benchmark", "target", "measured", "met?")
+    c = summary.get("comparison")
+    if c:
+        rows.append(row([
+            "default comparison, packet vs flow CPU (median of the flow side's runs; cold: "
+            "first runs)", ">= 1000x",
+            f"packet {c['cpu_packet_s']:.3f} s, flow {1e3 * c['cpu_flow_s']:.2f} ms: "
+            f"x{c['cpu_speedup']:.0f}; cold {1e3 * c['cpu_flow_first_s']:.2f} ms: "
+            f"x{c['cpu_speedup_first']:.0f}",
+            "yes" if c["cpu_speedup"] >= 1000 else "no"]))
+    r = summary.get("random_1024")
+    if r:
+        rows.append(row([
+            f"{r['flows']} random flows on ZCube(1024, 32)", "< 5 s CPU",
+            f"{r['cpu_s']:.2f} s CPU ({r['wall_s']:.1f} s wall), {r['recomputations']} "
+            f"water-fillings, {r['rate_changes']} rate changes",
+            "yes" if r["cpu_s"] < 5 and r["complete"] else "no"]))
+    a = summary.get("allreduce_16k")
+    if a:
+        rows.append(row([
+            f"AllReduce on ZCube({a['n']}, {a['k']}), {a['flows']} flows", "< 60 s, < 4 GiB",
+            f"{a['cpu_s']:.2f} s CPU ({a['wall_s']:.1f} s wall), {a['peak_rss_mib']:.0f} MiB, "
+            f"completion {a['completion_ms']:.4f} ms",
+            "yes" if a["cpu_s"] < 60 and a["peak_rss_mib"] < 4096 and a["complete"] else "no"]))
+    return rows
+
+
 # --- ocs-net.md -----------------------------------------------------------------------------
 
 

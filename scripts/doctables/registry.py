@@ -75,6 +75,9 @@ RUNS = {
     "flow-scale-full-b": Run("flow-scale", ["--full", "--parts=B"], cost="slow",
                              machine="any machine with 5 GiB free (wall seconds vary)"),
     "dcqcn-profiles": Run("dcqcn-profiles", []),
+    "bench-flow": Run("bench-flow", [], cost="timed",
+                      machine="an idle machine (CPU seconds of a memory-bound run grow with the "
+                              "load)"),
     "bench-packet-rate": Run("bench-packet-rate", ["--roce=false", "--schedulers=none"],
                              cost="timed", machine=IDLE),
     "bench-packet-rate-roce": Run("bench-packet-rate",
@@ -127,6 +130,8 @@ TABLES = {
     "zcube-bench-variants": Table("bench-packet-rate", formats.zcube_bench_variants,
                                   "variants.<v>.{hop_packets_per_s, events_per_s, "
                                   "ratio_vs_global}"),
+    "bench-flow": Table("bench-flow", formats.bench_flow,
+                        "comparison.{cpu_*}, random_1024, allreduce_16k"),
     "dcqcn-profiles": Table("dcqcn-profiles", formats.dcqcn_profiles,
                             "runs[].{profile, line_gbps, rate_after_cuts_gbps, reach_us}"),
     "roce-host-path": Table("bench-packet-rate-roce", formats.roce_host_path,
