@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """scripts/doc-tables.py and its formatters (scripts/doctables), on the fixtures of
-test/doc-tables/results (no program is run):
+test/doc-tables/runs (no program is run):
 
 - formatters: exact table text from tiny summaries (failover, latency sweep, scaling, callgrind,
   flow-scale headings);
@@ -18,7 +18,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "doc-tables.py")
-FIXTURES = os.path.join(ROOT, "test", "doc-tables", "results")
+FIXTURES = os.path.join(ROOT, "test", "doc-tables", "runs")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from doctables import formats  # noqa: E402
 from doctables.engine import find_tables  # noqa: E402
