@@ -49,6 +49,10 @@ Run(int argc, char* argv[])
             "is the one compared (a run takes about a millisecond: one sample is noisy)",
             "20");
     cli.Add("flow-only", "part 1 without the packet level (to profile the flow side)", "false");
+    cli.Add("rows",
+            "part 1: the rows to run as fabric:pattern, comma-separated (all: the default "
+            "comparison's five; a subset to profile one row)",
+            "all");
     cli.Add("out", "results folder", "results/bench-flow");
     cli.Parse(argc, argv);
     const uint64_t nRandom = cli.GetUint("random-flows", 1, 10000000);
@@ -59,6 +63,31 @@ Run(int argc, char* argv[])
     const uint64_t arBytes = cli.GetUint("allreduce-mb", 1, 1u << 20) * 1000000;
     const auto flowRepeat = static_cast<uint32_t>(cli.GetUint("flow-repeat", 0, 100000));
     const bool flowOnly = cli.GetBool("flow-only");
+    const std::vector<std::pair<std::string, std::string>> allRows{{"zcube", "allreduce"},
+                                                                   {"zcube", "prefill"},
+                                                                   {"roft", "allreduce"},
+                                                                   {"roft", "prefill"},
+                                                                   {"rng", "permutation"}};
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const std::string& r : cli.GetList("rows"))
+    {
+        if (r == "all")
+        {
+            rows.insert(rows.end(), allRows.begin(), allRows.end());
+            continue;
+        }
+        auto it = std::find_if(allRows.begin(),
+                               allRows.end(),
+                               [&](const auto& x) { return x.first + ":" + x.second == r; });
+        if (it == allRows.end())
+        {
+            throw std::invalid_argument(
+                "--rows: '" + r +
+                "' is not a row of the default comparison (zcube:allreduce, zcube:prefill, "
+                "roft:allreduce, roft:prefill, rng:permutation, or all)");
+        }
+        rows.push_back(*it);
+    }
     {
         // Measured on the loaded 2-core machine (doc/flow.md): part 2's 100k random flows
         // 338 s wall (about 3.4 ms per flow at that count); part 3's halving-doubling
@@ -104,12 +133,7 @@ Run(int argc, char* argv[])
         double cf = 0;
         double cf1 = 0; // CPU of the flow side's first run (inside Compare), summed
         json runs = json::array();
-        for (const auto& [fab, pat] :
-             std::vector<std::pair<std::string, std::string>>{{"zcube", "allreduce"},
-                                                              {"zcube", "prefill"},
-                                                              {"roft", "allreduce"},
-                                                              {"roft", "prefill"},
-                                                              {"rng", "permutation"}})
+        for (const auto& [fab, pat] : rows)
         {
             const auto& kind = compare::FabricKinds().at(fab);
             auto graph = kind.build(size);
