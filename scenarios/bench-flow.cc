@@ -82,9 +82,9 @@ Run(int argc, char* argv[])
         if (it == allRows.end())
         {
             throw std::invalid_argument(
-                "--rows: '" + r +
-                "' is not a row of the default comparison (zcube:allreduce, zcube:prefill, "
-                "roft:allreduce, roft:prefill, rng:permutation, or all)");
+                "--rows: '" + r
+                + "' is not a row of the default comparison (zcube:allreduce, zcube:prefill, "
+                  "roft:allreduce, roft:prefill, rng:permutation, or all)");
         }
         rows.push_back(*it);
     }

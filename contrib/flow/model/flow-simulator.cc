@@ -256,11 +256,11 @@ struct FlowSimulator::Impl
     /// What only a flow's own events read (its links, progress, timers).
     struct Flow
     {
-        LinkSpan links;     //!< (directed link, weight), in Impl::linkArena
+        LinkSpan links;      //!< (directed link, weight), in Impl::linkArena
         double remaining{0}; //!< wire bytes not sent yet
-        double lastT{0}; //!< when remaining was last brought up to date
-        double tail{0};  //!< seconds from the fluid's end to completion
-        double line{0};  //!< the flow's own rate limit (path bottleneck, NIC)
+        double lastT{0};     //!< when remaining was last brought up to date
+        double tail{0};      //!< seconds from the fluid's end to completion
+        double line{0};      //!< the flow's own rate limit (path bottleneck, NIC)
         double rampCap{INF};
         double stallSince{-1};
         uint32_t version{0};
@@ -1171,7 +1171,7 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> compLinks;
     std::vector<uint32_t> compFlows;
     std::vector<double> localCap;
-    MaxMinFlowSet localFlows; // the instance's flows, in flat arrays
+    MaxMinFlowSet localFlows;                      // the instance's flows, in flat arrays
     std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
     std::vector<uint32_t> levelKnown;
     std::vector<uint32_t> dirty;

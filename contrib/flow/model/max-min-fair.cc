@@ -70,11 +70,13 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const MaxMinFlowSet
     return SolveImpl(
         capacity,
         nf,
-        [&](size_t f) { return LinkRange{base + flows.start[f], base + flows.start[f + 1]}; },
+        [&](size_t f) {
+            return LinkRange{base + flows.start[f], base + flows.start[f + 1]};
+        },
         [&](size_t f) { return flows.cap[f]; });
 }
 
-template <typename LinksOf, typename CapOf>
+template<typename LinksOf, typename CapOf>
 const std::vector<double>&
 MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
                             size_t nf,

@@ -100,7 +100,7 @@ class MaxMinFairSolver
 
   private:
     /// The algorithm over nf flows: linksOf(f) is a range of (link, weight), capOf(f) the cap.
-    template <typename LinksOf, typename CapOf>
+    template<typename LinksOf, typename CapOf>
     const std::vector<double>& SolveImpl(const std::vector<double>& capacity,
                                          size_t nf,
                                          LinksOf linksOf,
