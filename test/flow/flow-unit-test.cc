@@ -279,6 +279,45 @@ TEST(FlowSimulator, DependenciesStartWhenPredecessorsFinish)
     EXPECT_THROW(cyc->Run(), std::invalid_argument);
 }
 
+TEST(FlowSimulator, SparseAndDenseIdsAreFoundAlike)
+{
+    // Flow ids are looked up in an array when small and in a hash map when far beyond the
+    // number of flows: dependencies, duplicates and unknown ids behave the same either way,
+    // also when a later AddFlows call grows the array over an id first stored in the map.
+    auto routing = Star(4);
+    const uint32_t big = 4000000000u;
+    FlowSpec a = Flow(big, 0, 1, 100000);
+    FlowSpec b = Flow(7, 2, 3, 100000);
+    b.after = big;
+    FlowSpec c = Flow(5000, 1, 2, 100000);
+    Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+    sim->SetRouting(routing);
+    sim->AddFlows({a, c});
+    std::vector<FlowSpec> more{b};
+    for (uint32_t i = 0; i < 3000; ++i)
+    {
+        more.push_back(Flow(100000 + i, i % 4, (i + 1) % 4, 1000, 1e-3));
+    }
+    sim->AddFlows(more); // room for ids up to about 6000 now: 5000 moves to the array
+    sim->AddDependency(100000, 5000);
+    EXPECT_THROW(sim->AddFlows({Flow(big, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddFlows({Flow(5000, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddFlows({Flow(7, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddDependency(7, big - 1), std::invalid_argument);
+    sim->Run();
+    const auto& r = sim->GetRecords();
+    ASSERT_TRUE(r[0].complete && r[1].complete && r[2].complete && r[3].complete);
+    EXPECT_DOUBLE_EQ(r[2].startS, r[0].finishS);        // b after the flow with the big id
+    EXPECT_DOUBLE_EQ(r[3].startS, r[1].finishS + 1e-3); // its start is a delay after 5000
+
+    Ptr<FlowSimulator> unknown = CreateObject<FlowSimulator>();
+    unknown->SetRouting(Star(2));
+    FlowSpec w = Flow(0, 0, 1, 10);
+    w.after = int64_t(big) + 1;
+    unknown->AddFlows({w});
+    EXPECT_THROW(unknown->Run(), std::invalid_argument);
+}
+
 TEST(FlowSimulator, FailedLinkStallsItsFlowAndSurvivorsReshare)
 {
     // Flows 0->2 and 1->2 share sw->2. Link 0 (host 0's) fails at 20 us: flow 0 stalls (no
