@@ -832,9 +832,16 @@ FlowSimulator::Run(double stopS)
     s.phaseLeft.assign(phases, 0);
     for (size_t f = 0; f < n; ++f)
     {
+        s.phaseLeft[m_records[f].spec.phase]++;
+    }
+    for (uint32_t p = 0; p < phases; ++p)
+    {
+        s.phaseFlows[p].reserve(s.phaseLeft[p]);
+    }
+    for (size_t f = 0; f < n; ++f)
+    {
         const FlowSpec& fs = m_records[f].spec;
         s.phaseFlows[fs.phase].push_back(f);
-        s.phaseLeft[fs.phase]++;
         if (fs.after >= 0)
         {
             const uint32_t pred = s.byId.Find(static_cast<uint64_t>(fs.after));
@@ -862,6 +869,7 @@ FlowSimulator::Run(double stopS)
         // Kahn's algorithm: every flow must be able to start.
         std::vector<uint32_t> w(n);
         std::vector<uint32_t> ready;
+        ready.reserve(n);
         for (size_t f = 0; f < n; ++f)
         {
             w[f] = s.flows[f].waiting;
@@ -910,6 +918,7 @@ FlowSimulator::Run(double stopS)
         s.view->CopyFrom(*m_routing->GetView());
         m_routing->SetView(s.view);
     }
+    s.initial.reserve(n);
     for (size_t f = 0; f < n; ++f)
     {
         if (s.flows[f].waiting == 0)
@@ -1168,13 +1177,22 @@ FlowSimulator::Run(double stopS)
         }
     };
 
+    // Scratch lists, at most one entry per flow or directed link: reserved once, so a small
+    // run does not grow them step by step.
+    const size_t nDir = s.links.size();
     std::vector<uint32_t> compLinks;
     std::vector<uint32_t> compFlows;
+    compLinks.reserve(nDir);
+    compFlows.reserve(n);
+    s.dirtyLinks.reserve(nDir);
+    s.freshFlows.reserve(n);
     std::vector<double> localCap;
     MaxMinFlowSet localFlows;                      // the instance's flows, in flat arrays
     std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
     std::vector<uint32_t> levelKnown;
     std::vector<uint32_t> dirty;
+    levelKnown.reserve(nDir);
+    dirty.reserve(nDir);
     MaxMinFairSolver solver;
     // Weight of the i-th flow of directed link d's flows (1 on a single path).
     auto weightAt = [&](uint32_t d, size_t i)
@@ -1245,6 +1263,8 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> setS;
     std::vector<uint32_t> checkList;
     std::vector<uint32_t> failed;
+    setS.reserve(n);
+    checkList.reserve(n);
     uint32_t localStamp = 0;
     uint32_t statStamp = 0;
     constexpr double TOL = 1e-9;
