@@ -8,8 +8,9 @@
 //  3. AllReduce on a 16384-GPU ZCube (k = 128) by recursive halving-doubling (28 steps of
 //     16384 flows): wall time and peak RSS.
 // The targets: >= 1000x, < 5 s, < 60 s and < 4 GiB. Whatever is measured is printed.
-// Part 1 times the flow side cold (its first run, inside the comparison) and as the median of
-// that run and --flow-repeat more; both ratios are printed (see doc/flow.md, Speed).
+// Part 1 times the flow side cold (each row's first run, inside the comparison) and warm (the
+// median of --flow-repeat runs alone after it); both ratios are printed, per row and in total,
+// in CPU and in wall seconds (see doc/flow.md, Speed).
 //
 //   ./build/bin/bench-flow --out=results/bench-flow
 //   ./build/bin/bench-flow --skip-16k   (parts 1 and 2 only)
@@ -17,6 +18,7 @@
 
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
+#include "ns3/fabric-table.h"
 #include "ns3/flow-collectives.h"
 
 #include <algorithm>
@@ -45,10 +47,15 @@ Run(int argc, char* argv[])
     cli.Add("skip-16k", "skip part 3", "false");
     cli.Add("skip-packet", "skip part 1", "false");
     cli.Add("flow-repeat",
-            "part 1: the flow side is run this many more times alone and its median CPU time "
-            "is the one compared (a run takes about a millisecond: one sample is noisy)",
+            "part 1: the flow side is run this many more times alone and the median is the "
+            "warm time (a run takes well under a millisecond: one sample is noisy); 0: warm = "
+            "cold",
             "20");
     cli.Add("flow-only", "part 1 without the packet level (to profile the flow side)", "false");
+    cli.Add("rows",
+            "part 1: the rows to run as fabric:pattern, comma-separated (all: the default "
+            "comparison's five; a subset to profile one row)",
+            "all");
     cli.Add("out", "results folder", "results/bench-flow");
     cli.Parse(argc, argv);
     const uint64_t nRandom = cli.GetUint("random-flows", 1, 10000000);
@@ -59,6 +66,31 @@ Run(int argc, char* argv[])
     const uint64_t arBytes = cli.GetUint("allreduce-mb", 1, 1u << 20) * 1000000;
     const auto flowRepeat = static_cast<uint32_t>(cli.GetUint("flow-repeat", 0, 100000));
     const bool flowOnly = cli.GetBool("flow-only");
+    const std::vector<std::pair<std::string, std::string>> allRows{{"zcube", "allreduce"},
+                                                                   {"zcube", "prefill"},
+                                                                   {"roft", "allreduce"},
+                                                                   {"roft", "prefill"},
+                                                                   {"rng", "permutation"}};
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const std::string& r : cli.GetList("rows"))
+    {
+        if (r == "all")
+        {
+            rows.insert(rows.end(), allRows.begin(), allRows.end());
+            continue;
+        }
+        auto it = std::find_if(allRows.begin(),
+                               allRows.end(),
+                               [&](const auto& x) { return x.first + ":" + x.second == r; });
+        if (it == allRows.end())
+        {
+            throw std::invalid_argument(
+                "--rows: '" + r
+                + "' is not a row of the default comparison (zcube:allreduce, zcube:prefill, "
+                  "roft:allreduce, roft:prefill, rng:permutation, or all)");
+        }
+        rows.push_back(*it);
+    }
     {
         // Measured on the loaded 2-core machine (doc/flow.md): part 2's 100k random flows
         // 338 s wall (about 3.4 ms per flow at that count); part 3's halving-doubling
@@ -81,35 +113,42 @@ Run(int argc, char* argv[])
     {
         // How each level is timed (printed, and in summary.json, so the ratio can be judged).
         const std::string timing
-            = flowOnly ? "flow level alone: routing construction + FlowSimulator run, median of "
-                             + std::to_string(flowRepeat) + " runs"
-                       : "packet level: one run (network and routing construction + simulation), "
-                         "CPU and wall; flow level: routing construction + FlowSimulator run, the "
-                         "first run cold (inside the comparison, first of its fabric) and the "
-                         "median of that run and "
-                             + std::to_string(flowRepeat)
-                             + " repeats (warm: code and allocator already used); speedups are "
-                               "packet / flow";
+            = "packet level: one run per row (network and routing construction + simulation); "
+              "flow level: routing construction + FlowSimulator run, timed cold (the row's "
+              "first run, inside the comparison before its packet run; the process's very "
+              "first run also pays lazy symbol binding and first allocations) and warm (median "
+              "of "
+            + std::to_string(flowRepeat)
+            + " repeats run alone right after); speedup = packet / flow, in CPU seconds "
+              "(the robust figure on a shared machine) and in wall seconds";
         std::cout << "1. default packet-vs-flow comparison (same flows, same routing TypeId)\n   "
-                  << timing << "\n"
-                  << std::left << std::setw(7) << "fabric" << std::setw(13) << "pattern"
-                  << std::right << std::setw(7) << "flows" << std::setw(12) << "packet s"
-                  << std::setw(12) << "flow s" << std::setw(10) << "speedup" << std::setw(12)
-                  << "median FCT"
-                  << "\n";
-        compare::FabricSize size{16, 4, 2, 1};
-        double wp = 0;
-        double wf = 0;
-        double cp = 0;
-        double cf = 0;
-        double cf1 = 0; // CPU of the flow side's first run (inside Compare), summed
+                  << timing << "\n";
+        FabricTextTable table({{"fabric", 7, true},
+                               {"pattern", 12, true},
+                               {"flows", 6},
+                               {"packet CPU s", 13},
+                               {"flow warm s", 12},
+                               {"flow cold s", 12},
+                               {"x warm", 8},
+                               {"x cold", 8},
+                               {"packet wall s", 14},
+                               {"flow wall s", 12},
+                               {"x wall", 8},
+                               {"median FCT", 11}});
+        table.PrintHeader();
+        const compare::FabricSize size{16, 4, 2, 1};
+        double cp = 0;  // packet CPU
+        double wp = 0;  // packet wall
+        double cfw = 0; // flow CPU, warm medians
+        double wfw = 0; // flow wall, warm medians
+        double cfc = 0; // flow CPU, cold runs
+        double wfc = 0; // flow wall, cold runs
+        auto ratio = [](double a, double b)
+        {
+            return b > 0 ? a / b : 0.0;
+        };
         json runs = json::array();
-        for (const auto& [fab, pat] :
-             std::vector<std::pair<std::string, std::string>>{{"zcube", "allreduce"},
-                                                              {"zcube", "prefill"},
-                                                              {"roft", "allreduce"},
-                                                              {"roft", "prefill"},
-                                                              {"rng", "permutation"}})
+        for (const auto& [fab, pat] : rows)
         {
             const auto& kind = compare::FabricKinds().at(fab);
             auto graph = kind.build(size);
@@ -118,12 +157,25 @@ Run(int argc, char* argv[])
             tp.seed = 1;
             tp.bytes = pat == "allreduce" ? 65536 : 1000000;
             const auto flows = MakeTraffic(ParseTrafficPattern(pat), tp);
+            // Cold: the row's first flow run, inside the comparison (or alone with
+            // --flow-only), as Compare times it: routing construction + run.
             compare::Result r;
             if (!flowOnly)
             {
                 r = compare::Compare(fab, pat, graph, kind.routing, flows, o);
             }
-            // The flow side alone (routing construction + run, as Compare times it), repeated.
+            else
+            {
+                const auto t0 = std::chrono::steady_clock::now();
+                const double c0 = compare::CpuSeconds();
+                compare::FlowHelper(o, false).Run(
+                    compare::MakeRoutingByTypeId(kind.routing, o.routingSeed, graph), flows);
+                r.cpuFlow = compare::CpuSeconds() - c0;
+                r.wallFlow = compare::WallSeconds(t0, std::chrono::steady_clock::now());
+            }
+            const double coldCpu = r.cpuFlow;
+            const double coldWall = r.wallFlow;
+            // Warm: the same, repeated alone.
             std::vector<double> cpuRuns;
             std::vector<double> wallRuns;
             for (uint32_t i = 0; i < flowRepeat; ++i)
@@ -135,88 +187,85 @@ Run(int argc, char* argv[])
                 cpuRuns.push_back(compare::CpuSeconds() - c0);
                 wallRuns.push_back(compare::WallSeconds(t0, std::chrono::steady_clock::now()));
             }
-            const double firstCpuFlow = r.cpuFlow;
-            if (flowRepeat > 0)
-            {
-                if (!flowOnly)
-                {
-                    cpuRuns.push_back(r.cpuFlow);
-                    wallRuns.push_back(r.wallFlow);
-                }
-                r.cpuFlow = Quantile(cpuRuns, 0.5);
-                r.wallFlow = Quantile(wallRuns, 0.5);
-            }
-            if (flowOnly)
-            {
-                std::cout << std::left << std::setw(7) << fab << std::setw(13) << pat << std::right
-                          << std::setw(7) << flows.size() << "  flow side alone: CPU median "
-                          << FormatNumber(r.cpuFlow, 4) << " s, wall median "
-                          << FormatNumber(r.wallFlow, 4) << " s\n";
-                cf += r.cpuFlow;
-                wf += r.wallFlow;
-                continue;
-            }
-            wp += r.wallPacket;
-            wf += r.wallFlow;
+            const double warmCpu = flowRepeat > 0 ? Quantile(cpuRuns, 0.5) : coldCpu;
+            const double warmWall = flowRepeat > 0 ? Quantile(wallRuns, 0.5) : coldWall;
             cp += r.cpuPacket;
-            cf += r.cpuFlow;
-            std::cout << std::left << std::setw(7) << fab << std::setw(13) << pat << std::right
-                      << std::setw(7) << flows.size() << std::setw(12)
-                      << FormatNumber(r.wallPacket, 4) << std::setw(12)
-                      << FormatNumber(r.wallFlow, 4) << std::setw(10)
-                      << FormatNumber(r.wallPacket / r.wallFlow, 4) << std::setw(12)
-                      << FormatNumber(Quantile(r.ratio, 0.5), 4) << "\n";
-            std::cout << "  CPU: packet " << FormatNumber(r.cpuPacket, 4) << " s, flow "
-                      << FormatNumber(r.cpuFlow, 4) << " s, x"
-                      << FormatNumber(r.cpuPacket / std::max(r.cpuFlow, 1e-6), 4);
-            if (flowRepeat > 0)
+            wp += r.wallPacket;
+            cfw += warmCpu;
+            wfw += warmWall;
+            cfc += coldCpu;
+            wfc += coldWall;
+            auto num = [](double x)
             {
-                std::cout << " (flow: median of " << flowRepeat + 1
-                          << " runs; the first, inside the comparison, "
-                          << FormatNumber(firstCpuFlow, 4) << " s)";
-            }
-            std::cout << "\n";
-            cf1 += firstCpuFlow;
-            runs.push_back({{"fabric", fab},
-                            {"pattern", pat},
-                            {"flows", flows.size()},
+                return FormatNumber(x, 4);
+            };
+            table.PrintRow({fab,
+                            pat,
+                            std::to_string(flows.size()),
+                            flowOnly ? "-" : num(r.cpuPacket),
+                            num(warmCpu),
+                            num(coldCpu),
+                            flowOnly ? "-" : num(ratio(r.cpuPacket, warmCpu)),
+                            flowOnly ? "-" : num(ratio(r.cpuPacket, coldCpu)),
+                            flowOnly ? "-" : num(r.wallPacket),
+                            num(warmWall),
+                            flowOnly ? "-" : num(ratio(r.wallPacket, warmWall)),
+                            flowOnly ? "-" : num(Quantile(r.ratio, 0.5))});
+            json row{{"fabric", fab},
+                     {"pattern", pat},
+                     {"flows", flows.size()},
+                     {"cpu_flow_s", warmCpu},
+                     {"wall_flow_s", warmWall},
+                     {"cpu_flow_first_s", coldCpu},
+                     {"wall_flow_first_s", coldWall}};
+            if (!flowOnly)
+            {
+                row.update({{"cpu_packet_s", r.cpuPacket},
                             {"wall_packet_s", r.wallPacket},
-                            {"wall_flow_s", r.wallFlow},
-                            {"speedup", r.wallPacket / r.wallFlow},
-                            {"cpu_packet_s", r.cpuPacket},
-                            {"cpu_flow_s", r.cpuFlow},
-                            {"cpu_flow_first_s", firstCpuFlow},
+                            {"cpu_speedup", ratio(r.cpuPacket, warmCpu)},
+                            {"cpu_speedup_first", ratio(r.cpuPacket, coldCpu)},
+                            {"speedup", ratio(r.wallPacket, warmWall)},
+                            {"speedup_first", ratio(r.wallPacket, coldWall)},
                             {"fct_ratio_median", Quantile(r.ratio, 0.5)}});
+            }
+            runs.push_back(row);
         }
-        if (flowOnly)
+        auto verdict = [&](double x)
         {
-            std::cout << "flow side alone, total: CPU " << FormatNumber(cf, 4) << " s, wall "
-                      << FormatNumber(wf, 4) << " s\n\n";
-        }
-        else
+            return flowOnly ? "" : x >= 1000 ? " (met)" : " (NOT met)";
+        };
+        std::cout << "total: flow CPU warm " << FormatNumber(cfw, 4) << " s, cold "
+                  << FormatNumber(cfc, 4) << " s; flow wall warm " << FormatNumber(wfw, 4)
+                  << " s, cold " << FormatNumber(wfc, 4) << " s";
+        if (!flowOnly)
         {
-            std::cout << std::left << std::setw(27) << "total" << std::right << std::setw(12)
-                      << FormatNumber(wp, 4) << std::setw(12) << FormatNumber(wf, 4)
-                      << std::setw(10) << FormatNumber(wp / wf, 4)
-                      << "   (target >= 1000x: " << (wp / wf >= 1000 ? "met" : "NOT met")
-                      << ")\n  CPU: packet " << FormatNumber(cp, 4) << " s, flow (median of "
-                      << flowRepeat + 1 << " runs) " << FormatNumber(cf, 4) << " s, x"
-                      << FormatNumber(cp / cf, 4) << " (" << (cp / cf >= 1000 ? "met" : "NOT met")
-                      << ")\n  CPU, flow cold (first run of each fabric only): "
-                      << FormatNumber(cf1, 4) << " s, x" << FormatNumber(cp / cf1, 4) << " ("
-                      << (cp / cf1 >= 1000 ? "met" : "NOT met") << ")\n\n";
-            summary["comparison"] = {{"runs", runs},
-                                     {"wall_packet_s", wp},
-                                     {"wall_flow_s", wf},
-                                     {"speedup", wp / wf},
-                                     {"cpu_packet_s", cp},
-                                     {"cpu_flow_s", cf},
-                                     {"cpu_speedup", cp / cf},
-                                     {"cpu_flow_first_s", cf1},
-                                     {"cpu_speedup_first", cp / cf1},
-                                     {"flow_repeat", flowRepeat},
-                                     {"timing", timing}};
+            std::cout << "; packet CPU " << FormatNumber(cp, 4) << " s, wall "
+                      << FormatNumber(wp, 4) << " s\n  speedup, target >= 1000x: CPU warm x"
+                      << FormatNumber(ratio(cp, cfw), 4) << verdict(ratio(cp, cfw))
+                      << ", CPU cold x" << FormatNumber(ratio(cp, cfc), 4)
+                      << verdict(ratio(cp, cfc)) << "; wall warm x"
+                      << FormatNumber(ratio(wp, wfw), 4) << verdict(ratio(wp, wfw))
+                      << ", wall cold x" << FormatNumber(ratio(wp, wfc), 4)
+                      << verdict(ratio(wp, wfc));
         }
+        std::cout << "\n\n";
+        json comparison{{"runs", runs},
+                        {"cpu_flow_s", cfw},
+                        {"wall_flow_s", wfw},
+                        {"cpu_flow_first_s", cfc},
+                        {"wall_flow_first_s", wfc},
+                        {"flow_repeat", flowRepeat},
+                        {"timing", timing}};
+        if (!flowOnly)
+        {
+            comparison.update({{"cpu_packet_s", cp},
+                               {"wall_packet_s", wp},
+                               {"cpu_speedup", ratio(cp, cfw)},
+                               {"cpu_speedup_first", ratio(cp, cfc)},
+                               {"speedup", ratio(wp, wfw)},
+                               {"speedup_first", ratio(wp, wfc)}});
+        }
+        summary["comparison"] = comparison;
     }
 
     // 2. 100k random flows on a 1024-GPU ZCube.

@@ -279,6 +279,45 @@ TEST(FlowSimulator, DependenciesStartWhenPredecessorsFinish)
     EXPECT_THROW(cyc->Run(), std::invalid_argument);
 }
 
+TEST(FlowSimulator, SparseAndDenseIdsAreFoundAlike)
+{
+    // Flow ids are looked up in an array when small and in a hash map when far beyond the
+    // number of flows: dependencies, duplicates and unknown ids behave the same either way,
+    // also when a later AddFlows call grows the array over an id first stored in the map.
+    auto routing = Star(4);
+    const uint32_t big = 4000000000u;
+    FlowSpec a = Flow(big, 0, 1, 100000);
+    FlowSpec b = Flow(7, 2, 3, 100000);
+    b.after = big;
+    FlowSpec c = Flow(5000, 1, 2, 100000);
+    Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+    sim->SetRouting(routing);
+    sim->AddFlows({a, c});
+    std::vector<FlowSpec> more{b};
+    for (uint32_t i = 0; i < 3000; ++i)
+    {
+        more.push_back(Flow(100000 + i, i % 4, (i + 1) % 4, 1000, 1e-3));
+    }
+    sim->AddFlows(more); // room for ids up to about 6000 now: 5000 moves to the array
+    sim->AddDependency(100000, 5000);
+    EXPECT_THROW(sim->AddFlows({Flow(big, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddFlows({Flow(5000, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddFlows({Flow(7, 0, 1, 10)}), std::invalid_argument);
+    EXPECT_THROW(sim->AddDependency(7, big - 1), std::invalid_argument);
+    sim->Run();
+    const auto& r = sim->GetRecords();
+    ASSERT_TRUE(r[0].complete && r[1].complete && r[2].complete && r[3].complete);
+    EXPECT_DOUBLE_EQ(r[2].startS, r[0].finishS);        // b after the flow with the big id
+    EXPECT_DOUBLE_EQ(r[3].startS, r[1].finishS + 1e-3); // its start is a delay after 5000
+
+    Ptr<FlowSimulator> unknown = CreateObject<FlowSimulator>();
+    unknown->SetRouting(Star(2));
+    FlowSpec w = Flow(0, 0, 1, 10);
+    w.after = int64_t(big) + 1;
+    unknown->AddFlows({w});
+    EXPECT_THROW(unknown->Run(), std::invalid_argument);
+}
+
 TEST(FlowSimulator, FailedLinkStallsItsFlowAndSurvivorsReshare)
 {
     // Flows 0->2 and 1->2 share sw->2. Link 0 (host 0's) fails at 20 us: flow 0 stalls (no
@@ -578,6 +617,98 @@ TEST(FlowScaleSummary, SameDefinitionsAsSummarizeFlowRun)
     EXPECT_EQ(o.imbalance, st.loadedImbalance);
     EXPECT_GT(o.maxUtil, 0);
     EXPECT_LE(o.maxUtil, 1 + 1e-9);
+}
+
+TEST(FlowRunStats, CompletedFlowsWithoutBytesGiveAHistogramNotNaN)
+{
+    // Records built by hand (the simulator refuses zero-byte flows; the statistics must not
+    // rely on that): two completed flows that carried no wire bytes, with 1 and 2 router
+    // links, and an incomplete one. The path-length histogram falls back to counting flows.
+    const auto g = RoftLayout(4, 2, 2).Build();
+    std::vector<FlowSimRecord> rec(3);
+    for (auto& r : rec)
+    {
+        r.started = true;
+        r.startS = 0;
+        r.idealS = 1e-6;
+    }
+    rec[0].complete = true;
+    rec[0].finishS = 2e-6;
+    rec[0].path = {0, 4, 6, 5, 2}; // host, leaf, spine, leaf, host: 2 router links
+    rec[1].complete = true;
+    rec[1].finishS = 3e-6;
+    rec[1].path = {1, 4, 6, 3};    // 1 router link
+    rec[2].path = {2, 5, 7, 4, 0}; // incomplete: not counted
+    std::vector<FlowSimLinkRecord> links(2 * g->GetNLinks());
+    for (auto& l : links)
+    {
+        l.capacityBps = 400e9;
+    }
+    const FlowRunStats st = ComputeFlowRunStats(rec, links, 3e-6, *g);
+    EXPECT_EQ(st.incomplete, 1u);
+    EXPECT_DOUBLE_EQ(st.completionS, 3e-6);
+    ASSERT_EQ(st.pathLengthHist.size(), 2u);
+    EXPECT_DOUBLE_EQ(st.pathLengthHist.at(1), 0.5);
+    EXPECT_DOUBLE_EQ(st.pathLengthHist.at(2), 0.5);
+    EXPECT_DOUBLE_EQ(st.meanRouterLinks, 1.5);
+    EXPECT_EQ(st.busiestRouterLinkUtil, 0.0);
+    // With bytes the histogram weighs them (1 of 4 bytes on the 2-link path).
+    rec[0].wireBytes = 1000;
+    rec[1].wireBytes = 3000;
+    const FlowRunStats w = ComputeFlowRunStats(rec, links, 3e-6, *g);
+    EXPECT_DOUBLE_EQ(w.pathLengthHist.at(2), 0.25);
+    EXPECT_DOUBLE_EQ(w.meanRouterLinks, 1.25);
+    EXPECT_THROW(ComputeFlowRunStats(rec, {}, 3e-6, *g), std::invalid_argument);
+    EXPECT_THROW(ComputeFlowRunStats(rec, links, -1, *g), std::invalid_argument);
+}
+
+TEST(FlowRunStats, BusiestLinkUtilizationNeverExceedsOne)
+{
+    // Leaf-spine with one spine: a 4 KB flow completes within microseconds while a 100 MB
+    // flow over the same leaf-spine-leaf path is still running when the run stops at 50 us.
+    // Its bytes over the short flow's completion would be a utilization far above 1; over the
+    // time they took (the run's end) the busiest router link is just below 1.
+    RoftLayout layout(8, 4, 1);
+    RoftHelper roft(layout, 1);
+    FlowSimHelper h;
+    const double stopS = 50e-6;
+    Ptr<FlowSimulator> sim
+        = h.Run(roft.GetRouting(), {Flow(0, 0, 4, 4096), Flow(1, 1, 5, 100000000)}, {}, stopS);
+    const auto& rec = sim->GetRecords();
+    ASSERT_TRUE(rec[0].complete);
+    ASSERT_FALSE(rec[1].complete);
+    const auto& g = *roft.GetGraph();
+    const FlowRunStats st = ComputeFlowRunStats(*sim, g);
+    double busiest = 0;
+    for (uint32_t d = 0; d < sim->GetLinks().size(); ++d)
+    {
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+        {
+            busiest = std::max(busiest, sim->GetLinks()[d].bytes);
+        }
+    }
+    EXPECT_GT(8 * busiest / (400e9 * st.completionS), 2.0) << "the old definition exceeds 1";
+    EXPECT_DOUBLE_EQ(sim->GetStats().endS, stopS);
+    EXPECT_DOUBLE_EQ(st.busiestRouterLinkUtil, 8 * busiest / (400e9 * stopS));
+    EXPECT_LE(st.busiestRouterLinkUtil, 1 + 1e-12);
+    EXPECT_GT(st.busiestRouterLinkUtil, 0.9);
+    EXPECT_EQ(SummarizeFlowRun(*sim, g)["busiest_router_link_util"].get<double>(),
+              st.busiestRouterLinkUtil);
+    // Every flow complete: the span is the completion, as before.
+    Ptr<FlowSimulator> done
+        = h.Run(roft.GetRouting(), {Flow(0, 0, 4, 4096), Flow(1, 1, 5, 1000000)});
+    const FlowRunStats all = ComputeFlowRunStats(*done, g);
+    ASSERT_EQ(all.incomplete, 0u);
+    double top = 0;
+    for (uint32_t d = 0; d < done->GetLinks().size(); ++d)
+    {
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+        {
+            top = std::max(top, done->GetLinks()[d].bytes);
+        }
+    }
+    EXPECT_DOUBLE_EQ(all.busiestRouterLinkUtil, 8 * top / (400e9 * all.completionS));
+    EXPECT_LE(all.busiestRouterLinkUtil, 1 + 1e-12);
 }
 
 TEST(FlowScaleSummary, StrategiesAreTheirThreeRuns)

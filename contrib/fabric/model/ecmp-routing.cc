@@ -204,6 +204,23 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
             }
         }
     }
+    // Every port's peer and usability, read from the graph and the view once: the loops below
+    // visit each port once per destination host.
+    std::vector<uint32_t> portStart(nNodes + 1, 0);
+    for (uint32_t v = 0; v < nNodes; ++v)
+    {
+        portStart[v + 1] = portStart[v] + g.GetNPorts(v);
+    }
+    std::vector<uint32_t> peerOf(portStart.back());
+    std::vector<uint8_t> usableOf(portStart.back());
+    for (uint32_t v = 0; v < nNodes; ++v)
+    {
+        for (uint32_t p = 0; p < portStart[v + 1] - portStart[v]; ++p)
+        {
+            peerOf[portStart[v] + p] = g.GetPeer(v, p);
+            usableOf[portStart[v] + p] = view.IsPortUsable(v, p) ? 1 : 0;
+        }
+    }
     for (uint32_t h = 0; h < nHosts; ++h)
     {
         for (uint32_t t = 0; t < nHosts; ++t)
@@ -213,14 +230,14 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
                 continue;
             }
             uint32_t best = UNREACHABLE;
-            for (uint32_t p = 0; p < g.GetNPorts(h); ++p)
+            for (uint32_t p = 0; p < portStart[h + 1] - portStart[h]; ++p)
             {
-                if (!view.IsPortUsable(h, p))
+                if (!usableOf[portStart[h] + p])
                 {
                     continue;
                 }
-                const uint32_t a = g.GetPeer(h, p);
-                const uint32_t d = (a == t) ? 0 : (g.IsHost(a) ? UNREACHABLE : dist(a, t));
+                const uint32_t a = peerOf[portStart[h] + p];
+                const uint32_t d = (a == t) ? 0 : (a < nHosts ? UNREACHABLE : dist(a, t));
                 if (d != UNREACHABLE)
                 {
                     best = std::min(best, d + 1);
@@ -243,14 +260,14 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
             {
                 continue;
             }
-            for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+            for (uint32_t p = 0; p < portStart[v + 1] - portStart[v]; ++p)
             {
-                if (!view.IsPortUsable(v, p))
+                if (!usableOf[portStart[v] + p])
                 {
                     continue;
                 }
-                const uint32_t a = g.GetPeer(v, p);
-                const bool closer = (a == t) || (!g.IsHost(a) && dist(a, t) + 1 == dv);
+                const uint32_t a = peerOf[portStart[v] + p];
+                const bool closer = (a == t) || (a >= nHosts && dist(a, t) + 1 == dv);
                 if (closer)
                 {
                     tab->ports.push_back(p);

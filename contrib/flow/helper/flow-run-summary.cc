@@ -6,6 +6,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -23,10 +24,29 @@ FlowSimRouterLinks(const FlowSimRecord& record)
 FlowRunStats
 ComputeFlowRunStats(const FlowSimulator& sim, const FabricGraph& g)
 {
+    return ComputeFlowRunStats(sim.GetRecords(), sim.GetLinks(), sim.GetStats().endS, g);
+}
+
+FlowRunStats
+ComputeFlowRunStats(const std::vector<FlowSimRecord>& records,
+                    const std::vector<FlowSimLinkRecord>& links,
+                    double endS,
+                    const FabricGraph& g)
+{
+    if (links.size() != 2 * size_t(g.GetNLinks()))
+    {
+        throw std::invalid_argument(
+            "ComputeFlowRunStats: " + std::to_string(links.size()) + " link records for a graph of "
+            + std::to_string(2 * size_t(g.GetNLinks())) + " directed links");
+    }
+    if (!(endS >= 0) || !std::isfinite(endS))
+    {
+        throw std::invalid_argument("ComputeFlowRunStats: endS must be finite and >= 0");
+    }
     FlowRunStats st;
     double wire = 0;
     double routerLinks = 0;
-    const auto& records = sim.GetRecords();
+    uint64_t complete = 0;
     st.flows = records.size();
     for (const auto& r : records)
     {
@@ -35,35 +55,57 @@ ComputeFlowRunStats(const FlowSimulator& sim, const FabricGraph& g)
             ++st.incomplete;
             continue;
         }
+        ++complete;
         st.throughputGbps.push_back(8.0 * r.spec.bytes / r.FctSeconds() / 1e9);
         st.slowdowns.push_back(r.Slowdown());
         st.completionS = std::max(st.completionS, r.finishS);
-        const uint32_t links = FlowSimRouterLinks(r);
-        st.pathLengthHist[links] += r.wireBytes;
-        routerLinks += links * r.wireBytes;
+        const uint32_t n = FlowSimRouterLinks(r);
+        st.pathLengthHist[n] += r.wireBytes;
+        routerLinks += n * r.wireBytes;
         wire += r.wireBytes;
     }
     std::sort(st.throughputGbps.begin(), st.throughputGbps.end());
-    for (auto& [links, bytes] : st.pathLengthHist)
+    if (wire > 0)
     {
-        bytes /= wire;
+        for (auto& [n, bytes] : st.pathLengthHist)
+        {
+            bytes /= wire;
+        }
+        st.meanRouterLinks = routerLinks / wire;
     }
-    st.meanRouterLinks = wire > 0 ? routerLinks / wire : 0.0;
+    else if (complete > 0)
+    {
+        // The completed flows carried no bytes at all: weigh each of them once instead of
+        // dividing by zero.
+        st.pathLengthHist.clear();
+        routerLinks = 0;
+        for (const auto& r : records)
+        {
+            if (r.complete)
+            {
+                const uint32_t n = FlowSimRouterLinks(r);
+                st.pathLengthHist[n] += 1.0 / complete;
+                routerLinks += n;
+            }
+        }
+        st.meanRouterLinks = routerLinks / complete;
+    }
+    // The span over which the link bytes were carried: every byte of a completed flow was
+    // sent by its completion, while flows still running at the end sent theirs up to endS.
+    const double span = st.incomplete == 0 ? st.completionS : std::max(endS, st.completionS);
     double sum = 0;
     double mx = 0;
     uint32_t loaded = 0;
-    const auto& links = sim.GetLinks();
     for (uint32_t d = 0; d < links.size(); ++d)
     {
         if (g.IsHost(g.GetDirLinkTail(d)) || g.IsHost(g.GetDirLinkHead(d)))
         {
             continue;
         }
-        if (st.completionS > 0)
+        if (span > 0 && links[d].capacityBps > 0)
         {
-            st.busiestRouterLinkUtil
-                = std::max(st.busiestRouterLinkUtil,
-                           8 * links[d].bytes / (links[d].capacityBps * st.completionS));
+            st.busiestRouterLinkUtil = std::max(st.busiestRouterLinkUtil,
+                                                8 * links[d].bytes / (links[d].capacityBps * span));
         }
         if (links[d].bytes > 0)
         {

@@ -39,11 +39,19 @@ struct FlowRunStats
     std::vector<double> throughputGbps;
     /// FCT / ideal FCT of each completed flow, in flow order.
     std::vector<double> slowdowns;
-    /// Router links per completed flow, weighted by the flows' wire bytes.
+    /// Router links per completed flow, weighted by the flows' wire bytes (by flow count if
+    /// the completed flows carried no bytes; 0 if none completed).
     double meanRouterLinks{0};
-    /// Fraction of the completed flows' wire bytes by router links of their paths.
+    /// Fraction of the completed flows' wire bytes by router links of their paths (of their
+    /// count if they carried no bytes; empty if none completed). Sums to 1.
     std::map<uint32_t, double> pathLengthHist;
-    /// Busiest router-router link: bytes x 8 / (capacity x completionS) (0 if none completed).
+    /**
+     * Busiest router-router link: bytes x 8 / (capacity x span), the span being the time in
+     * which the counted bytes were carried: completionS when every flow completed (each sent
+     * its bytes by then), the run's end (FlowSimStats::endS) when some did not (their bytes
+     * are counted up to it). A link never carries more than its capacity, so this is at most
+     * 1. 0 if the span is 0.
+     */
     double busiestRouterLinkUtil{0};
     /// Max / mean bytes over the router-router links that carried bytes (0 if none did).
     double loadedImbalance{0};
@@ -58,12 +66,25 @@ FlowRunStats ComputeFlowRunStats(const FlowSimulator& sim, const FabricGraph& gr
 
 /**
  * \ingroup flow
+ * The same from a run's records: \p links are its directed links' records (as
+ * FlowSimulator::GetLinks), their bytes counted up to \p endS (FlowSimStats::endS).
+ * \throws std::invalid_argument if \p links does not have one record per directed link of
+ *         \p graph, or \p endS is negative or not finite
+ */
+FlowRunStats ComputeFlowRunStats(const std::vector<FlowSimRecord>& records,
+                                 const std::vector<FlowSimLinkRecord>& links,
+                                 double endS,
+                                 const FabricGraph& graph);
+
+/**
+ * \ingroup flow
  * The per-run statistics of a flow-level run (ComputeFlowRunStats) as JSON, the way the scenarios
  * compare them with packet-level runs: "flows", "flows_incomplete", "completion_us" (last finish of
  * a completed flow), "throughput_gbps" {mean, p1, min} (message bits / FCT of the completed flows,
  * nearest-rank p1), "fct_slowdown" {p50, p99}, "mean_router_links" and "path_length_hist"
  * (switch-switch links of the hashed paths, weighted by wire bytes), "busiest_router_link_util"
- * (bytes of the busiest switch-switch link / (capacity x completion)), "water_fillings" and
+ * (bytes of the busiest switch-switch link / (capacity x the time they took), at most 1;
+ * see FlowRunStats::busiestRouterLinkUtil), "water_fillings" and
  * "wall_s" (the run's wall clock).
  * \param graph the graph the run's routing was bound to
  */

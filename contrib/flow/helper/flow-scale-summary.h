@@ -67,7 +67,7 @@ struct FlowScaleSummary
     uint64_t complete{0};      //!< flows that completed
     uint64_t flows{0};         //!< flows in the run
     double meanRouterLinks{0}; //!< switch-switch links per completed flow, by wire bytes
-    double maxUtil{0};         //!< busiest fabric link: bytes x 8 / (capacity x completion)
+    double maxUtil{0};         //!< busiest fabric link (FlowRunStats::busiestRouterLinkUtil, <= 1)
     double imbalance{0};       //!< max / mean bytes over the loaded fabric links
     double slowdownMedian{0};  //!< median FCT / ideal FCT of the completed flows (0: none)
     double wallS{0};           //!< wall time of the run, set by the caller

@@ -104,14 +104,16 @@ class FlowIdList
     {
         if (m_size == m_capacity)
         {
-            auto* grown = new uint32_t[2 * m_capacity];
+            // The first spill makes room for 32 (links that spill usually keep growing).
+            const uint32_t room = m_capacity > N ? 2 * m_capacity : std::max<uint32_t>(32, 2 * N);
+            auto* grown = new uint32_t[room];
             std::copy(begin(), end(), grown);
             if (m_capacity > N)
             {
                 delete[] m_ids.heap;
             }
             m_ids.heap = grown;
-            m_capacity *= 2;
+            m_capacity = room;
         }
         begin()[m_size++] = f;
     }
@@ -127,6 +129,126 @@ class FlowIdList
     } m_ids;
 };
 
+/// (directed link, weight): a flow's share on one link.
+using LinkShare = std::pair<uint32_t, double>;
+
+/// A flow's links: a run of entries in the simulator's link arena (LinkArena).
+struct LinkSpan
+{
+    const LinkShare* data{nullptr};
+    uint32_t n{0};
+
+    const LinkShare* begin() const { return data; }
+    const LinkShare* end() const { return data + n; }
+    uint32_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    void clear() { n = 0; }
+
+    bool operator==(const std::vector<LinkShare>& v) const
+    {
+        return v.size() == n && std::equal(v.begin(), v.end(), data);
+    }
+};
+
+/**
+ * Storage of every flow's link list, in chunks that never move (so a LinkSpan stays valid)
+ * and grow geometrically: one allocation per chunk instead of one vector per flow (a small
+ * run spent much of its time in malloc and free for these). A reroute stores the new list
+ * and leaves the old one unused until the run ends.
+ */
+class LinkArena
+{
+  public:
+    LinkSpan Store(const std::vector<LinkShare>& v)
+    {
+        if (v.empty())
+        {
+            return {};
+        }
+        if (m_used + v.size() > m_size)
+        {
+            m_size = std::max<size_t>(v.size(), std::min<size_t>(2 * m_size + 1024, 1u << 18));
+            m_chunks.emplace_back(new LinkShare[m_size]);
+            m_used = 0;
+        }
+        LinkShare* p = m_chunks.back().get() + m_used;
+        std::copy(v.begin(), v.end(), p);
+        m_used += v.size();
+        return {p, static_cast<uint32_t>(v.size())};
+    }
+
+  private:
+    std::vector<std::unique_ptr<LinkShare[]>> m_chunks;
+    size_t m_used{0};
+    size_t m_size{0};
+};
+
+/**
+ * Flow id -> flow index. Ids below a bound that follows the number of flows (the usual case:
+ * ids 0, 1, 2, ...) sit in a plain array, others in a hash map; either way one lookup.
+ */
+class FlowIdIndex
+{
+  public:
+    static constexpr uint32_t NONE = UINT32_MAX;
+
+    /// Room for ids up to about twice \p flows in the array.
+    void Reserve(size_t flows)
+    {
+        const size_t limit = 2 * flows + 1024;
+        if (limit > m_dense.size())
+        {
+            m_dense.resize(limit, NONE);
+            for (auto it = m_sparse.begin(); it != m_sparse.end();)
+            {
+                if (it->first < m_dense.size())
+                {
+                    m_dense[it->first] = it->second;
+                    it = m_sparse.erase(it);
+                }
+                else
+                {
+                    ++it;
+                }
+            }
+        }
+    }
+
+    /// False if \p id is known already.
+    bool Insert(uint32_t id, uint32_t index)
+    {
+        if (id < m_dense.size())
+        {
+            if (m_dense[id] != NONE)
+            {
+                return false;
+            }
+            m_dense[id] = index;
+            return true;
+        }
+        return m_sparse.emplace(id, index).second;
+    }
+
+    /// The index of \p id, or NONE.
+    uint32_t Find(uint64_t id) const
+    {
+        if (id < m_dense.size())
+        {
+            return m_dense[id];
+        }
+        if (id > UINT32_MAX)
+        {
+            return NONE;
+        }
+        auto it = m_sparse.find(static_cast<uint32_t>(id));
+        return it == m_sparse.end() ? NONE : it->second;
+    }
+
+  private:
+    std::vector<uint32_t> m_dense;
+    std::unordered_map<uint32_t, uint32_t> m_sparse;
+};
+
 } // namespace
 
 struct FlowSimulator::Impl
@@ -134,11 +256,11 @@ struct FlowSimulator::Impl
     /// What only a flow's own events read (its links, progress, timers).
     struct Flow
     {
-        std::vector<std::pair<uint32_t, double>> links; //!< (directed link, weight)
-        double remaining{0};                            //!< wire bytes not sent yet
-        double lastT{0}; //!< when remaining was last brought up to date
-        double tail{0};  //!< seconds from the fluid's end to completion
-        double line{0};  //!< the flow's own rate limit (path bottleneck, NIC)
+        LinkSpan links;      //!< (directed link, weight), in Impl::linkArena
+        double remaining{0}; //!< wire bytes not sent yet
+        double lastT{0};     //!< when remaining was last brought up to date
+        double tail{0};      //!< seconds from the fluid's end to completion
+        double line{0};      //!< the flow's own rate limit (path bottleneck, NIC)
         double rampCap{INF};
         double stallSince{-1};
         uint32_t version{0};
@@ -201,7 +323,8 @@ struct FlowSimulator::Impl
     std::vector<Flow> flows;
     std::vector<Hot> hot;
     std::vector<uint32_t> flowMark; //!< threshold recomputation: == stamp once in the component
-    std::unordered_map<uint32_t, uint32_t> byId;
+    FlowIdIndex byId;
+    LinkArena linkArena;
     std::vector<std::vector<uint32_t>> dependents;
     std::vector<std::vector<uint32_t>> phaseFlows;
     std::vector<uint32_t> phaseLeft;
@@ -574,7 +697,7 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
         s.hot.reserve(room);
         s.flowMark.reserve(room);
         s.dependents.reserve(room);
-        s.byId.reserve(room);
+        s.byId.Reserve(room);
     }
     for (const auto& f : flows)
     {
@@ -595,7 +718,7 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
                                         + ": start time must be finite and >= 0");
         }
         const auto index = static_cast<uint32_t>(m_records.size());
-        if (!s.byId.emplace(f.id, index).second)
+        if (!s.byId.Insert(f.id, index))
         {
             throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
                                         + " appears twice; ids must be unique");
@@ -613,16 +736,16 @@ void
 FlowSimulator::AddDependency(uint32_t flowId, uint32_t predecessorId)
 {
     Impl& s = *m_impl;
-    auto a = s.byId.find(flowId);
-    auto b = s.byId.find(predecessorId);
-    if (a == s.byId.end() || b == s.byId.end() || a->second == b->second)
+    const uint32_t a = s.byId.Find(flowId);
+    const uint32_t b = s.byId.Find(predecessorId);
+    if (a == FlowIdIndex::NONE || b == FlowIdIndex::NONE || a == b)
     {
         throw std::invalid_argument("FlowSimulator::AddDependency: flow " + std::to_string(flowId)
                                     + " on " + std::to_string(predecessorId)
                                     + ": both must be known, distinct flow ids");
     }
-    s.dependents[b->second].push_back(a->second);
-    s.flows[a->second].waiting++;
+    s.dependents[b].push_back(a);
+    s.flows[a].waiting++;
 }
 
 void
@@ -709,19 +832,26 @@ FlowSimulator::Run(double stopS)
     s.phaseLeft.assign(phases, 0);
     for (size_t f = 0; f < n; ++f)
     {
+        s.phaseLeft[m_records[f].spec.phase]++;
+    }
+    for (uint32_t p = 0; p < phases; ++p)
+    {
+        s.phaseFlows[p].reserve(s.phaseLeft[p]);
+    }
+    for (size_t f = 0; f < n; ++f)
+    {
         const FlowSpec& fs = m_records[f].spec;
         s.phaseFlows[fs.phase].push_back(f);
-        s.phaseLeft[fs.phase]++;
         if (fs.after >= 0)
         {
-            auto it = s.byId.find(static_cast<uint32_t>(fs.after));
-            if (fs.after > int64_t(UINT32_MAX) || it == s.byId.end() || it->second == f)
+            const uint32_t pred = s.byId.Find(static_cast<uint64_t>(fs.after));
+            if (pred == FlowIdIndex::NONE || pred == f)
             {
                 throw std::invalid_argument("FlowSimulator: flow " + std::to_string(fs.id)
                                             + " waits for unknown flow "
                                             + std::to_string(fs.after));
             }
-            s.dependents[it->second].push_back(f);
+            s.dependents[pred].push_back(f);
             s.flows[f].waiting++;
         }
         s.flows[f].waiting += fs.phase > 0 ? 1 : 0;
@@ -739,6 +869,7 @@ FlowSimulator::Run(double stopS)
         // Kahn's algorithm: every flow must be able to start.
         std::vector<uint32_t> w(n);
         std::vector<uint32_t> ready;
+        ready.reserve(n);
         for (size_t f = 0; f < n; ++f)
         {
             w[f] = s.flows[f].waiting;
@@ -787,6 +918,7 @@ FlowSimulator::Run(double stopS)
         s.view->CopyFrom(*m_routing->GetView());
         m_routing->SetView(s.view);
     }
+    s.initial.reserve(n);
     for (size_t f = 0; f < n; ++f)
     {
         if (s.flows[f].waiting == 0)
@@ -818,6 +950,10 @@ FlowSimulator::Run(double stopS)
         auto& bins = m_links[d].binBytes;
         if (bins.size() <= a0.bin)
         {
+            if (bins.capacity() <= a0.bin)
+            {
+                bins.reserve(std::max<size_t>(16, 2 * size_t(a0.bin)));
+            }
             while (bins.size() < a0.bin)
             {
                 bins.push_back(0); // bins the link spent idle
@@ -861,8 +997,9 @@ FlowSimulator::Run(double stopS)
     };
 
     // The links (and weights) a flow loads under the current view; false: no route.
-    FabricPath scratch; // the last traced path (storage reused)
-    auto route = [&](uint32_t f, FabricPath& hashed, std::vector<std::pair<uint32_t, double>>& out)
+    FabricPath scratch;                // the last traced path (storage reused)
+    std::vector<LinkShare> routeLinks; // the links it loads (storage reused)
+    auto route = [&](uint32_t f, FabricPath& hashed, std::vector<LinkShare>& out)
     {
         const FlowSpec& fs = m_records[f].spec;
         // TracePath (fabric-routing.h) hop by hop, into storage reused from flow to flow (a
@@ -881,9 +1018,13 @@ FlowSimulator::Run(double stopS)
                 {
                     break;
                 }
-                hashed.dirLinks.push_back(g.GetEgressDirLink(node, port));
-                inPort = g.GetPeerPort(node, port);
-                node = g.GetPeer(node, port);
+                // GetEgressDirLink, GetPeerPort and GetPeer from one look-up of the link.
+                const uint32_t id = g.GetPortLink(node, port);
+                const FabricLink& l = g.GetLink(id);
+                const uint32_t side = (l.node[0] == node && l.port[0] == port) ? 0 : 1;
+                hashed.dirLinks.push_back(2 * id + side);
+                inPort = l.port[1 - side];
+                node = l.node[1 - side];
                 hashed.nodes.push_back(node);
             }
             hashed.delivered = (node == fs.dst);
@@ -1036,13 +1177,22 @@ FlowSimulator::Run(double stopS)
         }
     };
 
+    // Scratch lists, at most one entry per flow or directed link: reserved once, so a small
+    // run does not grow them step by step.
+    const size_t nDir = s.links.size();
     std::vector<uint32_t> compLinks;
     std::vector<uint32_t> compFlows;
+    compLinks.reserve(nDir);
+    compFlows.reserve(n);
+    s.dirtyLinks.reserve(nDir);
+    s.freshFlows.reserve(n);
     std::vector<double> localCap;
-    std::vector<MaxMinFlow> localFlows;
+    MaxMinFlowSet localFlows;                      // the instance's flows, in flat arrays
     std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
     std::vector<uint32_t> levelKnown;
     std::vector<uint32_t> dirty;
+    levelKnown.reserve(nDir);
+    dirty.reserve(nDir);
     MaxMinFairSolver solver;
     // Weight of the i-th flow of directed link d's flows (1 on a single path).
     auto weightAt = [&](uint32_t d, size_t i)
@@ -1113,6 +1263,8 @@ FlowSimulator::Run(double stopS)
     std::vector<uint32_t> setS;
     std::vector<uint32_t> checkList;
     std::vector<uint32_t> failed;
+    setS.reserve(n);
+    checkList.reserve(n);
     uint32_t localStamp = 0;
     uint32_t statStamp = 0;
     constexpr double TOL = 1e-9;
@@ -1256,23 +1408,17 @@ FlowSimulator::Run(double stopS)
             {
                 continue;
             }
-            if (localFlows.size() < setS.size())
-            {
-                localFlows.resize(setS.size());
-            }
+            localFlows.Clear();
             for (size_t i = 0; i < setS.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[setS[i]];
-                MaxMinFlow& mf = localFlows[i];
-                mf.links.clear();
-                mf.links.reserve(fl.links.size());
                 for (const auto& [d, w] : fl.links)
                 {
-                    mf.links.emplace_back(s.localOf[d], w);
+                    localFlows.AddLink(s.localOf[d], w);
                 }
-                mf.cap = nic; // no Ramp here: rampCap is infinite
+                localFlows.EndFlow(nic); // no Ramp here: rampCap is infinite
             }
-            const std::vector<double>& rates = solver.Solve(localCap, localFlows, setS.size());
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
             m_stats.recomputations++;
             m_stats.flowsRecomputed += setS.size();
             for (size_t i = 0; i < setS.size(); ++i)
@@ -1528,23 +1674,17 @@ FlowSimulator::Run(double stopS)
                 }
                 localCap[i] = std::max(0.0, c);
             }
-            if (localFlows.size() < compFlows.size())
-            {
-                localFlows.resize(compFlows.size());
-            }
+            localFlows.Clear();
             for (size_t i = 0; i < compFlows.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[compFlows[i]];
-                MaxMinFlow& mf = localFlows[i];
-                mf.links.clear();
-                mf.links.reserve(fl.links.size());
                 for (const auto& [d, w] : fl.links)
                 {
-                    mf.links.emplace_back(s.localOf[d], w);
+                    localFlows.AddLink(s.localOf[d], w);
                 }
-                mf.cap = std::min(nic, fl.rampCap);
+                localFlows.EndFlow(std::min(nic, fl.rampCap));
             }
-            const std::vector<double>& rates = solver.Solve(localCap, localFlows, compFlows.size());
+            const std::vector<double>& rates = solver.Solve(localCap, localFlows);
             m_stats.recomputations++;
             m_stats.flowsRecomputed += compFlows.size();
             for (size_t i = 0; i < compFlows.size(); ++i)
@@ -1592,7 +1732,8 @@ FlowSimulator::Run(double stopS)
         fl.lastT = t;
         r.started = true;
         r.startS = t;
-        const bool ok = route(f, scratch, fl.links);
+        const bool ok = route(f, scratch, routeLinks);
+        fl.links = s.linkArena.Store(routeLinks);
         timing(f, scratch);
         r.path.assign(scratch.nodes.begin(), scratch.nodes.end());
         r.dirLinks.assign(scratch.dirLinks.begin(), scratch.dirLinks.end());
@@ -1631,15 +1772,15 @@ FlowSimulator::Run(double stopS)
                 continue;
             }
             FabricPath& hashed = scratch;
-            std::vector<std::pair<uint32_t, double>> links;
+            std::vector<LinkShare>& links = routeLinks;
             const bool ok = route(f, hashed, links);
-            if (links == fl.links)
+            if (fl.links == links)
             {
                 continue;
             }
             advance(f, t);
             detach(f, t);
-            fl.links = links;
+            fl.links = s.linkArena.Store(links);
             s.hot[f].routed = !fl.links.empty();
             attach(f);
             FlowSimRecord& r = m_records[f];

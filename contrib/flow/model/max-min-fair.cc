@@ -24,6 +24,21 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity, const std::vector<M
     return Solve(capacity, flows, flows.size());
 }
 
+namespace
+{
+
+/// A flow's links in a MaxMinFlowSet.
+struct LinkRange
+{
+    const std::pair<uint32_t, double>* b;
+    const std::pair<uint32_t, double>* e;
+
+    const std::pair<uint32_t, double>* begin() const { return b; }
+    const std::pair<uint32_t, double>* end() const { return e; }
+};
+
+} // namespace
+
 const std::vector<double>&
 MaxMinFairSolver::Solve(const std::vector<double>& capacity,
                         const std::vector<MaxMinFlow>& flows,
@@ -35,8 +50,40 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
                                     + " must be <= the number of flows, "
                                     + std::to_string(flows.size()));
     }
+    return SolveImpl(
+        capacity,
+        nFlows,
+        [&](size_t f) -> const std::vector<std::pair<uint32_t, double>>& { return flows[f].links; },
+        [&](size_t f) { return flows[f].cap; });
+}
+
+const std::vector<double>&
+MaxMinFairSolver::Solve(const std::vector<double>& capacity, const MaxMinFlowSet& flows)
+{
+    const size_t nf = flows.Size();
+    if (flows.start.size() != nf + 1 || flows.start.back() != flows.links.size())
+    {
+        throw std::invalid_argument("MaxMinFairSolver::Solve: a MaxMinFlowSet needs one start "
+                                    "per flow plus one, the last equal to the number of links");
+    }
+    const auto* base = flows.links.data();
+    return SolveImpl(
+        capacity,
+        nf,
+        [&](size_t f) {
+            return LinkRange{base + flows.start[f], base + flows.start[f + 1]};
+        },
+        [&](size_t f) { return flows.cap[f]; });
+}
+
+template<typename LinksOf, typename CapOf>
+const std::vector<double>&
+MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
+                            size_t nf,
+                            LinksOf linksOf,
+                            CapOf capOf)
+{
     const size_t nl = capacity.size();
-    const size_t nf = nFlows;
     for (size_t l = 0; l < nl; ++l)
     {
         if (!(capacity[l] >= 0))
@@ -50,12 +97,12 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
     start.assign(nl + 1, 0);
     for (size_t f = 0; f < nf; ++f)
     {
-        if (!(flows[f].cap >= 0))
+        if (!(capOf(f) >= 0))
         {
             throw std::invalid_argument("MaxMinFairRates: cap of flow " + std::to_string(f)
                                         + " must be >= 0");
         }
-        for (const auto& [l, w] : flows[f].links)
+        for (const auto& [l, w] : linksOf(f))
         {
             if (l >= nl)
             {
@@ -82,7 +129,7 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
     count.assign(nl, 0);
     for (size_t f = 0; f < nf; ++f)
     {
-        for (const auto& [l, w] : flows[f].links)
+        for (const auto& [l, w] : linksOf(f))
         {
             members[fill[l]++] = static_cast<uint32_t>(f);
             weight[l] += w;
@@ -145,7 +192,7 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
     byCap.clear();
     for (uint32_t f = 0; f < nf; ++f)
     {
-        if (std::isfinite(flows[f].cap))
+        if (std::isfinite(capOf(f)))
         {
             byCap.push_back(f);
         }
@@ -153,14 +200,14 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
     std::sort(byCap.begin(),
               byCap.end(),
               [&](uint32_t a, uint32_t b)
-              { return flows[a].cap < flows[b].cap || (flows[a].cap == flows[b].cap && a < b); });
+              { return capOf(a) < capOf(b) || (capOf(a) == capOf(b) && a < b); });
     size_t nextCap = 0;
 
     auto freeze = [&](uint32_t f, double r)
     {
         frozen[f] = 1;
         rate[f] = r;
-        for (const auto& [l, w] : flows[f].links)
+        for (const auto& [l, w] : linksOf(f))
         {
             spare[l] -= w * r;
             count[l]--;
@@ -232,9 +279,9 @@ MaxMinFairSolver::Solve(const std::vector<double>& capacity,
         {
             break;
         }
-        if (haveCap && flows[byCap[nextCap]].cap <= linkLevel)
+        if (haveCap && capOf(byCap[nextCap]) <= linkLevel)
         {
-            freeze(byCap[nextCap], flows[byCap[nextCap]].cap);
+            freeze(byCap[nextCap], capOf(byCap[nextCap]));
             continue;
         }
         if (!scan)

@@ -25,6 +25,40 @@ struct MaxMinFlow
 
 /**
  * \ingroup flow
+ * The flows of one instance in flat arrays, without a vector per flow (the flow simulator
+ * builds many small instances): flow f loads links[start[f]] .. links[start[f + 1] - 1], as
+ * MaxMinFlow::links, and is capped at cap[f].
+ */
+struct MaxMinFlowSet
+{
+    std::vector<std::pair<uint32_t, double>> links; //!< (link index, weight in (0, 1])
+    std::vector<uint32_t> start{0};                 //!< flow f's links begin at start[f]
+    std::vector<double> cap;                        //!< rate cap of each flow
+
+    /// No flows.
+    void Clear()
+    {
+        links.clear();
+        start.assign(1, 0);
+        cap.clear();
+    }
+
+    /// Append a link to the flow being added.
+    void AddLink(uint32_t link, double weight) { links.emplace_back(link, weight); }
+
+    /// Close the flow being added (its links are those added since the last EndFlow).
+    void EndFlow(double flowCap)
+    {
+        start.push_back(static_cast<uint32_t>(links.size()));
+        cap.push_back(flowCap);
+    }
+
+    /// Number of flows.
+    size_t Size() const { return cap.size(); }
+};
+
+/**
+ * \ingroup flow
  * Exact weighted max-min fair rates by water-filling (progressive filling done in one pass):
  * every unfrozen flow's rate rises together; the link whose spare capacity per unit of
  * unfrozen weight is smallest saturates first and freezes its flows at that level; a flow
@@ -60,7 +94,18 @@ class MaxMinFairSolver
                                      const std::vector<MaxMinFlow>& flows,
                                      size_t nFlows);
 
+    /// The same over flows in flat arrays (same rates, bit for bit, as the MaxMinFlow form).
+    const std::vector<double>& Solve(const std::vector<double>& capacity,
+                                     const MaxMinFlowSet& flows);
+
   private:
+    /// The algorithm over nf flows: linksOf(f) is a range of (link, weight), capOf(f) the cap.
+    template<typename LinksOf, typename CapOf>
+    const std::vector<double>& SolveImpl(const std::vector<double>& capacity,
+                                         size_t nf,
+                                         LinksOf linksOf,
+                                         CapOf capOf);
+
     std::vector<uint32_t> m_start;
     std::vector<uint32_t> m_members;
     std::vector<uint32_t> m_fill;
