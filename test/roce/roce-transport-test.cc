@@ -417,7 +417,7 @@ TEST_F(RoceTransport, EarlierRoundNackForAResentPsnDoesNotRewindAgain)
         // 1 us later (about 12 resends in round 1): a gap 5 past it, still echoing round 0.
         Simulator::Schedule(MicroSeconds(11), [&]() { nack(uint32_t(psnA + 5), 0); });
         // And one of the current round: a resend was lost, so that one must rewind.
-        Simulator::Schedule(MicroSeconds(11.5), [&]() { nack(uint32_t(psnA + 6), 1); });
+        Simulator::Schedule(MicroSeconds(12), [&]() { nack(uint32_t(psnA + 6), 1); });
     };
     auto r = RunFabricRoce(net, {Flow(0, 0, 15, 2000000)}, opt);
     ASSERT_EQ(senders.size(), 1u);
@@ -430,7 +430,7 @@ TEST_F(RoceTransport, EarlierRoundNackForAResentPsnDoesNotRewindAgain)
     EXPECT_EQ(senders[0]->GetRepeatedNacks(), 1u) << "the round-0 NACK for a resent PSN";
     EXPECT_EQ(senders[0]->GetNackRewinds(), 2u) << "the first NACK and the current-round one";
     // Nothing was lost: every resend is a duplicate at the receiver, and there are only the
-    // two rounds' worth (10 + about 6 at 11.5 us), not a third.
+    // two rounds' worth (10 + about 12 at 12 us), not a third.
     EXPECT_EQ(f.duplicatesReceived, f.retxPackets);
     EXPECT_LT(f.retxPackets, 30u);
     ExpectAccounted(r);
