@@ -308,6 +308,9 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
     EXPECT_EQ(core["fabric"], "zcube");
     EXPECT_EQ(core["kind"], "core-link");
     EXPECT_EQ(core["affected_pairs"], core["fault_domain_pairs"]);
+    // The ACKs of the reverse pairs cross the dead core link: as many flows as the §6.2
+    // domain under AllReduce (o(j) = a, e(i) = b), counted apart from the affected ones.
+    EXPECT_EQ(core["unaffected_ack_path_crossing_flows"], core["fault_domain_pairs"]);
     // Detection (5) + controller latency (200), plus at most one transport timeout (RtoHigh,
     // 320 us: this AllReduce overflows queues before the failure, so a sender may be waiting
     // on its timer when the detours come) and the 4-switch path (5 links x 1 us + 5 x 0.33 us

@@ -500,6 +500,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         std::set<uint32_t> affectedLinks;
         std::vector<std::vector<uint32_t>> unaffectedLinks;
         uint32_t inactiveCrossing = 0; // would be affected, but not running at the failure
+        uint32_t ackPathCrossing = 0;  // unaffected, but their ACK/NACK/CNP path crosses it
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
             const RoceFlowRecord& rec = r.flows[f];
@@ -521,6 +522,15 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
             }
             if (!hit)
             {
+                // The way back: the receiver answers from the flow's UDP source port to 4791
+                // (RoceReceiver), over its own all-up path. A flow whose data gets through
+                // but whose acknowledgements die in the hole times out and resends what
+                // arrived (unaffected_duplicates_received).
+                FlowKey back = flows[f].Key();
+                std::swap(back.srcAddr, back.dstAddr);
+                back.dstPort = ROCEV2_UDP_PORT;
+                ackPathCrossing
+                    += Crosses(TracePath(*allUp, flows[f].dst, flows[f].src, back), during) ? 1 : 0;
                 unaffected.push_back(f);
                 unaffectedLinks.push_back(before.dirLinks);
                 unaffectedLinks.back().insert(
@@ -715,6 +725,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                 {"duplicates_received", dup},
                 {"unaffected_retransmitted_packets", unRetx},
                 {"unaffected_duplicates_received", unDup},
+                {"unaffected_ack_path_crossing_flows", ackPathCrossing},
                 {"unaffected_gbps", gbps},
                 {"switch_hops",
                  {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};
