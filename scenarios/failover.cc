@@ -126,6 +126,10 @@ Run(int argc, char* argv[])
             "run)",
             "false");
     cli.Add("bin-us", "throughput series bin, us", "20");
+    cli.Add("queue-sample-us",
+            "> 0: write queues.csv, every directed link's egress queue sampled on change at most "
+            "once per this many us (main run); 0 = off",
+            "0");
     cli.Add("goodput-dip-fraction",
             "goodput dip: time an affected flow's delivered rate stays below this fraction of "
             "its rate before the failure (0 = not reported)",
@@ -181,6 +185,7 @@ Run(int argc, char* argv[])
     Time gap = cli.GetTime("gap-us", Time::US, Time(0), Seconds(1));
     gap = gap.IsZero() ? hold : gap; // the reactions to a repair take as long as to a failure
     const bool noFailureRun = cli.GetBool("no-failure-run");
+    const Time queueSample = cli.GetTime("queue-sample-us", Time::US, Time(0), MilliSeconds(10));
     std::vector<Time> sweep;
     if (cli.GetString("sweep-latency-us") != "none")
     {
@@ -238,8 +243,8 @@ Run(int argc, char* argv[])
     const uint64_t flowBytes = SizeSteadyFailoverFlows(flows, n, lineBps, horizon);
 
     // The run, and each event's report.
-    const FailoverRun run
-        = RunFailover(fabric.routing, fabric.graph, lineBps, s, events, flows, horizon, bin);
+    const FailoverRun run = RunFailover(
+        fabric.routing, fabric.graph, lineBps, s, events, flows, horizon, bin, true, queueSample);
     const FabricRoceRunResult& r = run.result;
     FailoverRun noFailure;
     if (noFailureRun)
@@ -264,6 +269,22 @@ Run(int argc, char* argv[])
         {
             jevents[w]["fault_domain_pairs"] = ZCubeFaultDomain(events[w], ZCubeLayout(n, k), g);
         }
+    }
+    if (queueSample.IsStrictlyPositive())
+    {
+        CsvWriter q(out.Path("queues.csv"), {"t_us", "dir_link", "label", "bytes"});
+        for (const auto& [d, samples] : run.queueSamples)
+        {
+            const std::string label = g.GetDirLinkLabel(d);
+            for (const auto& smp : samples)
+            {
+                q.Row({FormatNumber(smp.t * 1e6),
+                       std::to_string(d),
+                       label,
+                       std::to_string(smp.bytes)});
+            }
+        }
+        q.Close();
     }
     WriteFailoverThroughput(out,
                             r,
@@ -330,7 +351,8 @@ Run(int argc, char* argv[])
                   << sweepTable;
     }
     std::cout << "wrote " << out.Path("summary.json") << ", throughput.csv, throughput.png"
-              << (sweep.empty() ? "" : ", latency-sweep.csv, latency-sweep.png") << "\n";
+              << (sweep.empty() ? "" : ", latency-sweep.csv, latency-sweep.png")
+              << (queueSample.IsStrictlyPositive() ? ", queues.csv" : "") << "\n";
     return r.Unaccounted() == 0 ? 0 : 1;
 }
 

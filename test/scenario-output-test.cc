@@ -269,15 +269,48 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
     Outcome o = RunProgram(BIN
                            + "/failover --fabric=zcube --n=12 --k=4 --pattern=allreduce "
                              "--detect-us=5 --controller-latency-us=200 "
-                             "--sweep-latency-us=50,500 --no-failure-run=true --out="
+                             "--sweep-latency-us=50,500 --no-failure-run=true "
+                             "--queue-sample-us=5 --out="
                            + dir);
     ASSERT_EQ(o.exitCode, 0) << o.stderrText;
     json s = ReadJson(dir + "/summary.json");
     ASSERT_EQ(s["events"].size(), 3u);
+    // Duplicates received (data resent for nothing), affected and unaffected, per event; a
+    // duplicate is a resend, so over the run there are at most as many as retransmissions.
+    uint64_t dups = 0;
+    uint64_t retxAll = 0;
+    for (const json& e : s["events"])
+    {
+        dups += e["duplicates_received"].get<uint64_t>()
+              + e["unaffected_duplicates_received"].get<uint64_t>();
+        retxAll += e["retransmitted_packets"].get<uint64_t>()
+                 + e["unaffected_retransmitted_packets"].get<uint64_t>();
+    }
+    EXPECT_LE(dups, retxAll);
+    // Egress queue samples of every directed link: the core links queue under AllReduce.
+    {
+        std::ifstream q(dir + "/queues.csv");
+        std::string line;
+        ASSERT_TRUE(std::getline(q, line));
+        EXPECT_EQ(line, "t_us,dir_link,label,bytes");
+        uint64_t maxCore = 0;
+        while (std::getline(q, line))
+        {
+            const auto c = line.rfind(',');
+            if (line.find(",O") != std::string::npos && line.find("->E") != std::string::npos)
+            {
+                maxCore = std::max<uint64_t>(maxCore, std::stoull(line.substr(c + 1)));
+            }
+        }
+        EXPECT_GT(maxCore, 4096u) << "a core link's queue holds at least one packet at times";
+    }
     const json& core = s["events"][0];
     EXPECT_EQ(core["fabric"], "zcube");
     EXPECT_EQ(core["kind"], "core-link");
     EXPECT_EQ(core["affected_pairs"], core["fault_domain_pairs"]);
+    // The ACKs of the reverse pairs cross the dead core link: as many flows as the §6.2
+    // domain under AllReduce (o(j) = a, e(i) = b), counted apart from the affected ones.
+    EXPECT_EQ(core["unaffected_ack_path_crossing_flows"], core["fault_domain_pairs"]);
     // Detection (5) + controller latency (200), plus at most one transport timeout (RtoHigh,
     // 320 us: this AllReduce overflows queues before the failure, so a sender may be waiting
     // on its timer when the detours come) and the 4-switch path (5 links x 1 us + 5 x 0.33 us

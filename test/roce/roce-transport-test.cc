@@ -379,6 +379,63 @@ TEST_F(RoceTransport, DeepQueueRepeatedNacksDoNotRewindAgain)
     ExpectAccounted(r);
 }
 
+TEST_F(RoceTransport, EarlierRoundNackForAResentPsnDoesNotRewindAgain)
+{
+    // After a path change, packets sent before a rewind can arrive after the resent ones (the
+    // old path was longer or more queued): the receiver, having got the resends in order,
+    // NACKs the next gap it sees with the old round. The current round has resent that PSN
+    // already, so the sender must not rewind again (it would resend what arrived or is on its
+    // way). The NACKs are injected into the sender: receiver ACKs are off (only the last
+    // packet is acknowledged) so that nothing but the NACKs moves the sender's window.
+    Config::SetDefault("ns3::RoceReceiver::AckEveryPackets", UintegerValue(1000000));
+    Config::SetDefault("ns3::RoceReceiver::AckMaxDelay", TimeValue(Seconds(1)));
+    auto net = Roft16();
+    std::vector<Ptr<RoceSender>> senders;
+    FabricRoceRunOptions opt;
+    opt.senderCreated = [&senders](uint32_t, Ptr<RoceSender> s)
+    {
+        senders.push_back(s);
+    };
+    uint64_t psnA = 0;
+    auto nack = [&senders](uint32_t psn, uint16_t round)
+    {
+        RoceHeader rh;
+        rh.SetType(RoceHeader::NACK);
+        rh.SetPsn(psn);
+        rh.SetRound(round);
+        senders[0]->ReceiveControl(rh);
+    };
+    opt.beforeRun = [&](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        // 10 us in (about 120 packets sent at 400 Gb/s): a gap 10 packets back, round 0.
+        Simulator::Schedule(MicroSeconds(10),
+                            [&]()
+                            {
+                                psnA = senders[0]->GetTxPackets() - 10;
+                                nack(uint32_t(psnA), 0);
+                            });
+        // 1 us later (about 12 resends in round 1): a gap 5 past it, still echoing round 0.
+        Simulator::Schedule(MicroSeconds(11), [&]() { nack(uint32_t(psnA + 5), 0); });
+        // And one of the current round: a resend was lost, so that one must rewind.
+        Simulator::Schedule(MicroSeconds(12), [&]() { nack(uint32_t(psnA + 6), 1); });
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 2000000)}, opt);
+    ASSERT_EQ(senders.size(), 1u);
+    const RoceFlowRecord& f = r.flows[0];
+    ASSERT_TRUE(f.complete);
+    EXPECT_EQ(f.rxBytes, 2000000u);
+    EXPECT_EQ(f.timeouts, 0u);
+    EXPECT_GT(psnA, 50u);
+    EXPECT_EQ(senders[0]->GetNacks(), 3u);
+    EXPECT_EQ(senders[0]->GetRepeatedNacks(), 1u) << "the round-0 NACK for a resent PSN";
+    EXPECT_EQ(senders[0]->GetNackRewinds(), 2u) << "the first NACK and the current-round one";
+    // Nothing was lost: every resend is a duplicate at the receiver, and there are only the
+    // two rounds' worth (10 + about 12 at 12 us), not a third.
+    EXPECT_EQ(f.duplicatesReceived, f.retxPackets);
+    EXPECT_LT(f.retxPackets, 30u);
+    ExpectAccounted(r);
+}
+
 TEST_F(RoceTransport, WatchdogReportsABlackholedFlow)
 {
     // Every packet into GPU 15 is lost: the flow keeps timing out and resending, and the

@@ -108,10 +108,10 @@ RoceFailoverProbe::WindowOf(Time t) const
 }
 
 void
-RoceFailoverProbe::OnTx(uint32_t flow, Ptr<const Packet> p, bool isRetx)
+RoceFailoverProbe::OnTx(uint32_t flow, Ptr<const Packet> p, uint32_t psn, bool isRetx)
 {
     const uint32_t w = WindowOf(Simulator::Now());
-    m_sent[p->GetUid()] = Sent{flow, w};
+    m_sent[p->GetUid()] = Sent{flow, w, psn};
     if (isRetx && w != UINT32_MAX)
     {
         ++m_retx[{w, flow}];
@@ -122,8 +122,24 @@ void
 RoceFailoverProbe::OnArrival(Ptr<const Packet> p)
 {
     auto it = m_sent.find(p->GetUid());
-    if (it != m_sent.end() && it->second.window != UINT32_MAX
-        && it->second.window == WindowOf(Simulator::Now()))
+    if (it == m_sent.end())
+    {
+        return; // not a data packet of a queue pair
+    }
+    // The receiver's go-back-N: in order advances, below is a duplicate, beyond is discarded.
+    uint32_t& expected = m_expected[it->second.flow];
+    const uint32_t now = WindowOf(Simulator::Now());
+    if (it->second.psn == expected)
+    {
+        ++expected;
+    }
+    else if (it->second.psn < expected && now != UINT32_MAX)
+    {
+        ++m_dup[{now, it->second.flow}];
+    }
+    NS_LOG_LOGIC("flow " << it->second.flow << " psn " << it->second.psn << " arrives, expected "
+                         << expected);
+    if (it->second.window != UINT32_MAX && it->second.window == now)
     {
         m_firstArrival.emplace(std::make_pair(it->second.window, it->second.flow),
                                Simulator::Now());
@@ -135,6 +151,11 @@ RoceFailoverProbe::OnDrop(Ptr<const Packet> p, bool queue)
 {
     auto it = m_sent.find(p->GetUid());
     const uint32_t w = WindowOf(Simulator::Now());
+    if (it != m_sent.end())
+    {
+        NS_LOG_LOGIC("flow " << it->second.flow << " psn " << it->second.psn << " dropped"
+                             << (queue ? " in a queue" : ""));
+    }
     if (it != m_sent.end() && w != UINT32_MAX)
     {
         ++m_lost[{w, it->second.flow}];
@@ -215,10 +236,11 @@ RoceFailoverProbe::OnSender()
 {
     return [this](uint32_t flow, Ptr<RoceSender> s)
     {
-        s->TraceConnectWithoutContext("Tx",
-                                      Callback<void, Ptr<const Packet>, uint32_t, bool>(
-                                          [this, flow](Ptr<const Packet> p, uint32_t, bool isRetx)
-                                          { OnTx(flow, p, isRetx); }));
+        s->TraceConnectWithoutContext(
+            "Tx",
+            Callback<void, Ptr<const Packet>, uint32_t, bool>(
+                [this, flow](Ptr<const Packet> p, uint32_t psn, bool isRetx)
+                { OnTx(flow, p, psn, isRetx); }));
     };
 }
 
@@ -248,6 +270,13 @@ RoceFailoverProbe::Retransmitted(uint32_t w, uint32_t flow) const
 {
     auto it = m_retx.find({w, flow});
     return it == m_retx.end() ? 0 : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::DuplicatesReceived(uint32_t w, uint32_t flow) const
+{
+    auto it = m_dup.find({w, flow});
+    return it == m_dup.end() ? 0 : it->second;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -328,7 +357,8 @@ RunFailover(const ObjectFactory& routing,
             const std::vector<FlowSpec>& flows,
             Time stopAt,
             Time bin,
-            bool fail)
+            bool fail,
+            Time queueSample)
 {
     Ptr<FabricNetwork> net = MakeNetwork(routing, graph, lineBps);
     Ptr<FabricFailureDetector> det = MakeFailoverDetector(delays);
@@ -382,6 +412,14 @@ RunFailover(const ObjectFactory& routing,
     FabricRoceRunOptions opt;
     opt.stopAt = stopAt;
     opt.throughputBin = bin;
+    if (queueSample.IsStrictlyPositive())
+    {
+        opt.queueSampleInterval = queueSample;
+        for (uint32_t d = 0; d < 2 * graph->GetNLinks(); ++d)
+        {
+            opt.queueSampleLinks.push_back(d);
+        }
+    }
     opt.senderCreated = run.probe->OnSender();
     RoceFailoverProbe* probe = run.probe.get();
     opt.beforeRun = [probe](Ptr<FabricNetwork> nw, const ApplicationContainer&)
@@ -391,6 +429,7 @@ RunFailover(const ObjectFactory& routing,
     run.result = RunFabricRoce(net, flows, opt);
     run.learnings = det->GetLearnings();
     run.tableChanges = *tableChanges;
+    run.queueSamples = run.result.queueSamples;
     return run;
 }
 
@@ -461,6 +500,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         std::set<uint32_t> affectedLinks;
         std::vector<std::vector<uint32_t>> unaffectedLinks;
         uint32_t inactiveCrossing = 0; // would be affected, but not running at the failure
+        uint32_t ackPathCrossing = 0;  // unaffected, but their ACK/NACK/CNP path crosses it
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
             const RoceFlowRecord& rec = r.flows[f];
@@ -482,6 +522,15 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
             }
             if (!hit)
             {
+                // The way back: the receiver answers from the flow's UDP source port to 4791
+                // (RoceReceiver), over its own all-up path. A flow whose data gets through
+                // but whose acknowledgements die in the hole times out and resends what
+                // arrived (unaffected_duplicates_received).
+                FlowKey back = flows[f].Key();
+                std::swap(back.srcAddr, back.dstAddr);
+                back.dstPort = ROCEV2_UDP_PORT;
+                ackPathCrossing
+                    += Crosses(TracePath(*allUp, flows[f].dst, flows[f].src, back), during) ? 1 : 0;
                 unaffected.push_back(f);
                 unaffectedLinks.push_back(before.dirLinks);
                 unaffectedLinks.back().insert(
@@ -540,18 +589,24 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         uint64_t lost = 0;
         uint64_t lostInQueue = 0;
         uint64_t retx = 0;
+        uint64_t dup = 0;
         uint64_t unLost = 0;
         uint64_t unLostInQueue = 0;
+        uint64_t unRetx = 0;
+        uint64_t unDup = 0;
         for (uint32_t f : affected)
         {
             lost += run.probe->Lost(w, f);
             lostInQueue += run.probe->LostInQueue(w, f);
             retx += run.probe->Retransmitted(w, f);
+            dup += run.probe->DuplicatesReceived(w, f);
         }
         for (uint32_t f : unaffected)
         {
             unLost += run.probe->Lost(w, f);
             unLostInQueue += run.probe->LostInQueue(w, f);
+            unRetx += run.probe->Retransmitted(w, f);
+            unDup += run.probe->DuplicatesReceived(w, f);
         }
         // Detection (first node to learn) and reaction (the last node, or the controller).
         double tDetect = -1;
@@ -667,6 +722,10 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                 {"lost_in_queue_packets", lostInQueue},
                 {"unaffected_lost_packets", unLost},
                 {"unaffected_lost_in_queue_packets", unLostInQueue},
+                {"duplicates_received", dup},
+                {"unaffected_retransmitted_packets", unRetx},
+                {"unaffected_duplicates_received", unDup},
+                {"unaffected_ack_path_crossing_flows", ackPathCrossing},
                 {"unaffected_gbps", gbps},
                 {"switch_hops",
                  {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};

@@ -98,10 +98,16 @@ class RoceFailoverProbe
     uint64_t LostInQueue(uint32_t w, uint32_t flow) const;
     /// Retransmitted data packets of \p flow in window \p w.
     uint64_t Retransmitted(uint32_t w, uint32_t flow) const;
+    /**
+     * Data packets of \p flow that arrived in window \p w although their PSN had been
+     * delivered in order before (resent for nothing): the receiver's go-back-N duplicates,
+     * counted at the destination host's NIC.
+     */
+    uint64_t DuplicatesReceived(uint32_t w, uint32_t flow) const;
 
   private:
     uint32_t WindowOf(Time t) const;
-    void OnTx(uint32_t flow, Ptr<const Packet> p, bool isRetx);
+    void OnTx(uint32_t flow, Ptr<const Packet> p, uint32_t psn, bool isRetx);
     void OnArrival(Ptr<const Packet> p);
     void OnDrop(Ptr<const Packet> p, bool queue);
 
@@ -109,6 +115,7 @@ class RoceFailoverProbe
     {
         uint32_t flow;
         uint32_t window; //!< UINT32_MAX: sent before the first window
+        uint32_t psn;
     };
     std::vector<Time> m_windows;
     std::unordered_map<uint64_t, Sent> m_sent;
@@ -116,6 +123,8 @@ class RoceFailoverProbe
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lost;        //!< (window, flow)
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_lostInQueue; //!< (window, flow)
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_retx;        //!< (window, flow)
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_dup;         //!< (window, flow)
+    std::unordered_map<uint32_t, uint32_t> m_expected; //!< per flow: next in-order PSN
 };
 
 /**
@@ -132,12 +141,15 @@ struct FailoverRun
     std::vector<std::vector<std::vector<uint32_t>>> pathsAtFailure;
     /// Spraypoint TableChange: (when, router node) of every router whose rows changed.
     std::vector<std::pair<Time, uint32_t>> tableChanges;
+    /// Egress queue samples per directed link (RunFailover's queueSample > 0; every link).
+    std::map<uint32_t, std::vector<FabricLinkMonitor::QueueSample>> queueSamples;
 };
 
 /**
  * Run \p flows until \p stopAt with the events failing and being repaired, or, with \p fail
  * false, the same run with nothing failing (the counterfactual the unaffected flows'
- * throughput is compared with; the windows are the same).
+ * throughput is compared with; the windows are the same). \p queueSample > 0 samples every
+ * directed link's egress queue (FabricLinkMonitor::EnableQueueSampling) into queueSamples.
  */
 FailoverRun RunFailover(const ObjectFactory& routing,
                         std::shared_ptr<const FabricGraph> graph,
@@ -147,7 +159,8 @@ FailoverRun RunFailover(const ObjectFactory& routing,
                         const std::vector<FlowSpec>& flows,
                         Time stopAt,
                         Time bin,
-                        bool fail = true);
+                        bool fail = true,
+                        Time queueSample = Time(0));
 
 /**
  * \ingroup roce

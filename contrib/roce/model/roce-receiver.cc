@@ -282,6 +282,8 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
             f.lastNackPsn = f.expected;
             f.lastNackRound = rh.GetRound();
             f.lastNack = now;
+            NS_LOG_LOGIC("flow " << f.qp << " NACK " << f.expected << " on psn " << psn << " round "
+                                 << rh.GetRound());
             m_nackTrace(f.qp, f.expected);
             SendControl(f, RoceHeader::NACK, f.expected, rh.GetRound());
             f.ackTimer.Cancel(); // the NACK acknowledges everything before expected

@@ -356,6 +356,7 @@ RoceSender::ReceiveControl(const RoceHeader& rh)
     case RoceHeader::CNP:
         ++m_cnps;
         m_cc->OnCnp();
+        NS_LOG_LOGIC("flow " << m_flowId << " CNP, rate " << m_cc->GetRateBps() / 1e9 << " Gb/s");
         m_cnpTrace(m_flowId);
         break;
     default:
@@ -400,16 +401,19 @@ RoceSender::OnNack(uint32_t psn, uint16_t round)
     }
     if (!m_done && psn >= m_sndUna && psn < m_sndNxt)
     {
+        if (round != m_round && m_rewoundTo != UINT32_MAX && psn >= m_rewoundTo)
+        {
+            // Triggered by a packet sent before the latest rewind (still in flight, queued
+            // ahead of the resent data, or overtaken after a path change), for a PSN the
+            // current round has already resent (it sends in order from m_rewoundTo, and
+            // psn < m_sndNxt): rewinding again would resend the same data once more. If that
+            // resend is lost, a packet of the current round beyond it makes the receiver
+            // NACK at once with the current round (below), or the timeout covers it.
+            ++m_dupNacks;
+            return;
+        }
         if (psn == m_rewoundTo)
         {
-            if (round != m_round)
-            {
-                // Triggered by a packet sent before the latest rewind (still in flight or
-                // queued ahead of the resent data): rewinding again would resend the same
-                // data once more.
-                ++m_dupNacks;
-                return;
-            }
             // Triggered by a packet sent after the rewind: within a round PSNs leave in
             // order from psn, so the resent psn was lost. Rewind now rather than wait for the
             // (possibly backed-off) timeout.

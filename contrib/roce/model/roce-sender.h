@@ -34,10 +34,12 @@ class Ipv4Route;
  * - Pacing: the host's RoceNic pulls a packet when the queue pair's rate control (DCQCN by
  *   default, RateControl attribute) allows it; flows start at line rate.
  * - Go-back-N: a NACK(psn) rewinds the next PSN to psn and starts a new retransmission round
- *   (RoceHeader round, carried by every data packet). A NACK for the PSN of the latest rewind
- *   is ignored (counted in GetRepeatedNacks) if it echoes an earlier round: it was triggered by
- *   a packet sent before the rewind, still in flight or queued. If it echoes the current round,
- *   a packet sent after the rewind overtook the resent PSN, which was lost: rewind again
+ *   (RoceHeader round, carried by every data packet). A NACK that echoes an earlier round
+ *   for a PSN the current round has already resent (from the PSN of the latest rewind up to
+ *   the next PSN) is ignored (counted in GetRepeatedNacks): it was triggered by a packet sent
+ *   before the rewind, still in flight, queued, or overtaken after a path change. A NACK for
+ *   the PSN of the latest rewind that echoes the current round means a packet sent after
+ *   the rewind overtook the resent PSN, which was lost: rewind again
  *   (counted in GetLostResendNacks) instead of waiting for the timeout. Cumulative ACKs advance
  *   the oldest unacknowledged PSN. A retransmission timeout (RtoHigh, or RtoLow when fewer
  *   than RtoLowThreshold packets are outstanding; IRN's 320 us / 100 us / 3) rewinds to it
@@ -78,7 +80,7 @@ class RoceSender : public Application
     uint32_t GetCnps() const { return m_cnps; }
     uint32_t GetNacks() const { return m_nacks; }
     uint32_t GetTimeouts() const { return m_timeouts; }
-    /// NACKs ignored because they asked for a rewind already under way.
+    /// NACKs of an earlier round ignored because the current round already resent their PSN.
     uint32_t GetRepeatedNacks() const { return m_dupNacks; }
     /// NACKs that showed a resent PSN was lost (same round as the rewind) and rewound again.
     uint32_t GetLostResendNacks() const { return m_lostResendNacks; }
