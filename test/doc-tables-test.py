@@ -11,6 +11,7 @@ test/doc-tables/runs (no program is run):
 - the registry: every table has a formatter that renders from the fixtures (the fixture page
   names every table), and every marker in doc/*.md and README.md names a registered table.
 """
+import json
 import os
 import subprocess
 import sys
@@ -94,6 +95,29 @@ def formatters():
     expect(bf[2:3], ["| default comparison, packet vs flow CPU (median of the flow side's runs; "
                      "cold: first runs) | >= 1000x | packet 1.157 s, flow 1.42 ms: x815; cold "
                      "2.17 ms: x533 | no |"])  # met? follows the numbers
+    # Not the default comparison, or no packet side: refused, not judged against the target.
+    with open(os.path.join(FIXTURES, "bench-flow", "summary.json"), encoding="utf-8") as f:
+        full = json.load(f)
+    for change, why in (
+            ({"rows": ["zcube:allreduce"], "subset": True}, "subset"),
+            ({"rows": list(reversed(full["comparison"]["rows"]))}, "subset"),
+            ({"flow_only": True, "cpu_packet_s": None, "cpu_speedup": None}, "--flow-only"),
+            ({"rows": None}, "does not record its rows"),
+            ({"cpu_speedup": None}, "cpu_speedup"),  # n/a: the flow side took 0 s
+    ):
+        with tempfile.TemporaryDirectory() as d:
+            c = dict(full["comparison"], **change)
+            if c.get("rows") is None:
+                del c["rows"]
+            for k in [k for k, v in c.items() if v is None and k != "cpu_speedup"]:
+                del c[k]
+            with open(os.path.join(d, "summary.json"), "w", encoding="utf-8") as f:
+                json.dump(dict(full, comparison=c), f)
+            try:
+                formats.bench_flow(d)
+                raise AssertionError(f"bench-flow summary with {change} was judged")
+            except formats.MissingResults as e:
+                assert why in str(e), (why, str(e))
     dq = formats.dcqcn_profiles(os.path.join(FIXTURES, "dcqcn-profiles"))
     expect(dq[3:4], ["| paper | 100 | 12.5 | 19.4 | never | never |"])  # null: not reached
     full_b = formats.flow_scale_tables(os.path.join(FIXTURES, "flow-scale-full-b"),

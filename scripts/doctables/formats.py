@@ -343,6 +343,11 @@ def flow_scale_tables(folder, preamble=True):
 # --- flow.md (speed) ------------------------------------------------------------------------
 
 
+# The rows of bench-flow's default comparison (its --rows=all), in its order.
+BENCH_FLOW_DEFAULT_ROWS = ["zcube:allreduce", "zcube:prefill", "roft:allreduce", "roft:prefill",
+                           "rng:permutation"]
+
+
 def bench_flow(folder):
     """The flow level's speed targets from one bench-flow run: the default comparison's CPU
     speedup, 100k random flows on ZCube(1024, 32), AllReduce on ZCube(16384, 128)."""
@@ -350,6 +355,22 @@ def bench_flow(folder):
     rows = header("benchmark", "target", "measured", "met?")
     c = summary.get("comparison")
     if c:
+        # Only the full default comparison with its packet side is judged against the target:
+        # a --rows subset or a --flow-only run is refused (the table is then left as it is).
+        if c.get("flow_only"):
+            raise MissingResults(f"{folder}: bench-flow ran with --flow-only (no packet side)")
+        if "rows" not in c:
+            raise MissingResults(f"{folder}: bench-flow's summary does not record its rows "
+                                 "(written before they were recorded; run it again)")
+        if c["rows"] != BENCH_FLOW_DEFAULT_ROWS:
+            raise MissingResults(f"{folder}: bench-flow ran a subset of the default comparison "
+                                 f"(--rows={','.join(c['rows'])})")
+        needed = ("cpu_packet_s", "cpu_flow_s", "cpu_speedup", "cpu_flow_first_s",
+                  "cpu_speedup_first")
+        lacking = [k for k in needed if c.get(k) is None]
+        if lacking:
+            raise MissingResults(f"{folder}: bench-flow's comparison has no "
+                                 f"{', '.join(lacking)} (n/a: a flow time of zero)")
         rows.append(row([
             "default comparison, packet vs flow CPU (median of the flow side's runs; cold: "
             "first runs)", ">= 1000x",
