@@ -13,9 +13,12 @@ Nothing outside the markers is touched.
     python3 scripts/doc-tables.py --run build/bin --include slow,timed   # everything
     python3 scripts/doc-tables.py --from results          # rewrite from existing results
     python3 scripts/doc-tables.py --from results --check  # exit 1 if a page would change
+    python3 scripts/doc-tables.py --from results --check --strict  # ... or a result is missing
 
 RESULTS is --from (default: the repository's results/). A table whose results are missing is
-left as it is and reported (exit 1 with --strict). Costs: "cheap" runs are deterministic and
+left as it is and reported (exit 1 with --strict). --check compares the pages only against the
+results found locally in RESULTS: on a clean checkout (no results/) it reports every table as
+missing and exits 0, which proves nothing; use --check --strict to fail on missing results. Costs: "cheap" runs are deterministic and
 take a minute or less; "slow" ones are deterministic but take minutes or GiBs; "timed" ones
 measure wall-clock rates and belong on an idle machine (the generated note under each table
 says which).
@@ -54,7 +57,11 @@ def list_registry(docs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog="--check compares the pages against the local results folder only: on a clean "
+               "checkout every table is reported missing and the exit status is 0; "
+               "--check --strict also fails (exit 1) when results are missing.")
     ap.add_argument("docs", nargs="*", help="doc pages (default: doc/*.md and README.md)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--run", metavar="BIN_DIR",
@@ -66,8 +73,12 @@ def main():
     ap.add_argument("--include", default="", help="with --run: also run these costs "
                                                   "(comma list of slow|timed)")
     mode.add_argument("--check", action="store_true",
-                      help="only report pages that would change (exit 1 if any)")
-    ap.add_argument("--strict", action="store_true", help="missing results are an error")
+                      help="only report pages that would change (exit 1 if any); compares "
+                           "against the local results only: tables without results are "
+                           "reported as missing and do not fail unless --strict is given")
+    ap.add_argument("--strict", action="store_true",
+                    help="missing results are an error (exit 1); with --check, the way to "
+                         "prove every table is current")
     mode.add_argument("--list", action="store_true", help="print the registry and exit")
     args = ap.parse_args()
 
