@@ -21,6 +21,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 using namespace ns3;
 
 namespace
@@ -68,6 +71,50 @@ class PsnErrorModel : public ErrorModel
 
     uint32_t m_psn;
     uint32_t m_left;
+    uint32_t m_lost{0};
+};
+
+/// Loses given arrivals of data packets at a device: for each (PSN, n) the n-th packet
+/// carrying that PSN (1: the first sent, 2: its first resend, ...).
+class PsnArrivalErrorModel : public ErrorModel
+{
+  public:
+    explicit PsnArrivalErrorModel(std::set<std::pair<uint32_t, uint32_t>> lose)
+        : m_lose(std::move(lose))
+    {
+    }
+
+    uint32_t GetLost() const { return m_lost; }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        if (!IsRoceDataFrame(p))
+        {
+            return false;
+        }
+        Ptr<Packet> c = p->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        UdpHeader udp;
+        RoceHeader rh;
+        c->RemoveHeader(ppp);
+        c->RemoveHeader(ip);
+        c->RemoveHeader(udp);
+        c->RemoveHeader(rh);
+        const uint32_t n = ++m_seen[rh.GetPsn()];
+        if (m_lose.count({rh.GetPsn(), n}) == 0)
+        {
+            return false;
+        }
+        ++m_lost;
+        return true;
+    }
+
+    void DoReset() override {}
+
+    std::set<std::pair<uint32_t, uint32_t>> m_lose;
+    std::map<uint32_t, uint32_t> m_seen;
     uint32_t m_lost{0};
 };
 
@@ -433,6 +480,61 @@ TEST_F(RoceTransport, EarlierRoundNackForAResentPsnDoesNotRewindAgain)
     // two rounds' worth (10 + about 12 at 12 us), not a third.
     EXPECT_EQ(f.duplicatesReceived, f.retxPackets);
     EXPECT_LT(f.retxPackets, 30u);
+    ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, LostResendAfterAnIgnoredEarlierRoundNackRewindsByNack)
+{
+    // PSN 100 is lost when first sent: the receiver NACKs it (round 0) and the sender rewinds
+    // to 100 (round 1). When the sender resends PSN 105, a round-0 NACK for 105 is injected
+    // (as after a path change): ignored, the current round has resent it. That resend of 105
+    // is lost at the destination NIC; 106 of round 1 arrives, the receiver NACKs 105 with
+    // round 1, and the sender must take it as a lost resend (105 is past the rewound PSN) and
+    // rewind at once, not wait for its timeout (320 us).
+    auto net = Roft16();
+    auto lose
+        = Create<PsnArrivalErrorModel>(std::set<std::pair<uint32_t, uint32_t>>{{100, 1}, {105, 2}});
+    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    std::vector<Ptr<RoceSender>> senders;
+    uint32_t resends105 = 0;
+    FabricRoceRunOptions opt;
+    opt.senderCreated = [&senders, &resends105](uint32_t, Ptr<RoceSender> s)
+    {
+        senders.push_back(s);
+        s->TraceConnectWithoutContext(
+            "Tx",
+            Callback<void, Ptr<const Packet>, uint32_t, bool>(
+                [s, &resends105](Ptr<const Packet>, uint32_t psn, bool isRetx)
+                {
+                    if (psn == 105 && isRetx && resends105++ == 0)
+                    {
+                        Simulator::ScheduleNow(
+                            [s]()
+                            {
+                                RoceHeader rh;
+                                rh.SetType(RoceHeader::NACK);
+                                rh.SetPsn(105);
+                                rh.SetRound(0);
+                                s->ReceiveControl(rh);
+                            });
+                    }
+                }));
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 2000000)}, opt);
+    ASSERT_EQ(senders.size(), 1u);
+    const RoceFlowRecord& f = r.flows[0];
+    ASSERT_TRUE(f.complete);
+    EXPECT_EQ(f.rxBytes, 2000000u);
+    EXPECT_EQ(resends105, 2u) << "105 resent in round 1 (lost) and round 2";
+    EXPECT_EQ(lose->GetLost(), 2u);
+    EXPECT_GE(senders[0]->GetRepeatedNacks(), 1u) << "the injected round-0 NACK";
+    EXPECT_EQ(f.timeouts, 0u) << "the lost resend of 105 must be recovered by a NACK";
+    EXPECT_EQ(senders[0]->GetNackRewinds(), 2u) << "to 100, then to 105";
+    EXPECT_EQ(senders[0]->GetLostResendNacks(), 1u) << "the round-1 NACK for 105";
+    // Two go-back-N rounds of about one RTT each on top of the 40 us at line rate; a
+    // timeout would add 320 us.
+    EXPECT_LT(f.FctSeconds(), f.idealSeconds + 50e-6)
+        << "fct " << f.FctSeconds() << " ideal " << f.idealSeconds;
     ExpectAccounted(r);
 }
 

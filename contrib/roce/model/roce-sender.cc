@@ -412,11 +412,11 @@ RoceSender::OnNack(uint32_t psn, uint16_t round)
             ++m_dupNacks;
             return;
         }
-        if (psn == m_rewoundTo)
+        if (round == m_round && m_rewoundTo != UINT32_MAX && psn >= m_rewoundTo)
         {
             // Triggered by a packet sent after the rewind: within a round PSNs leave in
-            // order from psn, so the resent psn was lost. Rewind now rather than wait for the
-            // (possibly backed-off) timeout.
+            // order from m_rewoundTo, so the resent psn (the rewound one or a later one) was
+            // lost. Rewind now rather than wait for the (possibly backed-off) timeout.
             ++m_lostResendNacks;
             NS_LOG_LOGIC("flow " << m_flowId << " resent psn " << psn << " lost (round " << round
                                  << "): go-back-N again");

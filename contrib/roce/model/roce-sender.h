@@ -37,9 +37,9 @@ class Ipv4Route;
  *   (RoceHeader round, carried by every data packet). A NACK that echoes an earlier round
  *   for a PSN the current round has already resent (from the PSN of the latest rewind up to
  *   the next PSN) is ignored (counted in GetRepeatedNacks): it was triggered by a packet sent
- *   before the rewind, still in flight, queued, or overtaken after a path change. A NACK for
- *   the PSN of the latest rewind that echoes the current round means a packet sent after
- *   the rewind overtook the resent PSN, which was lost: rewind again
+ *   before the rewind, still in flight, queued, or overtaken after a path change. A NACK that
+ *   echoes the current round for a PSN at or after the latest rewind's means a packet sent
+ *   after the rewind overtook that resent PSN, which was lost: rewind again
  *   (counted in GetLostResendNacks) instead of waiting for the timeout. Cumulative ACKs advance
  *   the oldest unacknowledged PSN. A retransmission timeout (RtoHigh, or RtoLow when fewer
  *   than RtoLowThreshold packets are outstanding; IRN's 320 us / 100 us / 3) rewinds to it
@@ -181,7 +181,7 @@ class RoceSender : public Application
     uint32_t m_dupNacks{0};           //!< NACKs for a rewind already under way
     uint32_t m_rewoundTo{UINT32_MAX}; //!< PSN of the latest rewind (NACK or timeout)
     uint16_t m_round{0};              //!< retransmission round: rewinds so far, modulo 2^16
-    uint32_t m_lostResendNacks{0};    //!< NACKs in the current round for m_rewoundTo
+    uint32_t m_lostResendNacks{0};    //!< current-round NACKs at or after m_rewoundTo
     uint32_t m_nackRewinds{0};        //!< rewinds by NACK
     uint64_t m_backoff{1};            //!< timeout multiplier (doubles per timeout)
 
