@@ -332,6 +332,22 @@ Run(int argc, char* argv[])
         r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets));
     summary["in_flight_at_stop"] = r.inFlightPackets;
     summary["unaccounted_packets"] = r.Unaccounted();
+    {
+        // The probe's duplicates (mirroring the receivers' go-back-N at the host NICs, per
+        // window) against what the receivers counted, over the whole run.
+        uint64_t probe = 0;
+        uint64_t receiver = 0;
+        uint32_t differing = 0;
+        for (uint32_t f = 0; f < r.flows.size(); ++f)
+        {
+            const uint64_t p = run.probe->DuplicatesReceivedTotal(f);
+            probe += p;
+            receiver += r.flows[f].duplicatesReceived;
+            differing += p != r.flows[f].duplicatesReceived ? 1 : 0;
+        }
+        summary["duplicates_received_check"]
+            = {{"probe", probe}, {"receivers", receiver}, {"flows_differing", differing}};
+    }
     out.WriteSummary(summary);
 
     std::cout << "failover on " << fabricName << " n=" << n << " k=" << k << ", " << patternName

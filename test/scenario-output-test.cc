@@ -287,6 +287,13 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
                  + e["unaffected_retransmitted_packets"].get<uint64_t>();
     }
     EXPECT_LE(dups, retxAll);
+    // The probe mirrors the receivers' go-back-N: over the whole run its duplicates are the
+    // receivers' own count, flow by flow (and this run has some).
+    const json& check = s["duplicates_received_check"];
+    EXPECT_EQ(check["flows_differing"].get<uint64_t>(), 0u);
+    EXPECT_EQ(check["probe"].get<uint64_t>(), check["receivers"].get<uint64_t>());
+    EXPECT_GE(check["probe"].get<uint64_t>(), dups);
+    EXPECT_GT(check["receivers"].get<uint64_t>(), 0u);
     // Egress queue samples of every directed link: the core links queue under AllReduce.
     {
         std::ifstream q(dir + "/queues.csv");

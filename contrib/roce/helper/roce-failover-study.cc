@@ -133,9 +133,13 @@ RoceFailoverProbe::OnArrival(Ptr<const Packet> p)
     {
         ++expected;
     }
-    else if (it->second.psn < expected && now != UINT32_MAX)
+    else if (it->second.psn < expected)
     {
-        ++m_dup[{now, it->second.flow}];
+        ++m_dupTotal[it->second.flow];
+        if (now != UINT32_MAX)
+        {
+            ++m_dup[{now, it->second.flow}];
+        }
     }
     NS_LOG_LOGIC("flow " << it->second.flow << " psn " << it->second.psn << " arrives, expected "
                          << expected);
@@ -270,6 +274,13 @@ RoceFailoverProbe::Retransmitted(uint32_t w, uint32_t flow) const
 {
     auto it = m_retx.find({w, flow});
     return it == m_retx.end() ? 0 : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::DuplicatesReceivedTotal(uint32_t flow) const
+{
+    auto it = m_dupTotal.find(flow);
+    return it == m_dupTotal.end() ? 0 : it->second;
 }
 
 uint64_t
@@ -500,7 +511,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         std::set<uint32_t> affectedLinks;
         std::vector<std::vector<uint32_t>> unaffectedLinks;
         uint32_t inactiveCrossing = 0; // would be affected, but not running at the failure
-        uint32_t ackPathCrossing = 0;  // unaffected, but their ACK/NACK/CNP path crosses it
+        uint32_t ackPathCrossing = 0;  // unaffected, active, all-up ACK path crosses it
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
             const RoceFlowRecord& rec = r.flows[f];
@@ -523,14 +534,19 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
             if (!hit)
             {
                 // The way back: the receiver answers from the flow's UDP source port to 4791
-                // (RoceReceiver), over its own all-up path. A flow whose data gets through
-                // but whose acknowledgements die in the hole times out and resends what
-                // arrived (unaffected_duplicates_received).
-                FlowKey back = flows[f].Key();
-                std::swap(back.srcAddr, back.dstAddr);
-                back.dstPort = ROCEV2_UDP_PORT;
-                ackPathCrossing
-                    += Crosses(TracePath(*allUp, flows[f].dst, flows[f].src, back), during) ? 1 : 0;
+                // (RoceReceiver), over its own all-up path. A path property only: such a
+                // flow's ACKs/NACKs/CNPs may die in the hole (then it times out and resends
+                // what arrived), but whether they did is not measured here. Counted, like
+                // the affected flows, only if the flow was running at the failure.
+                if (active)
+                {
+                    FlowKey back = flows[f].Key();
+                    std::swap(back.srcAddr, back.dstAddr);
+                    back.dstPort = ROCEV2_UDP_PORT;
+                    ackPathCrossing
+                        += Crosses(TracePath(*allUp, flows[f].dst, flows[f].src, back), during) ? 1
+                                                                                                : 0;
+                }
                 unaffected.push_back(f);
                 unaffectedLinks.push_back(before.dirLinks);
                 unaffectedLinks.back().insert(
