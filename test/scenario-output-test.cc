@@ -318,6 +318,15 @@ TEST(FailoverScenario, ZCubeEventsSweepAndErrors)
     // The ACKs of the reverse pairs cross the dead core link: as many flows as the §6.2
     // domain under AllReduce (o(j) = a, e(i) = b), counted apart from the affected ones.
     EXPECT_EQ(core["unaffected_ack_path_crossing_flows"], core["fault_domain_pairs"]);
+    // Measured: their ACKs/NACKs/CNPs are dropped (link-down, no-route) before the detours;
+    // only flows with such a path can be among those that lost control packets.
+    EXPECT_GT(core["unaffected_control_lost_packets"].get<uint64_t>(), 0u);
+    EXPECT_GT(core["unaffected_ack_path_crossing_flows_control_lost"].get<uint64_t>(), 0u);
+    for (const json& e : s["events"])
+    {
+        EXPECT_LE(e["unaffected_ack_path_crossing_flows_control_lost"].get<uint64_t>(),
+                  e["unaffected_ack_path_crossing_flows"].get<uint64_t>());
+    }
     // Detection (5) + controller latency (200), plus at most one transport timeout (RtoHigh,
     // 320 us: this AllReduce overflows queues before the failure, so a sender may be waiting
     // on its timer when the detours come) and the 4-switch path (5 links x 1 us + 5 x 0.33 us

@@ -9,8 +9,12 @@
 #include "ns3/gnuplot.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
+#include "ns3/ppp-header.h"
+#include "ns3/roce-header.h"
 #include "ns3/roce-sender.h"
 #include "ns3/traffic-control-layer.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -150,10 +154,76 @@ RoceFailoverProbe::OnArrival(Ptr<const Packet> p)
     }
 }
 
+namespace
+{
+
+/**
+ * The flow (queue pair) of a receiver's ACK/NACK/CNP as a drop trace hands it over, or
+ * UINT32_MAX for anything else. A control packet has no payload, so its size tells the
+ * layers it still carries: UDP + RoCE (IPv4 and traffic-control drops, the IP header apart),
+ * IPv4 + UDP + RoCE (switches, link guards, a device refusing it), or PPP in front too (a
+ * full device queue).
+ */
+uint32_t
+ControlPacketFlow(Ptr<const Packet> p)
+{
+    constexpr uint32_t udpRoce = 8 + RoceHeader::SIZE;
+    const uint32_t size = p->GetSize();
+    if (size != udpRoce && size != 20 + udpRoce && size != 2 + 20 + udpRoce)
+    {
+        return UINT32_MAX;
+    }
+    Ptr<Packet> c = p->Copy();
+    if (size == 2 + 20 + udpRoce)
+    {
+        PppHeader ppp;
+        c->RemoveHeader(ppp);
+        if (ppp.GetProtocol() != 0x0021) // IPv4
+        {
+            return UINT32_MAX;
+        }
+    }
+    if (size != udpRoce)
+    {
+        Ipv4Header ip;
+        c->RemoveHeader(ip);
+        if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER)
+        {
+            return UINT32_MAX;
+        }
+    }
+    UdpHeader udp;
+    RoceHeader rh;
+    c->RemoveHeader(udp);
+    if (udp.GetDestinationPort() != ROCEV2_UDP_PORT || c->GetSize() != RoceHeader::SIZE)
+    {
+        return UINT32_MAX;
+    }
+    c->RemoveHeader(rh);
+    return rh.GetType() == RoceHeader::DATA ? UINT32_MAX : rh.GetQp();
+}
+
+} // namespace
+
 void
 RoceFailoverProbe::OnDrop(Ptr<const Packet> p, bool queue)
 {
     auto it = m_sent.find(p->GetUid());
+    if (it == m_sent.end())
+    {
+        const uint32_t flow = ControlPacketFlow(p);
+        const uint32_t w = WindowOf(Simulator::Now());
+        if (flow != UINT32_MAX)
+        {
+            NS_LOG_LOGIC("flow " << flow << " control packet dropped"
+                                 << (queue ? " in a queue" : ""));
+        }
+        if (flow != UINT32_MAX && w != UINT32_MAX)
+        {
+            ++m_controlLost[{w, flow}];
+        }
+        return;
+    }
     const uint32_t w = WindowOf(Simulator::Now());
     if (it != m_sent.end())
     {
@@ -274,6 +344,13 @@ RoceFailoverProbe::Retransmitted(uint32_t w, uint32_t flow) const
 {
     auto it = m_retx.find({w, flow});
     return it == m_retx.end() ? 0 : it->second;
+}
+
+uint64_t
+RoceFailoverProbe::ControlLost(uint32_t w, uint32_t flow) const
+{
+    auto it = m_controlLost.find({w, flow});
+    return it == m_controlLost.end() ? 0 : it->second;
 }
 
 uint64_t
@@ -510,8 +587,8 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         // their converged detour.
         std::set<uint32_t> affectedLinks;
         std::vector<std::vector<uint32_t>> unaffectedLinks;
-        uint32_t inactiveCrossing = 0; // would be affected, but not running at the failure
-        uint32_t ackPathCrossing = 0;  // unaffected, active, all-up ACK path crosses it
+        uint32_t inactiveCrossing = 0;         // would be affected, but not running at the failure
+        std::vector<uint32_t> ackPathCrossing; // unaffected, active, all-up ACK path crosses it
         for (uint32_t f = 0; f < flows.size(); ++f)
         {
             const RoceFlowRecord& rec = r.flows[f];
@@ -543,9 +620,10 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                     FlowKey back = flows[f].Key();
                     std::swap(back.srcAddr, back.dstAddr);
                     back.dstPort = ROCEV2_UDP_PORT;
-                    ackPathCrossing
-                        += Crosses(TracePath(*allUp, flows[f].dst, flows[f].src, back), during) ? 1
-                                                                                                : 0;
+                    if (Crosses(TracePath(*allUp, flows[f].dst, flows[f].src, back), during))
+                    {
+                        ackPathCrossing.push_back(f);
+                    }
                 }
                 unaffected.push_back(f);
                 unaffectedLinks.push_back(before.dirLinks);
@@ -610,6 +688,12 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
         uint64_t unLostInQueue = 0;
         uint64_t unRetx = 0;
         uint64_t unDup = 0;
+        uint64_t unControlLost = 0;
+        uint32_t crossingControlLost = 0;
+        for (uint32_t f : ackPathCrossing)
+        {
+            crossingControlLost += run.probe->ControlLost(w, f) > 0 ? 1 : 0;
+        }
         for (uint32_t f : affected)
         {
             lost += run.probe->Lost(w, f);
@@ -623,6 +707,7 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
             unLostInQueue += run.probe->LostInQueue(w, f);
             unRetx += run.probe->Retransmitted(w, f);
             unDup += run.probe->DuplicatesReceived(w, f);
+            unControlLost += run.probe->ControlLost(w, f);
         }
         // Detection (first node to learn) and reaction (the last node, or the controller).
         double tDetect = -1;
@@ -741,7 +826,9 @@ AnalyzeFailoverEvents(const FailoverAnalysisSettings& s,
                 {"duplicates_received", dup},
                 {"unaffected_retransmitted_packets", unRetx},
                 {"unaffected_duplicates_received", unDup},
-                {"unaffected_ack_path_crossing_flows", ackPathCrossing},
+                {"unaffected_ack_path_crossing_flows", ackPathCrossing.size()},
+                {"unaffected_ack_path_crossing_flows_control_lost", crossingControlLost},
+                {"unaffected_control_lost_packets", unControlLost},
                 {"unaffected_gbps", gbps},
                 {"switch_hops",
                  {{"before", meanOf(hb)}, {"during", meanOf(hd)}, {"after", meanOf(ha)}}}};

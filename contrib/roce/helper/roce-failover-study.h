@@ -107,6 +107,8 @@ class RoceFailoverProbe
     /// DuplicatesReceived of \p flow over the whole run (before the first window too): equal
     /// to the receiver's RoceFlowRecord::duplicatesReceived if the probe mirrors it exactly.
     uint64_t DuplicatesReceivedTotal(uint32_t flow) const;
+    /// ACK/NACK/CNP packets of \p flow (its receiver's, to the sender) dropped in window \p w.
+    uint64_t ControlLost(uint32_t w, uint32_t flow) const;
 
   private:
     uint32_t WindowOf(Time t) const;
@@ -129,6 +131,7 @@ class RoceFailoverProbe
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_dup;         //!< (window, flow)
     std::unordered_map<uint32_t, uint32_t> m_expected; //!< per flow: next in-order PSN
     std::unordered_map<uint32_t, uint64_t> m_dupTotal; //!< per flow: duplicates, whole run
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_controlLost; //!< (window, flow)
 };
 
 /**
