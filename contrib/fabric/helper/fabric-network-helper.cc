@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-network-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/fast-p2p-channel.h"
 #include "ns3/fast-p2p-net-device.h"
@@ -136,7 +137,11 @@ PortFileName(const std::string& prefix,
 }
 
 NetDeviceContainer
-InstallFastLink(const FastLinkFactories& f, Ptr<Node> a, Ptr<Node> b, double rateBps)
+InstallFastLink(const FastLinkFactories& f,
+                Ptr<Node> a,
+                Ptr<Node> b,
+                double rateBps,
+                std::array<bool, 2> switchPort)
 {
     // As PointToPointHelper::Install does for its pair: devices with fresh MAC addresses,
     // a queue each with a NetDeviceQueueInterface watching it, one channel.
@@ -150,6 +155,9 @@ InstallFastLink(const FastLinkFactories& f, Ptr<Node> a, Ptr<Node> b, double rat
         {
             dev->SetDataRate(DataRate(static_cast<uint64_t>(rateBps)));
         }
+        // A switch only sends what it receives: its ports may skip idle transmit-complete
+        // events (FastP2pNetDevice::ArrivalDriven); a host's applications send any time.
+        dev->SetAttribute("ArrivalDriven", BooleanValue(switchPort[e]));
         dev->SetAddress(Mac48Address::Allocate());
         (e == 0 ? a : b)->AddDevice(dev);
         Ptr<Queue<Packet>> queue = f.queue.Create<Queue<Packet>>();
@@ -419,7 +427,11 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
         NetDeviceContainer devs;
         if (fast)
         {
-            devs = InstallFastLink(fastLinks, a, b, link.rateBps);
+            devs = InstallFastLink(fastLinks,
+                                   a,
+                                   b,
+                                   link.rateBps,
+                                   {!g.IsHost(link.node[0]), !g.IsHost(link.node[1])});
         }
         else
         {

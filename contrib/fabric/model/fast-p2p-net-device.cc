@@ -3,7 +3,9 @@
 
 #include "fast-p2p-channel.h"
 
+#include "ns3/boolean.h"
 #include "ns3/drop-tail-queue.h"
+#include "ns3/node.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -12,6 +14,8 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -91,6 +95,17 @@ FastP2pNetDevice::GetTypeId()
                             TimeValue(Seconds(0.0)),
                             MakeTimeAccessor(&FastP2pNetDevice::m_tInterframeGap),
                             MakeTimeChecker())
+              .AddAttribute("ArrivalDriven",
+                            "Every Send to this device is made while a frame received by a "
+                            "FastP2pNetDevice of the same node is handled (a switch port; the "
+                            "fabric helper sets it there). The device then skips the "
+                            "transmit-complete event of a frame when no frame is due at the node "
+                            "before the transmitter frees, keeping ns-3's event order exactly. "
+                            "False: the event is scheduled for every frame, as "
+                            "PointToPointNetDevice does.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FastP2pNetDevice::m_arrivalDriven),
+                            MakeBooleanChecker())
               .AddAttribute("TxQueue",
                             "The device's transmit queue.",
                             PointerValue(),
@@ -166,6 +181,8 @@ FastP2pNetDevice::DoDispose()
     m_receiveErrorModel = nullptr;
     m_currentPkt = nullptr;
     m_queue = nullptr;
+    m_siblings.clear();
+    m_inbound.clear();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -250,9 +267,7 @@ FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     m_currentPkt = p;
     m_phyTxBeginTrace(p);
-    // The transmit-complete event only when it has work: a frame waits behind this one, a
-    // PhyTxEnd sink wants it, or the queue must be polled even when empty.
-    if (!m_plainQueue || !m_phyTxEndTrace.IsEmpty() || !m_queue->IsEmpty())
+    if (NeedsPull(txTime + m_tInterframeGap))
     {
         EnsurePull();
     }
@@ -262,6 +277,56 @@ FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
         m_phyTxDropTrace(p);
     }
     return result;
+}
+
+void
+FastP2pNetDevice::FindSiblings()
+{
+    m_siblingsKnown = true;
+    for (uint32_t i = 0; m_node && i < m_node->GetNDevices(); ++i)
+    {
+        if (auto dev = DynamicCast<FastP2pNetDevice>(m_node->GetDevice(i)))
+        {
+            m_siblings.push_back(PeekPointer(dev));
+            if (dev->m_channel)
+            {
+                m_minInboundDelay = std::min(m_minInboundDelay, dev->m_channel->GetDelay());
+            }
+        }
+    }
+}
+
+bool
+FastP2pNetDevice::NeedsPull(Time busyFor)
+{
+    // The event is needed when a frame waits behind this one, a PhyTxEnd sink wants it, the
+    // queue must be polled even when empty (its Dequeue has side effects), or a Send may come
+    // before the transmitter frees: in ns-3's order such a Send would find the device busy
+    // and the event already in place, and without it a later one would run at another place
+    // among the events of that instant.
+    if (!m_plainQueue || !m_arrivalDriven || !m_phyTxEndTrace.IsEmpty() || !m_queue->IsEmpty())
+    {
+        return true;
+    }
+    if (!m_siblingsKnown)
+    {
+        FindSiblings();
+    }
+    // A Send here comes from a frame arriving at this node. Frames due by the time the
+    // transmitter frees are all on the wire already if no channel of the node is shorter than
+    // this transmission (a frame started later arrives later); otherwise play safe.
+    if (busyFor > m_minInboundDelay)
+    {
+        return true;
+    }
+    for (const FastP2pNetDevice* s : m_siblings)
+    {
+        if (!s->m_inbound.empty() && s->m_inbound.front() <= m_busyUntil)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 void
@@ -286,6 +351,10 @@ FastP2pNetDevice::TransmitComplete()
 void
 FastP2pNetDevice::Receive(Ptr<Packet> packet)
 {
+    if (!m_inbound.empty())
+    {
+        m_inbound.pop_front();
+    }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
         m_phyRxDropTrace(packet);

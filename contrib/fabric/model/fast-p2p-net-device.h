@@ -13,6 +13,9 @@
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
+#include <vector>
+
 namespace ns3
 {
 
@@ -28,22 +31,16 @@ class FastP2pChannel;
  *
  * PointToPointNetDevice schedules a transmit-complete event after every frame, which then
  * pulls the next frame from the queue. This device keeps the time its transmitter is busy
- * until instead: when a frame starts and nothing waits behind it, no event is scheduled; a
- * Send that finds the transmitter busy queues the frame and makes sure one event pulls from
- * the queue when the transmitter frees. A frame crossing an uncongested port therefore costs
- * one event (its reception at the peer) instead of two. The event is still scheduled for
- * every frame when an observer needs it: PhyTxEnd has a sink, or the queue is not a plain
- * ns3::DropTailQueue<Packet> (a queue whose Dequeue has side effects, such as a PfcQueue that
- * records that the device went idle).
- *
- * Same-time order: PointToPointNetDevice's transmit-complete event runs after the events of
- * its time that were scheduled before the frame started and before those scheduled after.
- * A Send at exactly the instant the transmitter frees (with no pull event pending) is treated
- * as arriving before that event: the frame is queued and pulled by an event scheduled now.
- * That matches PointToPointNetDevice whenever every event that can reach a device at that
- * instant was scheduled before the frame on the wire started, which holds for frames arriving
- * over links whose propagation delay is at least the serialization time of a frame (1 us
- * against tens to hundreds of ns in a datacenter); see doc/fabric.md, "Devices".
+ * until and skips that event when nothing can observe its absence: the queue is empty, the
+ * queue is a plain ns3::DropTailQueue<Packet> (a PfcQueue's Dequeue has side effects),
+ * PhyTxEnd has no sink, and no Send can reach the device before the transmitter frees. The
+ * last holds on a switch port (ArrivalDriven: every Send comes from a frame received at the
+ * node) when no frame is due at the node by then (the channels report the arrival time of
+ * every frame they carry, NotifyInbound) and no channel of the node is shorter than the
+ * transmission. A Send that later finds the transmitter free by the clock starts at once, as
+ * it would have after the event, so the order of events, and every result, is that of
+ * PointToPointNetDevice (doc/fabric.md, "Devices"); an uncongested hop costs one event (the
+ * reception at the peer) instead of two.
  *
  * Connected to a FastP2pChannel (Attach). Selected for a fabric with the attribute
  * ns3::FabricNetwork::LinkDevice=fast; FabricLinkDevice reads and sets what the fabric's code
@@ -74,6 +71,8 @@ class FastP2pNetDevice : public NetDevice
     bool IsTransmitting() const;
     /// Pull events scheduled so far (transmit-complete events, for the event count per hop).
     uint64_t GetPullEvents() const { return m_pullEvents; }
+    /// The channel started a frame toward this device that arrives at \p arrival.
+    void NotifyInbound(Time arrival) { m_inbound.push_back(arrival); }
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override { m_ifIndex = index; }
@@ -114,6 +113,11 @@ class FastP2pNetDevice : public NetDevice
     void TransmitComplete();
     /// The transmitter is busy: make sure an event pulls from the queue when it frees.
     void EnsurePull();
+    /// Whether the frame starting now (busy until m_busyUntil) needs its transmit-complete
+    /// event, i.e. whether anything may reach this device's Send before it ends.
+    bool NeedsPull(Time busyFor);
+    /// The FastP2pNetDevices of this node and the shortest delay of their channels.
+    void FindSiblings();
     Address GetRemote() const;
 
     DataRate m_bps;
@@ -121,6 +125,11 @@ class FastP2pNetDevice : public NetDevice
     Ptr<FastP2pChannel> m_channel;
     Ptr<Queue<Packet>> m_queue;
     bool m_plainQueue{false}; //!< a DropTailQueue<Packet>: Dequeue has no side effect
+    bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
+    std::deque<Time> m_inbound;  //!< arrival times of the frames on the wire toward here
+    std::vector<FastP2pNetDevice*> m_siblings; //!< the node's FastP2pNetDevices (incl. this)
+    Time m_minInboundDelay{Time::Max()};       //!< shortest channel delay among them
+    bool m_siblingsKnown{false};
     Ptr<ErrorModel> m_receiveErrorModel;
     /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
     static Time NeverBusy() { return TimeStep(-1); }
