@@ -282,7 +282,8 @@ Run(int argc, char* argv[])
             else
             {
                 links.SetSwitchMode(v == "ipv4" ? FabricSwitchMode::IPV4 : FabricSwitchMode::FAST);
-                links.SetNetworkAttribute("LinkDevice", StringValue(v == "fastdev" ? "fast" : "p2p"));
+                links.SetNetworkAttribute("LinkDevice",
+                                          StringValue(v == "fastdev" ? "fast" : "p2p"));
                 net = zcube.Install(links);
             }
             last[v] = RunFabricUdp(net, flows, rates, 4096, simTime);

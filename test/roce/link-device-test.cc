@@ -268,7 +268,10 @@ TEST_F(LinkDevice, LightLoadSavesAnEventPerSwitchHop)
     // transmit-complete events (the host's is kept), exactly one per switch hop.
     const std::vector<FlowSpec> flows{Flow(0, 0, 15, 4096 * 200)};
     const std::vector<double> rates{200e9};
-    auto run = [&]() { return RunFabricUdp(Roft16("2MB"), flows, rates, 4096, Time(0)); };
+    auto run = [&]()
+    {
+        return RunFabricUdp(Roft16("2MB"), flows, rates, 4096, Time(0));
+    };
     const FabricUdpRunResult a = RunWith<FabricUdpRunResult>("p2p", run);
     const FabricUdpRunResult b = RunWith<FabricUdpRunResult>("fast", run);
     EXPECT_EQ(a.deliveredPackets, 200u);
@@ -310,9 +313,8 @@ TEST_F(LinkDevice, RoceZCubeAndRoftPermutationAndAllReduce)
     {
         CompareRoce([pattern]()
                     { return RunFabricRoce(ZCube16(), Pattern(pattern, 16, 200000), {}); });
-        CompareRoce(
-            [pattern]()
-            { return RunFabricRoce(Roft16("8MB"), Pattern(pattern, 16, 200000), {}); });
+        CompareRoce([pattern]()
+                    { return RunFabricRoce(Roft16("8MB"), Pattern(pattern, 16, 200000), {}); });
     }
 }
 

@@ -3,24 +3,24 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
-#include "ns3/fast-p2p-channel.h"
-#include "ns3/fast-p2p-net-device.h"
-#include "ns3/net-device-queue-interface.h"
-#include "ns3/trace-helper.h"
-#include "ns3/point-to-point-channel.h"
-#include "ns3/queue.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-switch-forwarder.h"
+#include "ns3/fast-p2p-channel.h"
+#include "ns3/fast-p2p-net-device.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/ipv4-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/point-to-point-channel.h"
 #include "ns3/queue-size.h"
+#include "ns3/queue.h"
 #include "ns3/string.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
 #include <array>
@@ -201,8 +201,8 @@ FabricNetworkHelper::SetQueueAttribute(const std::string& name, const AttributeV
 
 void
 FabricNetworkHelper::ForEachLinkAttribute(
-    const std::function<void(const std::string&, const std::string&, const AttributeValue&)>&
-        apply) const
+    const std::function<void(const std::string&, const std::string&, const AttributeValue&)>& apply)
+    const
 {
     for (const DatacenterDefault& d : g_datacenterDefaults)
     {
@@ -255,9 +255,9 @@ FabricNetworkHelper::MakeFastLinkFactories() const
     f.queue.SetTypeId(queueType);
     // ns-3's defaults of PointToPointNetDevice and PointToPointChannel (as changed by the
     // program) first, so that --ns3::PointToPointNetDevice::DataRate=... means the same here.
-    const std::pair<TypeId, ObjectFactory*> own[] = {
-        {PointToPointNetDevice::GetTypeId(), &f.device},
-        {PointToPointChannel::GetTypeId(), &f.channel}};
+    const std::pair<TypeId, ObjectFactory*> own[]
+        = {{PointToPointNetDevice::GetTypeId(), &f.device},
+           {PointToPointChannel::GetTypeId(), &f.channel}};
     for (const auto& [tid, factory] : own)
     {
         for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
@@ -351,9 +351,7 @@ FabricNetworkHelper::EnablePcap(const std::string& prefix,
         // What PointToPointHelper does for its devices: PPP frames from PromiscSniffer.
         PcapHelper pcap;
         pcap.HookDefaultSink<FastP2pNetDevice>(
-            dev,
-            "PromiscSniffer",
-            pcap.CreateFile(file, std::ios::out, PcapHelper::DLT_PPP));
+            dev, "PromiscSniffer", pcap.CreateFile(file, std::ios::out, PcapHelper::DLT_PPP));
         return;
     }
     m_p2p.EnablePcap(file, net->GetDevice(fabricNode, port), false, true);
@@ -427,11 +425,8 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
         NetDeviceContainer devs;
         if (fast)
         {
-            devs = InstallFastLink(fastLinks,
-                                   a,
-                                   b,
-                                   link.rateBps,
-                                   {!g.IsHost(link.node[0]), !g.IsHost(link.node[1])});
+            devs = InstallFastLink(
+                fastLinks, a, b, link.rateBps, {!g.IsHost(link.node[0]), !g.IsHost(link.node[1])});
         }
         else
         {
@@ -439,8 +434,7 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
             if (link.rateBps > 0)
             {
                 p2p.SetDeviceAttribute(
-                    "DataRate",
-                    DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
+                    "DataRate", DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
             }
             devs = p2p.Install(a, b);
         }

@@ -5,9 +5,9 @@
 #include "fabric-network.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
-#include "ns3/fabric-link-device.h"
 #include "ns3/pointer.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"

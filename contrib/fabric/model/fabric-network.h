@@ -7,9 +7,9 @@
 #include "ns3/fabric-routing.h"
 #include "ns3/fabric-state.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
 #include "ns3/node-container.h"
 #include "ns3/object.h"
-#include "ns3/net-device.h"
 
 #include <functional>
 #include <map>

@@ -181,8 +181,9 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     m_forwardTrace(packet, inPort, port);
     // No copy: the link device (PointToPointNetDevice or FastP2pNetDevice) hands its protocol
     // handlers the packet the channel copied for this reception (TransmitStart of
-    // PointToPointChannel or FastP2pChannel), which nobody else holds, and on a switch this forwarder is the only IPv4 handler. So it is ours to
-    // rewrite and pass on (Forward() copies what a caller hands it).
+    // PointToPointChannel or FastP2pChannel), which nobody else holds, and on a switch this
+    // forwarder is the only IPv4 handler. So it is ours to rewrite and pass on (Forward() copies
+    // what a caller hands it).
     Ptr<Packet> copy = ConstCast<Packet>(packet);
     const bool marked = m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
                      && m_queues[port]

@@ -71,11 +71,8 @@ FastP2pChannel::TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Ti
     dst->NotifyInbound(Simulator::Now() + txTime + m_delay);
     // The receiver gets its own copy, as with PointToPointChannel: what it strips or tags
     // does not reach the sender's trace sinks.
-    Simulator::ScheduleWithContext(m_peerContext[wire],
-                                   txTime + m_delay,
-                                   &FastP2pNetDevice::Receive,
-                                   dst,
-                                   p->Copy());
+    Simulator::ScheduleWithContext(
+        m_peerContext[wire], txTime + m_delay, &FastP2pNetDevice::Receive, dst, p->Copy());
     m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);
     return true;
 }

@@ -5,9 +5,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/drop-tail-queue.h"
-#include "ns3/node.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue.h"
@@ -69,12 +69,12 @@ FastP2pNetDevice::GetTypeId()
               .SetParent<NetDevice>()
               .SetGroupName("Fabric")
               .AddConstructor<FastP2pNetDevice>()
-              .AddAttribute("Mtu",
-                            "The MAC-level Maximum Transmission Unit",
-                            UintegerValue(1500),
-                            MakeUintegerAccessor(&FastP2pNetDevice::SetMtu,
-                                                 &FastP2pNetDevice::GetMtu),
-                            MakeUintegerChecker<uint16_t>())
+              .AddAttribute(
+                  "Mtu",
+                  "The MAC-level Maximum Transmission Unit",
+                  UintegerValue(1500),
+                  MakeUintegerAccessor(&FastP2pNetDevice::SetMtu, &FastP2pNetDevice::GetMtu),
+                  MakeUintegerChecker<uint16_t>())
               .AddAttribute("Address",
                             "The MAC address of this device.",
                             Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
@@ -106,12 +106,12 @@ FastP2pNetDevice::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&FastP2pNetDevice::m_arrivalDriven),
                             MakeBooleanChecker())
-              .AddAttribute("TxQueue",
-                            "The device's transmit queue.",
-                            PointerValue(),
-                            MakePointerAccessor(&FastP2pNetDevice::SetQueue,
-                                                &FastP2pNetDevice::GetQueue),
-                            MakePointerChecker<Queue<Packet>>())
+              .AddAttribute(
+                  "TxQueue",
+                  "The device's transmit queue.",
+                  PointerValue(),
+                  MakePointerAccessor(&FastP2pNetDevice::SetQueue, &FastP2pNetDevice::GetQueue),
+                  MakePointerChecker<Queue<Packet>>())
               .AddTraceSource("MacTx",
                               "A packet has arrived for transmission by this device",
                               MakeTraceSourceAccessor(&FastP2pNetDevice::m_macTxTrace),
@@ -255,9 +255,8 @@ void
 FastP2pNetDevice::EnsurePull()
 {
     ++m_pullEvents;
-    m_pull = Simulator::Schedule(m_busyUntil - Simulator::Now(),
-                                 &FastP2pNetDevice::TransmitComplete,
-                                 this);
+    m_pull = Simulator::Schedule(
+        m_busyUntil - Simulator::Now(), &FastP2pNetDevice::TransmitComplete, this);
 }
 
 bool
@@ -366,15 +365,16 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     // MacRx and MacPromiscRx sinks see the frame with its PPP header (a copy, as
     // PointToPointNetDevice gives them); without sinks no copy is made.
     const bool promisc = !m_promiscCallback.IsNull();
-    Ptr<Packet> original =
-        (promisc || !m_macRxTrace.IsEmpty()) ? packet->Copy() : Ptr<Packet>(nullptr);
+    Ptr<Packet> original
+        = (promisc || !m_macRxTrace.IsEmpty()) ? packet->Copy() : Ptr<Packet>(nullptr);
     PppHeader ppp;
     packet->RemoveHeader(ppp);
     const uint16_t protocol = PppToEther(ppp.GetProtocol());
     if (promisc)
     {
         m_macPromiscRxTrace(original);
-        m_promiscCallback(this, packet, protocol, GetRemote(), GetAddress(), NetDevice::PACKET_HOST);
+        m_promiscCallback(
+            this, packet, protocol, GetRemote(), GetAddress(), NetDevice::PACKET_HOST);
     }
     if (original)
     {
@@ -432,12 +432,17 @@ FastP2pNetDevice::SendFrom(Ptr<Packet>, const Address&, const Address&, uint16_t
     return false;
 }
 
-Address
-FastP2pNetDevice::GetRemote() const
+const Address&
+FastP2pNetDevice::GetRemote()
 {
-    NS_ASSERT(m_channel && m_channel->GetNDevices() == 2);
-    Ptr<NetDevice> a = m_channel->GetDevice(0);
-    return (a == this ? m_channel->GetDevice(1) : a)->GetAddress();
+    if (m_remote.IsInvalid())
+    {
+        NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() != 2,
+                        "FastP2pNetDevice: a frame arrived on a channel without two ends");
+        Ptr<NetDevice> a = m_channel->GetDevice(0);
+        m_remote = (a == this ? m_channel->GetDevice(1) : a)->GetAddress();
+    }
+    return m_remote;
 }
 
 } // namespace ns3

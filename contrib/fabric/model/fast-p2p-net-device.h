@@ -118,24 +118,26 @@ class FastP2pNetDevice : public NetDevice
     bool NeedsPull(Time busyFor);
     /// The FastP2pNetDevices of this node and the shortest delay of their channels.
     void FindSiblings();
-    Address GetRemote() const;
+    /// The peer's address (looked up once both ends are attached).
+    const Address& GetRemote();
 
     DataRate m_bps;
     Time m_tInterframeGap;
     Ptr<FastP2pChannel> m_channel;
     Ptr<Queue<Packet>> m_queue;
-    bool m_plainQueue{false}; //!< a DropTailQueue<Packet>: Dequeue has no side effect
+    bool m_plainQueue{false};    //!< a DropTailQueue<Packet>: Dequeue has no side effect
     bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
     std::deque<Time> m_inbound;  //!< arrival times of the frames on the wire toward here
     std::vector<FastP2pNetDevice*> m_siblings; //!< the node's FastP2pNetDevices (incl. this)
     Time m_minInboundDelay{Time::Max()};       //!< shortest channel delay among them
     bool m_siblingsKnown{false};
+    Address m_remote; //!< the peer's address, once known
     Ptr<ErrorModel> m_receiveErrorModel;
     /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
     static Time NeverBusy() { return TimeStep(-1); }
     Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
-    EventId m_pull;           //!< pending transmit-complete event, if any
-    Ptr<Packet> m_currentPkt; //!< the frame on the wire (for PhyTxEnd)
+    EventId m_pull;                //!< pending transmit-complete event, if any
+    Ptr<Packet> m_currentPkt;      //!< the frame on the wire (for PhyTxEnd)
     uint64_t m_pullEvents{0};
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;

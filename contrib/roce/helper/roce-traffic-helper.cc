@@ -2,9 +2,9 @@
 #include "roce-traffic-helper.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
-#include "ns3/fabric-link-device.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-receiver.h"
 #include "ns3/roce-sender.h"

@@ -3,8 +3,8 @@
 #define PFC_QUEUE_H
 
 #include "ns3/event-id.h"
-#include "ns3/nstime.h"
 #include "ns3/net-device.h"
+#include "ns3/nstime.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 

@@ -5,10 +5,10 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/log.h"
 #include "ns3/pfc-dependency.h"
-#include "ns3/fabric-link-device.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -149,8 +149,8 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
         port.queue = DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(port.device));
         Ptr<NetDevice> peer = FabricLinkDevice::GetPeer(port.device);
         port.upstream = peer && FabricLinkDevice::IsLinkDevice(peer)
-                            ? DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(peer))
-                            : nullptr;
+                          ? DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(peer))
+                          : nullptr;
         if (!port.queue || !port.upstream)
         {
             throw std::invalid_argument(

@@ -10,8 +10,8 @@
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-addressing.h"
-#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6.h"
@@ -266,8 +266,7 @@ RoceNic::InitHost()
         HostPort& hp = m_hostPorts[i];
         hp.device = m_node->GetDevice(i);
         // A port with a queue disc keeps the IPv4 path: the disc decides what the device gets.
-        if (!FabricLinkDevice::IsLinkDevice(hp.device)
-            || m_tc->GetRootQueueDiscOnDevice(hp.device))
+        if (!FabricLinkDevice::IsLinkDevice(hp.device) || m_tc->GetRootQueueDiscOnDevice(hp.device))
         {
             continue;
         }

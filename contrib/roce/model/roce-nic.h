@@ -6,9 +6,9 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/net-device-queue-interface.h"
+#include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
-#include "ns3/net-device.h"
 #include "ns3/queue.h"
 
 #include <unordered_map>
