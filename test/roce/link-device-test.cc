@@ -357,7 +357,7 @@ TEST_F(LinkDevice, RoceRandomLoss)
     EXPECT_GT(fast.drops.at(FabricDropReason::PHY_RX_ERROR), 0u);
 }
 
-TEST_F(LinkDevice, RoceNicPortAndSwitchLinkFailureAndRepair)
+TEST_F(LinkDevice, RoceNicPortFailureAndRepair)
 {
     const FabricRoceRunResult fast = CompareRoce(
         []()
