@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // Packet-rate benchmark: the same ZCube AllReduce (UDP, every GPU at line rate split over its
-// n-1 flows) simulated for a fixed time three ways in one process, so the ratios are measured
+// n-1 flows) simulated for a fixed time four ways in one process, so the ratios are measured
 // side by side on the same machine state:
 //   fast    - our routing, switches forward at the device level (FabricSwitchForwarder)
+//   fastdev - fast on FastP2pNetDevice links (ns3::FabricNetwork::LinkDevice=fast)
 //   ipv4    - our routing as an Ipv4RoutingProtocol on switches with the full IPv4 stack
 //   global  - stock ns-3: IPv4 everywhere and Ipv4GlobalRouting
 // and reports hop-level packets (transmissions onto a link) per wall-second, events per
@@ -159,7 +160,7 @@ Run(int argc, char* argv[])
     cli.Add("n", "GPUs of the benchmarked ZCube", "128");
     cli.Add("k", "GPUs per switch", "16");
     cli.Add("sim-us", "simulated time per variant in microseconds", "100");
-    cli.Add("variants", "comma list of fast|ipv4|global", "fast,ipv4,global");
+    cli.Add("variants", "comma list of fast|fastdev|ipv4|global", "fast,fastdev,ipv4,global");
     cli.Add("build-n", "GPUs of the large ZCube whose build is timed (0: skip)", "1024");
     cli.Add("build-k", "GPUs per switch of that ZCube", "32");
     cli.Add("scheduler", "ns-3 scheduler TypeId of the variants", "ns3::MapScheduler");
@@ -198,9 +199,9 @@ Run(int argc, char* argv[])
     const auto variants = cli.GetList("variants");
     for (const auto& v : variants)
     {
-        if (v != "fast" && v != "ipv4" && v != "global")
+        if (v != "fast" && v != "fastdev" && v != "ipv4" && v != "global")
         {
-            throw std::invalid_argument("--variants: '" + v + "' is not fast|ipv4|global");
+            throw std::invalid_argument("--variants: '" + v + "' is not fast|fastdev|ipv4|global");
         }
     }
     const bool roce = cli.GetBool("roce");
@@ -280,7 +281,9 @@ Run(int argc, char* argv[])
             }
             else
             {
-                links.SetSwitchMode(v == "fast" ? FabricSwitchMode::FAST : FabricSwitchMode::IPV4);
+                links.SetSwitchMode(v == "ipv4" ? FabricSwitchMode::IPV4 : FabricSwitchMode::FAST);
+                links.SetNetworkAttribute("LinkDevice",
+                                          StringValue(v == "fastdev" ? "fast" : "p2p"));
                 net = zcube.Install(links);
             }
             last[v] = RunFabricUdp(net, flows, rates, 4096, simTime);

@@ -124,7 +124,7 @@ class FabricFailure : public Ns3SimFixture<::testing::TestWithParam<FabricSwitch
     }
 
     /// Count MacRx of a device (packets it received intact), with their times.
-    static std::shared_ptr<std::vector<Time>> RecordRx(Ptr<PointToPointNetDevice> dev)
+    static std::shared_ptr<std::vector<Time>> RecordRx(Ptr<NetDevice> dev)
     {
         auto times = std::make_shared<std::vector<Time>>();
         dev->TraceConnectWithoutContext(
@@ -177,7 +177,7 @@ TEST_P(FabricFailure, LinkFailedMidRunDropsQueuedAndLaterPacketsThenRepairs)
     const Time tRepair = MicroSeconds(60);
     // Probe the queue of s2's port toward s3 just before the failure (same time, earlier).
     auto queued = std::make_shared<uint32_t>(0);
-    Ptr<Queue<Packet>> queue = net->GetDevice(2, 1)->GetQueue();
+    Ptr<Queue<Packet>> queue = FabricLinkDevice::GetQueue(net->GetDevice(2, 1));
     Simulator::Schedule(tFail, [queued, queue]() { *queued = queue->GetNPackets(); });
     auto interfaceUpDuring = std::make_shared<int>(-1);
     Ptr<Node> s2 = net->GetNode(2);

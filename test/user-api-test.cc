@@ -58,7 +58,7 @@ class UserApi : public Ns3SimTest
     static std::string QueueOf(Ptr<FabricNetwork> net)
     {
         std::ostringstream os;
-        os << net->GetDevice(0, 0)->GetQueue()->GetMaxSize();
+        os << FabricLinkDevice::GetQueue(net->GetDevice(0, 0))->GetMaxSize();
         return os.str();
     }
 

@@ -4,6 +4,7 @@
 // path, field by field, on small runs of every kind: ECN and drops, AllReduce and permutation
 // on ZCube and ROFT, random losses, a NIC port failover and a lossless (PFC) fabric.
 #include "../ns3-sim-fixture.h"
+#include "roce-result-compare.h"
 #include "spine-loss.h"
 
 #include "ns3/applications-module.h"
@@ -84,77 +85,6 @@ RunWith(const std::string& hostPath, const Scenario& scenario)
     return out;
 }
 
-std::string
-Path(const std::vector<std::pair<Time, std::vector<uint32_t>>>& changes)
-{
-    std::ostringstream s;
-    for (const auto& [t, path] : changes)
-    {
-        s << t.GetNanoSeconds() << ":";
-        for (uint32_t n : path)
-        {
-            s << n << ",";
-        }
-        s << ";";
-    }
-    return s.str();
-}
-
-/// Every field of the two results is the same.
-void
-ExpectSameResults(const FabricRoceRunResult& a, const FabricRoceRunResult& b)
-{
-    ASSERT_EQ(a.flows.size(), b.flows.size());
-    for (size_t i = 0; i < a.flows.size(); ++i)
-    {
-        const RoceFlowRecord& x = a.flows[i];
-        const RoceFlowRecord& y = b.flows[i];
-        EXPECT_EQ(x.started, y.started) << i;
-        EXPECT_EQ(x.complete, y.complete) << i;
-        EXPECT_EQ(x.delivered, y.delivered) << i;
-        EXPECT_EQ(x.start, y.start) << i;
-        EXPECT_EQ(x.finish, y.finish) << i;
-        EXPECT_EQ(x.rxComplete, y.rxComplete) << i;
-        EXPECT_EQ(x.rxBytes, y.rxBytes) << i;
-        EXPECT_EQ(x.txPackets, y.txPackets) << i;
-        EXPECT_EQ(x.retxPackets, y.retxPackets) << i;
-        EXPECT_EQ(x.cnps, y.cnps) << i;
-        EXPECT_EQ(x.nacks, y.nacks) << i;
-        EXPECT_EQ(x.repeatedNacks, y.repeatedNacks) << i;
-        EXPECT_EQ(x.timeouts, y.timeouts) << i;
-        EXPECT_EQ(x.duplicatesReceived, y.duplicatesReceived) << i;
-        EXPECT_EQ(x.stalls, y.stalls) << i;
-        EXPECT_EQ(x.path, y.path) << i;
-        EXPECT_EQ(Path(x.pathChanges), Path(y.pathChanges)) << i;
-    }
-    ASSERT_EQ(a.links.size(), b.links.size());
-    for (size_t l = 0; l < a.links.size(); ++l)
-    {
-        EXPECT_EQ(a.links[l].txBytes, b.links[l].txBytes) << l;
-        EXPECT_EQ(a.links[l].txPackets, b.links[l].txPackets) << l;
-        EXPECT_EQ(a.links[l].txSmallPackets, b.links[l].txSmallPackets) << l;
-        EXPECT_EQ(a.links[l].maxQueueBytes, b.links[l].maxQueueBytes) << l;
-        EXPECT_EQ(a.links[l].queueDrops, b.links[l].queueDrops) << l;
-        EXPECT_EQ(a.links[l].rxErrorDrops, b.links[l].rxErrorDrops) << l;
-        EXPECT_EQ(a.links[l].ecnMarks, b.links[l].ecnMarks) << l;
-    }
-    EXPECT_EQ(a.drops, b.drops);
-    EXPECT_EQ(a.sentPackets, b.sentPackets);
-    EXPECT_EQ(a.deliveredPackets, b.deliveredPackets);
-    EXPECT_EQ(a.droppedPackets, b.droppedPackets);
-    EXPECT_EQ(a.hopPackets, b.hopPackets);
-    EXPECT_EQ(a.hopControlPackets, b.hopControlPackets);
-    EXPECT_EQ(a.inFlightPackets, b.inFlightPackets);
-    EXPECT_EQ(a.incompleteFlows, b.incompleteFlows);
-    EXPECT_EQ(a.simSeconds, b.simSeconds);
-    EXPECT_EQ(a.lastCompletionSeconds, b.lastCompletionSeconds);
-    EXPECT_EQ(a.lastPacketSeconds, b.lastPacketSeconds);
-    // The IPv4 layers schedule nothing: the event count is the same too.
-    EXPECT_EQ(a.events, b.events);
-    EXPECT_EQ(a.Unaccounted(), 0);
-    EXPECT_EQ(b.Unaccounted(), 0);
-}
-
 /// Both paths; the fast one really used; identical results. Returns the fast run.
 PathRun
 CompareHostPaths(const Scenario& scenario)
@@ -166,7 +96,7 @@ CompareHostPaths(const Scenario& scenario)
     EXPECT_GT(fast.fastTx, 0u);
     EXPECT_GT(fast.fastRx, 0u);
     EXPECT_EQ(ipv4.reroutes, fast.reroutes);
-    ExpectSameResults(ipv4.r, fast.r);
+    ExpectSameRoceResults(ipv4.r, fast.r);
     return fast;
 }
 
@@ -276,7 +206,7 @@ TEST_F(RoceHostPath, SameBytesOnEveryLink)
                    << fast[i].substr(0, 160);
         }
     }
-    ExpectSameResults(a.r, b.r);
+    ExpectSameRoceResults(a.r, b.r);
 }
 
 TEST_F(RoceHostPath, RoftIncastWithEcnAndQueueDrops)

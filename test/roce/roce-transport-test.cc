@@ -249,7 +249,7 @@ TEST_F(RoceTransport, TailLossRecoveredByTimeout)
     auto net = Roft16();
     auto lose = CreateObject<ReceiveListErrorModel>();
     lose->SetList({0, 1}); // the first two packets the NIC receives
-    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), lose);
     auto r = RunFabricRoce(net, {Flow(0, 0, 15, 3000)});
     ASSERT_TRUE(r.flows[0].complete);
     EXPECT_EQ(r.flows[0].rxBytes, 3000u);
@@ -351,7 +351,7 @@ TEST_F(RoceTransport, LostRetransmissionRecoveredByNackWithoutTimeout)
     // NACKs again at once and the sender rewinds again: no timeout (320 us) is needed.
     auto net = Roft16();
     auto lose = Create<PsnErrorModel>(100, 2);
-    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), lose);
     std::vector<Ptr<RoceSender>> senders;
     FabricRoceRunOptions opt;
     opt.senderCreated = [&senders](uint32_t, Ptr<RoceSender> s)
@@ -389,7 +389,7 @@ TEST_F(RoceTransport, DeepQueueRepeatedNacksDoNotRewindAgain)
     links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize("8MB")));
     auto net = roft.Install(links);
     auto lose = Create<PsnErrorModel>(300, 1); // of whichever flow sends PSN 300 first
-    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), lose);
     std::vector<Ptr<RoceSender>> senders;
     FabricRoceRunOptions opt;
     opt.senderCreated = [&senders](uint32_t, Ptr<RoceSender> s)
@@ -546,7 +546,7 @@ TEST_F(RoceTransport, WatchdogReportsABlackholedFlow)
     auto hole = CreateObject<RateErrorModel>();
     hole->SetAttribute("ErrorRate", DoubleValue(1.0));
     hole->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
-    net->GetDevice(15, 0)->SetReceiveErrorModel(hole);
+    FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), hole);
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(25);
     auto r = RunFabricRoce(net, {Flow(0, 0, 15, 100000)}, opt);

@@ -28,7 +28,7 @@ CorruptArrivalsFromSpines(const Ptr<FabricNetwork>& net, uint32_t host, double r
             em->SetAttribute("ErrorRate", DoubleValue(rate));
             em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
             em->AssignStreams(100 + p);
-            net->GetDevice(leaf, p)->SetReceiveErrorModel(em);
+            FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(leaf, p), em);
         }
     }
 }

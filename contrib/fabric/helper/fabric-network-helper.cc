@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-network-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-switch-forwarder.h"
+#include "ns3/fast-p2p-channel.h"
+#include "ns3/fast-p2p-net-device.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/ipv4-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/point-to-point-channel.h"
 #include "ns3/queue-size.h"
+#include "ns3/queue.h"
 #include "ns3/string.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
+#include <array>
 #include <cctype>
 #include <stdexcept>
 
@@ -45,7 +53,7 @@ class FabricIpv4RoutingHelper : public Ipv4RoutingHelper
 
 void
 AddInterfaces(Ptr<Node> node,
-              const std::vector<Ptr<PointToPointNetDevice>>& devs,
+              const std::vector<Ptr<NetDevice>>& devs,
               const std::function<Ipv4Address(uint32_t)>& addressOf,
               Ipv4Mask mask)
 {
@@ -128,6 +136,43 @@ PortFileName(const std::string& prefix,
     return prefix + "-" + FileSafe(g.GetName(node)) + "-" + std::to_string(port) + ext;
 }
 
+NetDeviceContainer
+InstallFastLink(const FastLinkFactories& f,
+                Ptr<Node> a,
+                Ptr<Node> b,
+                double rateBps,
+                std::array<bool, 2> switchPort)
+{
+    // As PointToPointHelper::Install does for its pair: devices with fresh MAC addresses,
+    // a queue each with a NetDeviceQueueInterface watching it, one channel.
+    NetDeviceContainer devs;
+    Ptr<FastP2pChannel> channel = f.channel.Create<FastP2pChannel>();
+    std::array<Ptr<FastP2pNetDevice>, 2> ends;
+    for (uint32_t e = 0; e < 2; ++e)
+    {
+        Ptr<FastP2pNetDevice> dev = f.device.Create<FastP2pNetDevice>();
+        if (rateBps > 0)
+        {
+            dev->SetDataRate(DataRate(static_cast<uint64_t>(rateBps)));
+        }
+        // A switch only sends what it receives: its ports may skip idle transmit-complete
+        // events (FastP2pNetDevice::ArrivalDriven); a host's applications send any time.
+        dev->SetAttribute("ArrivalDriven", BooleanValue(switchPort[e]));
+        dev->SetAddress(Mac48Address::Allocate());
+        (e == 0 ? a : b)->AddDevice(dev);
+        Ptr<Queue<Packet>> queue = f.queue.Create<Queue<Packet>>();
+        dev->SetQueue(queue);
+        Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
+        ndqi->GetTxQueue(0)->ConnectQueueTraces(queue);
+        dev->AggregateObject(ndqi);
+        ends[e] = dev;
+        devs.Add(dev);
+    }
+    ends[0]->Attach(channel);
+    ends[1]->Attach(channel);
+    return devs;
+}
+
 } // namespace
 
 FabricNetworkHelper::FabricNetworkHelper()
@@ -154,27 +199,11 @@ FabricNetworkHelper::SetQueueAttribute(const std::string& name, const AttributeV
     m_linkAttributes["ns3::DropTailQueue<Packet>::" + name] = value.Copy();
 }
 
-PointToPointHelper
-FabricNetworkHelper::MakeLinkHelper() const
+void
+FabricNetworkHelper::ForEachLinkAttribute(
+    const std::function<void(const std::string&, const std::string&, const AttributeValue&)>& apply)
+    const
 {
-    PointToPointHelper p2p;
-    p2p.SetQueue(m_queueType);
-    auto apply
-        = [&p2p, this](const std::string& typeId, const std::string& name, const AttributeValue& v)
-    {
-        if (typeId == "ns3::PointToPointNetDevice")
-        {
-            p2p.SetDeviceAttribute(name, v);
-        }
-        else if (typeId == "ns3::PointToPointChannel")
-        {
-            p2p.SetChannelAttribute(name, v);
-        }
-        else
-        {
-            p2p.SetQueue(m_queueType, name, v);
-        }
-    };
     for (const DatacenterDefault& d : g_datacenterDefaults)
     {
         const std::string key = std::string(d.typeId) + "::" + d.name;
@@ -189,7 +218,76 @@ FabricNetworkHelper::MakeLinkHelper() const
         const auto sep = key.rfind("::");
         apply(key.substr(0, sep), key.substr(sep + 2), *value);
     }
+}
+
+PointToPointHelper
+FabricNetworkHelper::MakeLinkHelper() const
+{
+    PointToPointHelper p2p;
+    p2p.SetQueue(m_queueType);
+    ForEachLinkAttribute(
+        [&p2p, this](const std::string& typeId, const std::string& name, const AttributeValue& v)
+        {
+            if (typeId == "ns3::PointToPointNetDevice")
+            {
+                p2p.SetDeviceAttribute(name, v);
+            }
+            else if (typeId == "ns3::PointToPointChannel")
+            {
+                p2p.SetChannelAttribute(name, v);
+            }
+            else
+            {
+                p2p.SetQueue(m_queueType, name, v);
+            }
+        });
     return p2p;
+}
+
+FastLinkFactories
+FabricNetworkHelper::MakeFastLinkFactories() const
+{
+    FastLinkFactories f;
+    f.device.SetTypeId(FastP2pNetDevice::GetTypeId());
+    f.channel.SetTypeId(FastP2pChannel::GetTypeId());
+    std::string queueType = m_queueType;
+    QueueBase::AppendItemTypeIfNotPresent(queueType, "Packet");
+    f.queue.SetTypeId(queueType);
+    // ns-3's defaults of PointToPointNetDevice and PointToPointChannel (as changed by the
+    // program) first, so that --ns3::PointToPointNetDevice::DataRate=... means the same here.
+    const std::pair<TypeId, ObjectFactory*> own[]
+        = {{PointToPointNetDevice::GetTypeId(), &f.device},
+           {PointToPointChannel::GetTypeId(), &f.channel}};
+    for (const auto& [tid, factory] : own)
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            TypeId::AttributeInformation fastInfo;
+            if (IsNs3DefaultChanged(info)
+                && factory->GetTypeId().LookupAttributeByName(info.name, &fastInfo))
+            {
+                factory->Set(info.name, *info.initialValue);
+            }
+        }
+    }
+    ForEachLinkAttribute(
+        [&f](const std::string& typeId, const std::string& name, const AttributeValue& v)
+        {
+            if (typeId == "ns3::PointToPointNetDevice")
+            {
+                f.device.Set(name, v);
+            }
+            else if (typeId == "ns3::PointToPointChannel")
+            {
+                f.channel.Set(name, v);
+            }
+            else
+            {
+                f.queue.Set(name, v);
+            }
+        });
+    return f;
 }
 
 std::string
@@ -247,15 +345,26 @@ FabricNetworkHelper::EnablePcap(const std::string& prefix,
                                     + std::to_string(port) + " on fabric node "
                                     + std::to_string(fabricNode));
     }
-    m_p2p.EnablePcap(PortFileName(prefix, g, fabricNode, port, ".pcap"),
-                     net->GetDevice(fabricNode, port),
-                     false,
-                     true);
+    const std::string file = PortFileName(prefix, g, fabricNode, port, ".pcap");
+    if (auto dev = DynamicCast<FastP2pNetDevice>(net->GetDevice(fabricNode, port)))
+    {
+        // What PointToPointHelper does for its devices: PPP frames from PromiscSniffer.
+        PcapHelper pcap;
+        pcap.HookDefaultSink<FastP2pNetDevice>(
+            dev, "PromiscSniffer", pcap.CreateFile(file, std::ios::out, PcapHelper::DLT_PPP));
+        return;
+    }
+    m_p2p.EnablePcap(file, net->GetDevice(fabricNode, port), false, true);
 }
 
 void
 FabricNetworkHelper::EnableAscii(const std::string& prefix, Ptr<FabricNetwork> net, bool hostsOnly)
 {
+    if (net->GetLinkDevice() != FabricLinkDeviceType::P2P)
+    {
+        throw std::invalid_argument("FabricNetworkHelper::EnableAscii: ASCII traces need "
+                                    "ns3::FabricNetwork::LinkDevice=p2p (pcap works with both)");
+    }
     const FabricGraph& g = net->GetGraph();
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
@@ -300,28 +409,40 @@ Ptr<FabricNetwork>
 FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph)
 {
     const FabricGraph& g = *graph;
-    const PointToPointHelper links = MakeLinkHelper();
     Ptr<FabricNetwork> net = m_networkFactory.Create<FabricNetwork>();
     net->m_graph = graph;
     net->m_state = std::make_shared<FabricState>(graph);
     net->m_nodes.Create(g.GetNNodes());
     net->m_devices.resize(g.GetNNodes());
+    const bool fast = net->m_linkDevice == FabricLinkDeviceType::FAST;
+    const PointToPointHelper links = fast ? PointToPointHelper() : MakeLinkHelper();
+    const FastLinkFactories fastLinks = fast ? MakeFastLinkFactories() : FastLinkFactories();
     for (uint32_t l = 0; l < g.GetNLinks(); ++l)
     {
         const FabricLink& link = g.GetLink(l);
-        PointToPointHelper p2p = links;
-        if (link.rateBps > 0)
+        const Ptr<Node> a = net->m_nodes.Get(link.node[0]);
+        const Ptr<Node> b = net->m_nodes.Get(link.node[1]);
+        NetDeviceContainer devs;
+        if (fast)
         {
-            p2p.SetDeviceAttribute("DataRate",
-                                   DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
+            devs = InstallFastLink(
+                fastLinks, a, b, link.rateBps, {!g.IsHost(link.node[0]), !g.IsHost(link.node[1])});
         }
-        NetDeviceContainer devs
-            = p2p.Install(net->m_nodes.Get(link.node[0]), net->m_nodes.Get(link.node[1]));
+        else
+        {
+            PointToPointHelper p2p = links;
+            if (link.rateBps > 0)
+            {
+                p2p.SetDeviceAttribute(
+                    "DataRate", DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
+            }
+            devs = p2p.Install(a, b);
+        }
         for (uint32_t e = 0; e < 2; ++e)
         {
             auto& ports = net->m_devices[link.node[e]];
             NS_ABORT_MSG_IF(ports.size() != link.port[e], "links must be created in port order");
-            ports.push_back(DynamicCast<PointToPointNetDevice>(devs.Get(e)));
+            ports.push_back(devs.Get(e));
         }
     }
     // Every device obeys the physical truth from now on.

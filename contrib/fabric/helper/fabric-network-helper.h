@@ -11,6 +11,7 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -18,6 +19,14 @@
 
 namespace ns3
 {
+
+/// Factories of the FastP2pNetDevice links of a network (FabricNetworkHelper).
+struct FastLinkFactories
+{
+    ObjectFactory device;
+    ObjectFactory channel;
+    ObjectFactory queue;
+};
 
 /**
  * \ingroup fabric
@@ -47,6 +56,10 @@ namespace ns3
  *     --ns3::PointToPointNetDevice::DataRate=10Gbps on the command line (CommandLine or
  *     FabricCli);
  *  4. the datacenter default above.
+ * With ns3::FabricNetwork::LinkDevice=fast (SetNetworkAttribute or the command line), links
+ * are FastP2pNetDevice pairs on a FastP2pChannel instead, with the same attributes resolved
+ * the same way (the names above, ns3::PointToPointNetDevice's and ns3::PointToPointChannel's
+ * defaults included): the same links, fewer events per hop (doc/fabric.md, Devices).
  * (A changed default is one whose value differs from ns-3's built-in one: setting an attribute
  * default back to exactly ns-3's built-in value selects the datacenter default.) Other
  * attributes of these classes are ns-3's, changed the usual ways.
@@ -147,6 +160,13 @@ class FabricNetworkHelper
     Ptr<FabricNetwork> BuildLinks(std::shared_ptr<const FabricGraph> graph);
     /// The link helper with every attribute resolved as in the class description.
     PointToPointHelper MakeLinkHelper() const;
+    /// The same for LinkDevice=fast: FastP2pNetDevice, FastP2pChannel and queue factories.
+    FastLinkFactories MakeFastLinkFactories() const;
+    /// Call \p apply(typeId, name, value) for every link attribute resolved as in the class
+    /// description (datacenter defaults first, then this helper's own settings).
+    void ForEachLinkAttribute(
+        const std::function<void(const std::string&, const std::string&, const AttributeValue&)>&
+            apply) const;
 
     /// Attributes set on this helper, by "TypeId name::attribute name".
     std::map<std::string, Ptr<const AttributeValue>> m_linkAttributes;

@@ -3,6 +3,7 @@
 
 #include "fabric-addressing.h"
 #include "fabric-drop-reason.h"
+#include "fabric-link-device.h"
 #include "fabric-packet-key.h"
 
 #include "ns3/data-rate.h"
@@ -98,13 +99,10 @@ FabricIpv4Routing::SetFabric(uint32_t fabricNode, Ptr<FabricRouting> routing, Ip
     m_portQueue.clear();
     for (uint32_t p = 0; p < nPorts; ++p)
     {
-        auto dev = DynamicCast<PointToPointNetDevice>(m_ipv4->GetNetDevice(p + 1));
-        DataRateValue rate;
-        if (dev)
-        {
-            dev->GetAttribute("DataRate", rate);
-        }
-        m_portQueue.emplace_back(dev ? dev->GetQueue() : nullptr, rate.Get().GetBitRate());
+        Ptr<NetDevice> dev = m_ipv4->GetNetDevice(p + 1);
+        const bool link = FabricLinkDevice::IsLinkDevice(dev);
+        m_portQueue.emplace_back(link ? FabricLinkDevice::GetQueue(dev) : nullptr,
+                                 link ? FabricLinkDevice::GetDataRate(dev).GetBitRate() : 0);
     }
 }
 

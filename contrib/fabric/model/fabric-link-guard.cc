@@ -5,9 +5,9 @@
 #include "fabric-network.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
-#include "ns3/point-to-point-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
@@ -128,7 +128,7 @@ FabricLinkGuard::InstallAll(Ptr<FabricNetwork> net)
     auto guards = std::make_shared<std::vector<Ptr<FabricLinkGuard>>>();
     for (uint32_t v = 0; v < g.GetNNodes(); ++v)
     {
-        std::vector<Ptr<PointToPointNetDevice>> devs;
+        std::vector<Ptr<NetDevice>> devs;
         for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
         {
             devs.push_back(net->GetDevice(v, p));
@@ -171,7 +171,7 @@ void
 FabricLinkGuard::Bind(Ptr<Node> node,
                       uint32_t fabricNode,
                       std::shared_ptr<const FabricState> truth,
-                      const std::vector<Ptr<PointToPointNetDevice>>& devices)
+                      const std::vector<Ptr<NetDevice>>& devices)
 {
     NS_LOG_FUNCTION(this << node << fabricNode);
     m_node = node;
@@ -195,25 +195,13 @@ FabricLinkGuard::Bind(Ptr<Node> node,
         m_ingress[p] = m_egress[p] ^ 1u;
         m_egressUp[p] = m_truth->IsDirLinkUsable(m_egress[p]);
         m_ingressUp[p] = m_truth->IsDirLinkUsable(m_ingress[p]);
-        auto channel = DynamicCast<PointToPointChannel>(devices[p]->GetChannel());
-        TimeValue delay;
-        if (channel)
-        {
-            channel->GetAttribute("Delay", delay);
-        }
-        m_ingressDelay[p] = delay.Get();
+        m_ingressDelay[p] = FabricLinkDevice::GetDelay(devices[p]);
         // The peer's device serializes what arrives here.
-        DataRateValue rate;
-        if (channel)
-        {
-            Ptr<NetDevice> peer = channel->GetDevice(0) == devices[p] ? channel->GetDevice(1)
-                                                                      : channel->GetDevice(0);
-            peer->GetAttribute("DataRate", rate);
-        }
-        m_ingressRate[p] = rate.Get();
+        Ptr<NetDevice> peer = FabricLinkDevice::GetPeer(devices[p]);
+        m_ingressRate[p] = peer ? FabricLinkDevice::GetDataRate(peer) : DataRate();
         auto em = CreateObject<FabricLinkErrorModel>();
         em->Bind(this, p);
-        devices[p]->SetReceiveErrorModel(em);
+        FabricLinkDevice::SetReceiveErrorModel(devices[p], em);
         m_errorModels.push_back(em);
     }
 }
@@ -229,7 +217,7 @@ FabricLinkGuard::EnsureErrorModel(uint32_t port)
     if (em != m_errorModels[port])
     {
         m_errorModels[port]->SetInner(em);
-        m_devices[port]->SetReceiveErrorModel(m_errorModels[port]);
+        FabricLinkDevice::SetReceiveErrorModel(m_devices[port], m_errorModels[port]);
     }
 }
 
@@ -285,7 +273,7 @@ FabricLinkGuard::EgressChanged(uint32_t port)
     {
         // What waits on the port never leaves: flush and count it. The packet being
         // serialized is already on the wire; the receiver drops it.
-        Ptr<Queue<Packet>> q = m_devices[port]->GetQueue();
+        Ptr<Queue<Packet>> q = FabricLinkDevice::GetQueue(m_devices[port]);
         while (q && !q->IsEmpty())
         {
             Ptr<Packet> p = q->Remove();

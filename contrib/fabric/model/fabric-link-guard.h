@@ -122,7 +122,7 @@ class FabricLinkGuard : public Object
     void Bind(Ptr<Node> node,
               uint32_t fabricNode,
               std::shared_ptr<const FabricState> truth,
-              const std::vector<Ptr<PointToPointNetDevice>>& devices);
+              const std::vector<Ptr<NetDevice>>& devices);
     /// The truth of the link leaving \p port may have changed: apply it.
     void EgressChanged(uint32_t port);
     /// The truth of the link arriving at \p port may have changed.
@@ -138,7 +138,7 @@ class FabricLinkGuard : public Object
     Ptr<Node> m_node;
     uint32_t m_fabricNode{0};
     std::shared_ptr<const FabricState> m_truth;
-    std::vector<Ptr<PointToPointNetDevice>> m_devices;
+    std::vector<Ptr<NetDevice>> m_devices;
     std::vector<Ptr<FabricLinkErrorModel>> m_errorModels;
     std::vector<uint32_t> m_egress;      //!< directed link leaving each port
     std::vector<uint32_t> m_ingress;     //!< directed link arriving at each port

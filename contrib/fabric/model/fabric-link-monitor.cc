@@ -4,6 +4,7 @@
 #include "ns3/channel.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-network.h"
 #include "ns3/fabric-switch-forwarder.h"
@@ -109,7 +110,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
         {
             const uint32_t out = g.GetEgressDirLink(v, p);
             const uint32_t in = out ^ 1u; // the same link's other direction arrives here
-            Ptr<PointToPointNetDevice> dev = net->GetDevice(v, p);
+            Ptr<NetDevice> dev = net->GetDevice(v, p);
+            const Ptr<Queue<Packet>> queue = FabricLinkDevice::GetQueue(dev);
             // A channel that drops packets itself (an OCS fibre with no circuit) reports them
             // through a Drop source of its own; each channel is connected once, from end 0.
             if (Ptr<Channel> ch = dev->GetChannel(); ch && (out & 1u) == 0)
@@ -126,7 +128,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
                                                       { ++m_channelDrops; }));
             }
-            m_queues.push_back(dev->GetQueue());
+            m_queues.push_back(queue);
             Connect(
                 PeekPointer(dev),
                 "PhyRxEnd",
@@ -186,7 +188,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             std::vector<QueueSample>* series
                 = sampled == m_samples.end() ? nullptr : &sampled->second;
             const double interval = m_sampleInterval.GetSeconds();
-            Connect(PeekPointer(dev->GetQueue()),
+            Connect(PeekPointer(queue),
                     "BytesInQueue",
                     Callback<void, uint32_t, uint32_t>(
                         [this, out, series, interval](uint32_t, uint32_t now)

@@ -29,7 +29,20 @@ FabricNetwork::GetTypeId()
                             MakeEnumChecker(static_cast<int>(FabricSwitchMode::FAST),
                                             "fast",
                                             static_cast<int>(FabricSwitchMode::IPV4),
-                                            "ipv4"));
+                                            "ipv4"))
+              .AddAttribute("LinkDevice",
+                            "The device/channel pair of every link: p2p (ns-3's "
+                            "PointToPointNetDevice and PointToPointChannel) or fast "
+                            "(FastP2pNetDevice and FastP2pChannel: the same semantics, traces "
+                            "and attributes, no transmit-complete event for a frame that has "
+                            "nothing queued behind it; see doc/fabric.md, Devices).",
+                            EnumValue(static_cast<int>(FabricLinkDeviceType::P2P)),
+                            MakeEnumAccessor(&FabricNetwork::SetLinkDeviceValue,
+                                             &FabricNetwork::GetLinkDeviceValue),
+                            MakeEnumChecker(static_cast<int>(FabricLinkDeviceType::P2P),
+                                            "p2p",
+                                            static_cast<int>(FabricLinkDeviceType::FAST),
+                                            "fast"));
     return tid;
 }
 
@@ -85,13 +98,13 @@ FabricNetwork::AssignStreams(int64_t stream)
     return used;
 }
 
-Ptr<PointToPointNetDevice>
+Ptr<NetDevice>
 FabricNetwork::GetDevice(uint32_t fabricNode, uint32_t port) const
 {
     return m_devices.at(fabricNode).at(port);
 }
 
-Ptr<PointToPointNetDevice>
+Ptr<NetDevice>
 FabricNetwork::GetDirLinkDevice(uint32_t dirLink) const
 {
     const FabricLink& l = m_graph->GetLink(dirLink / 2);

@@ -3,12 +3,13 @@
 #define FABRIC_NETWORK_H
 
 #include "ns3/fabric-graph.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/fabric-state.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
 #include "ns3/node-container.h"
 #include "ns3/object.h"
-#include "ns3/point-to-point-net-device.h"
 
 #include <functional>
 #include <map>
@@ -52,15 +53,20 @@ class FabricNetwork : public Object
     Ptr<Node> GetNode(uint32_t fabricNode) const { return m_nodes.Get(fabricNode); }
     const NodeContainer& GetNodes() const { return m_nodes; }
     NodeContainer GetHostNodes() const;
-    /// Device of port \p port of \p fabricNode.
-    Ptr<PointToPointNetDevice> GetDevice(uint32_t fabricNode, uint32_t port) const;
+    /**
+     * Device of port \p port of \p fabricNode: a PointToPointNetDevice or, with
+     * LinkDevice=fast, a FastP2pNetDevice (FabricLinkDevice reaches its queue and rate).
+     */
+    Ptr<NetDevice> GetDevice(uint32_t fabricNode, uint32_t port) const;
     /// Device that transmits onto directed link \p dirLink.
-    Ptr<PointToPointNetDevice> GetDirLinkDevice(uint32_t dirLink) const;
+    Ptr<NetDevice> GetDirLinkDevice(uint32_t dirLink) const;
     /// The address flows of host \p host are sent from and to.
     Ipv4Address GetHostAddress(uint32_t host) const { return m_hostAddress.at(host); }
     /// Host owning \p addr (any of its NICs), or FabricAddressing::NOT_A_HOST.
     uint32_t GetHostOfAddress(Ipv4Address addr) const;
     FabricSwitchMode GetSwitchMode() const { return m_switchMode; }
+    /// The device/channel pair the links are built from (the LinkDevice attribute).
+    FabricLinkDeviceType GetLinkDevice() const { return m_linkDevice; }
 
     /**
      * Fix the random streams of the network's random elements (the switches' EcnMarkers).
@@ -86,16 +92,19 @@ class FabricNetwork : public Object
     // The SwitchMode attribute's accessors (EnumValue holds an int).
     void SetSwitchModeValue(int mode) { m_switchMode = static_cast<FabricSwitchMode>(mode); }
     int GetSwitchModeValue() const { return static_cast<int>(m_switchMode); }
+    void SetLinkDeviceValue(int t) { m_linkDevice = static_cast<FabricLinkDeviceType>(t); }
+    int GetLinkDeviceValue() const { return static_cast<int>(m_linkDevice); }
 
     std::shared_ptr<const FabricGraph> m_graph;
     Ptr<FabricRouting> m_routing;
     std::shared_ptr<FabricState> m_state;
     uint32_t m_stateListener{UINT32_MAX}; //!< the guards' listener on m_state
     NodeContainer m_nodes;
-    std::vector<std::vector<Ptr<PointToPointNetDevice>>> m_devices;
+    std::vector<std::vector<Ptr<NetDevice>>> m_devices;
     std::vector<Ipv4Address> m_hostAddress;
     std::unordered_map<uint32_t, uint32_t> m_globalHostOf; //!< global routing: address -> host
     FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
+    FabricLinkDeviceType m_linkDevice{FabricLinkDeviceType::P2P};
     bool m_globalRouting{false};
     std::map<uint32_t, std::function<uint64_t()>> m_holders;
     uint32_t m_nextHolder{0};

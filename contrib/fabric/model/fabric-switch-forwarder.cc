@@ -3,6 +3,7 @@
 
 #include "fabric-addressing.h"
 #include "fabric-drop-reason.h"
+#include "fabric-link-device.h"
 #include "fabric-link-guard.h"
 #include "fabric-packet-key.h"
 
@@ -103,14 +104,10 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
     {
         m_ports.push_back(node->GetDevice(p));
         m_egress.push_back(m_routing->GetGraph().GetEgressDirLink(fabricNode, p));
-        auto p2p = DynamicCast<PointToPointNetDevice>(node->GetDevice(p));
-        m_queues.push_back(p2p ? p2p->GetQueue() : nullptr);
-        DataRateValue rate;
-        if (p2p)
-        {
-            p2p->GetAttribute("DataRate", rate);
-        }
-        m_rates.push_back(rate.Get().GetBitRate());
+        Ptr<NetDevice> dev = node->GetDevice(p);
+        const bool link = FabricLinkDevice::IsLinkDevice(dev);
+        m_queues.push_back(link ? FabricLinkDevice::GetQueue(dev) : nullptr);
+        m_rates.push_back(link ? FabricLinkDevice::GetDataRate(dev).GetBitRate() : 0);
         node->RegisterProtocolHandler(MakeCallback(&FabricSwitchForwarder::Receive, this),
                                       IPV4_ETHERTYPE,
                                       node->GetDevice(p));
@@ -182,10 +179,11 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     }
     ++m_forwarded;
     m_forwardTrace(packet, inPort, port);
-    // No copy: PointToPointNetDevice::Receive hands its protocol handlers the packet the
-    // channel copied for this reception (PointToPointChannel::TransmitStart), which nobody
-    // else holds, and on a switch this forwarder is the only IPv4 handler. So it is ours to
-    // rewrite and pass on (Forward() copies what a caller hands it).
+    // No copy: the link device (PointToPointNetDevice or FastP2pNetDevice) hands its protocol
+    // handlers the packet the channel copied for this reception (TransmitStart of
+    // PointToPointChannel or FastP2pChannel), which nobody else holds, and on a switch this
+    // forwarder is the only IPv4 handler. So it is ours to rewrite and pass on (Forward() copies
+    // what a caller hands it).
     Ptr<Packet> copy = ConstCast<Packet>(packet);
     const bool marked = m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
                      && m_queues[port]

@@ -144,8 +144,13 @@ OcsFabric::Setup(const OcsWiring& wiring,
             m_byTx[size_t(c.ocs) * radix + c.n].push_back(i);
         }
         // Replace the plain channel the network helper built by an OCS fibre, same delay.
-        Ptr<PointToPointNetDevice> a = net->GetDevice(fl.node[0], fl.port[0]);
-        Ptr<PointToPointNetDevice> b = net->GetDevice(fl.node[1], fl.port[1]);
+        auto a = DynamicCast<PointToPointNetDevice>(net->GetDevice(fl.node[0], fl.port[0]));
+        auto b = DynamicCast<PointToPointNetDevice>(net->GetDevice(fl.node[1], fl.port[1]));
+        if (!a || !b)
+        {
+            throw std::invalid_argument("OcsFabric: OCS fibres are PointToPointChannels; build "
+                                        "the network with ns3::FabricNetwork::LinkDevice=p2p");
+        }
         TimeValue delay;
         a->GetChannel()->GetAttribute("Delay", delay);
         Ptr<OcsFibreChannel> ch = CreateObject<OcsFibreChannel>();
@@ -382,8 +387,8 @@ OcsFabric::HoldChanged()
         const FabricLink& fl = g.GetLink(m_links[i].link);
         for (uint32_t end = 0; end < 2; ++end)
         {
-            Ptr<PointToPointNetDevice> dev = m_net->GetDevice(fl.node[end], fl.port[end]);
-            Ptr<Queue<Packet>> q = dev->GetQueue();
+            Ptr<Queue<Packet>> q
+                = FabricLinkDevice::GetQueue(m_net->GetDevice(fl.node[end], fl.port[end]));
             while (q && !q->IsEmpty())
             {
                 Ptr<Packet> p = q->Remove();

@@ -4,6 +4,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/point-to-point-channel.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <string>

@@ -19,28 +19,34 @@ NS_LOG_COMPONENT_DEFINE("RoceBench");
 namespace
 {
 
-/// The current default of ns3::RoceNic::HostPath, as a string.
+/// The current default of attribute \p name of \p tid, as a string.
 std::string
-HostPathDefault()
+AttributeDefault(TypeId tid, const std::string& name)
 {
     TypeId::AttributeInformation info;
-    const bool found = RoceNic::GetTypeId().LookupAttributeByName("HostPath", &info);
-    NS_ABORT_MSG_UNLESS(found, "RoceNic has no HostPath attribute");
+    const bool found = tid.LookupAttributeByName(name, &info);
+    NS_ABORT_MSG_UNLESS(found, tid.GetName() << " has no attribute " << name);
     return info.initialValue->SerializeToString(info.checker);
 }
 
+/// RoCE on a network from \p build, with the defaults of ns3::RoceNic::HostPath and
+/// ns3::FabricNetwork::LinkDevice set for the run and restored after it.
 FabricRoceRunResult
-RunRoceWithHostPath(Ptr<FabricNetwork> net,
-                    const std::vector<FlowSpec>& flows,
-                    Time simTime,
-                    const std::string& hostPath)
+RunRoceWith(const std::function<Ptr<FabricNetwork>()>& build,
+            const std::vector<FlowSpec>& flows,
+            Time simTime,
+            const std::string& hostPath,
+            const std::string& linkDevice)
 {
-    const std::string before = HostPathDefault();
+    const std::string hostPathBefore = AttributeDefault(RoceNic::GetTypeId(), "HostPath");
+    const std::string deviceBefore = AttributeDefault(FabricNetwork::GetTypeId(), "LinkDevice");
     Config::SetDefault("ns3::RoceNic::HostPath", StringValue(hostPath));
+    Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(linkDevice));
     FabricRoceRunOptions opt;
     opt.stopAt = simTime;
-    FabricRoceRunResult r = RunFabricRoce(net, flows, opt);
-    Config::SetDefault("ns3::RoceNic::HostPath", StringValue(before));
+    FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
+    Config::SetDefault("ns3::RoceNic::HostPath", StringValue(hostPathBefore));
+    Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(deviceBefore));
     return r;
 }
 
@@ -56,8 +62,9 @@ RunRoceBenchRow(const std::function<Ptr<FabricNetwork>()>& build,
     RoceBenchRow row;
     row.global = RunFabricUdp(buildGlobal(), flows, rates, 4096, simTime);
     row.udp = RunFabricUdp(build(), flows, rates, 4096, simTime);
-    row.roce = RunRoceWithHostPath(build(), flows, simTime, "fast");
-    row.roceIpv4 = RunRoceWithHostPath(build(), flows, simTime, "ipv4");
+    row.roce = RunRoceWith(build, flows, simTime, "fast", "p2p");
+    row.roceIpv4 = RunRoceWith(build, flows, simTime, "ipv4", "p2p");
+    row.roceFastDevice = RunRoceWith(build, flows, simTime, "fast", "fast");
     return row;
 }
 
@@ -70,7 +77,7 @@ PrintRoceBenchHeader(std::ostream& os, Time simTime)
        << std::setw(13) << "global hop/s" << std::setw(13) << "udp hop/s" << std::setw(13)
        << "roce hop/s" << std::setw(13) << "ctrl hop/s" << std::setw(15) << "roce-ip hop/s"
        << std::setw(10) << "roce/udp" << std::setw(12) << "roce/global" << std::setw(12)
-       << "fast/ipv4"
+       << "fast/ipv4" << std::setw(14) << "roce-fd hop/s" << std::setw(10) << "fd/global"
        << "\n";
 }
 
@@ -89,6 +96,8 @@ RoceBenchRowJson(const RoceBenchRow& row,
     const double roceRate = r.hopPackets / r.wallSeconds;
     const double ctrl = r.hopControlPackets / r.wallSeconds;
     const double roceIpv4Rate = ri.hopPackets / ri.wallSeconds;
+    const FabricRoceRunResult& rf = row.roceFastDevice;
+    const double roceFdRate = rf.hopPackets / rf.wallSeconds;
     const auto flags = os.flags();
     const auto precision = os.precision();
     os << std::left << std::setw(8) << fabric << std::setw(13) << pattern << std::right
@@ -96,7 +105,8 @@ RoceBenchRowJson(const RoceBenchRow& row,
        << udpRate << std::setw(13) << roceRate << std::setw(13) << ctrl << std::setw(15)
        << roceIpv4Rate << std::setw(9) << std::setprecision(2) << roceRate / udpRate << "x"
        << std::setw(11) << roceRate / globalRate << "x" << std::setw(11) << roceRate / roceIpv4Rate
-       << "x\n";
+       << "x" << std::setprecision(0) << std::setw(14) << roceFdRate << std::setw(9)
+       << std::setprecision(2) << roceFdRate / globalRate << "x\n";
     os.flags(flags);
     os.precision(precision);
     return {{"global_udp_hop_packets", g.hopPackets},
@@ -118,6 +128,16 @@ RoceBenchRowJson(const RoceBenchRow& row,
             // Both host paths simulate the same run (tests check it): a difference here
             // means a bug, reported rather than hidden.
             {"roce_ipv4_same_hop_packets", ri.hopPackets == r.hopPackets},
+            // The same RoCE run on FastP2pNetDevice links (LinkDevice=fast): same simulated
+            // run (tests check it), fewer events.
+            {"roce_fast_device_hop_packets", rf.hopPackets},
+            {"roce_fast_device_wall_s", rf.wallSeconds},
+            {"roce_fast_device_hop_packets_per_s", roceFdRate},
+            {"roce_fast_device_events", rf.events},
+            {"roce_events", r.events},
+            {"roce_fast_device_same_hop_packets", rf.hopPackets == r.hopPackets},
+            {"roce_fast_device_vs_global", roceFdRate / globalRate},
+            {"roce_fast_device_vs_roce", roceFdRate / roceRate},
             {"roce_vs_udp", roceRate / udpRate},
             {"roce_vs_global", roceRate / globalRate},
             {"roce_vs_roce_ipv4", roceRate / roceIpv4Rate},
@@ -142,7 +162,7 @@ CheckPacketRateBenchSize(uint32_t n, uint32_t buildN, size_t udpRuns, bool roce)
     const std::string sizes = "--n=" + std::to_string(n) + " (AllReduce: " + FormatNumber(flows, 3)
                             + " flows) / --build-n=" + std::to_string(buildN);
     CheckFabricMemory(30e6 + 45e3 * std::max(n, buildN) + 3.6e3 * flows, sizes);
-    CheckFabricRunTime(9e-5 * flows * (double(udpRuns) + (roce ? 16 : 0)),
+    CheckFabricRunTime(9e-5 * flows * (double(udpRuns) + (roce ? 20 : 0)),
                        sizes + " with --variants, --schedulers, --repeat, --roce");
 }
 

@@ -28,7 +28,7 @@ void CheckPacketRateBenchSize(uint32_t n, uint32_t buildN, size_t udpRuns, bool 
 
 /**
  * \ingroup roce
- * One row of bench-packet-rate's RoCE table: the same fabric and flows run four ways in one
+ * One row of bench-packet-rate's RoCE table: the same fabric and flows run five ways in one
  * process, so that the ratios are measured side by side on the same machine state.
  */
 struct RoceBenchRow
@@ -37,13 +37,15 @@ struct RoceBenchRow
     FabricUdpRunResult udp;       //!< our routing and switch fast path, UDP at constant rate
     FabricRoceRunResult roce;     //!< RoCE + DCQCN, NIC fast host path (RoceNic::HostPath fast)
     FabricRoceRunResult roceIpv4; //!< the same RoCE run through the hosts' UDP/IPv4 stacks
+    FabricRoceRunResult roceFastDevice; //!< roce on FastP2pNetDevice links (LinkDevice=fast)
 };
 
 /**
  * Run a row: \p build gives a fresh network with our routing, \p buildGlobal one with stock
  * global routing; UDP flows at \p rates (bit/s, per flow) with 4096-byte payloads; RoCE at
- * line rate; each run stops at \p simTime. The RoCE runs set the default of
- * ns3::RoceNic::HostPath for their duration and restore it after.
+ * line rate; each run stops at \p simTime. The RoCE runs set the defaults of
+ * ns3::RoceNic::HostPath and ns3::FabricNetwork::LinkDevice for their duration and restore
+ * them after (the UDP runs use the LinkDevice default as it is).
  */
 RoceBenchRow RunRoceBenchRow(const std::function<Ptr<FabricNetwork>()>& build,
                              const std::function<Ptr<FabricNetwork>()>& buildGlobal,

@@ -2,9 +2,9 @@
 #include "roce-traffic-helper.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
-#include "ns3/point-to-point-channel.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-receiver.h"
 #include "ns3/roce-sender.h"
@@ -84,15 +84,12 @@ PathTiming(Ptr<FabricNetwork> net, const FabricPath& path, uint32_t dataWire, Ro
     double rtt = 0;
     for (size_t i = 0; i < path.dirLinks.size(); ++i)
     {
-        Ptr<PointToPointNetDevice> dev = net->GetDirLinkDevice(path.dirLinks[i]);
-        DataRateValue rate;
-        dev->GetAttribute("DataRate", rate);
-        TimeValue delay;
-        dev->GetChannel()->GetAttribute("Delay", delay);
-        const double bps = double(rate.Get().GetBitRate());
+        Ptr<NetDevice> dev = net->GetDirLinkDevice(path.dirLinks[i]);
+        const double bps = double(FabricLinkDevice::GetDataRate(dev).GetBitRate());
+        const Time delay = FabricLinkDevice::GetDelay(dev);
         // The ideal FCT streams the message at the slowest link of the path.
         r.lineBps = (i == 0) ? bps : std::min(r.lineBps, bps);
-        rtt += 2 * delay.Get().GetSeconds() + 8.0 * (dataWire + ackWire) / bps;
+        rtt += 2 * delay.GetSeconds() + 8.0 * (dataWire + ackWire) / bps;
     }
     r.baseRttSeconds = rtt;
 }

@@ -180,8 +180,8 @@ PfcNetwork::Install(Ptr<FabricNetwork> net, const ObjectFactory& switchFactory)
     {
         for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
         {
-            Ptr<PointToPointNetDevice> dev = net->GetDevice(v, p);
-            auto q = DynamicCast<PfcQueue>(dev->GetQueue());
+            Ptr<NetDevice> dev = net->GetDevice(v, p);
+            auto q = DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(dev));
             if (!q)
             {
                 throw std::invalid_argument(

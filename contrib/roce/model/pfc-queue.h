@@ -3,8 +3,8 @@
 #define PFC_QUEUE_H
 
 #include "ns3/event-id.h"
+#include "ns3/net-device.h"
 #include "ns3/nstime.h"
-#include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 
@@ -56,8 +56,8 @@ class PfcQueue : public Queue<Packet>
     uint8_t ClassOf(Ptr<const Packet> ipv4) const { return ClassOfIpv4(ipv4, m_controlDscpMin); }
 
     /// The device this queue serves (needed to restart it after a pause).
-    void SetDevice(Ptr<PointToPointNetDevice> device) { m_device = device; }
-    Ptr<PointToPointNetDevice> GetDevice() const { return m_device; }
+    void SetDevice(Ptr<NetDevice> device) { m_device = device; }
+    Ptr<NetDevice> GetDevice() const { return m_device; }
 
     /**
      * A pause frame for class \p cls arrived: stop the class for \p duration (Time::Max():
@@ -135,7 +135,7 @@ class PfcQueue : public Queue<Packet>
     std::array<Time, N_CLASSES> m_pausedTotal;
     std::array<uint64_t, N_CLASSES> m_pauseCount{};
     std::array<EventId, N_CLASSES> m_expiry;
-    Ptr<PointToPointNetDevice> m_device;
+    Ptr<NetDevice> m_device;
     LeaveCallback m_leave;
     uint32_t m_nextIngress{NO_INGRESS};
     uint8_t m_controlDscpMin{32};

@@ -5,10 +5,10 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/log.h"
 #include "ns3/pfc-dependency.h"
-#include "ns3/point-to-point-channel.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -146,11 +146,11 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
     {
         Port& port = m_ports[p];
         port.device = net->GetDevice(fabricNode, p);
-        port.queue = DynamicCast<PfcQueue>(port.device->GetQueue());
-        auto ch = DynamicCast<PointToPointChannel>(port.device->GetChannel());
-        Ptr<NetDevice> peer = ch->GetDevice(0) == port.device ? ch->GetDevice(1) : ch->GetDevice(0);
-        auto peerDev = DynamicCast<PointToPointNetDevice>(peer);
-        port.upstream = peerDev ? DynamicCast<PfcQueue>(peerDev->GetQueue()) : nullptr;
+        port.queue = DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(port.device));
+        Ptr<NetDevice> peer = FabricLinkDevice::GetPeer(port.device);
+        port.upstream = peer && FabricLinkDevice::IsLinkDevice(peer)
+                          ? DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(peer))
+                          : nullptr;
         if (!port.queue || !port.upstream)
         {
             throw std::invalid_argument(
@@ -161,12 +161,8 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
         port.outDirLink = g.GetEgressDirLink(fabricNode, p);
         port.queue->SetDevice(port.device);
         port.queue->SetLeaveCallback(MakeCallback(&PfcSwitch::Leave, this));
-        TimeValue delay;
-        ch->GetAttribute("Delay", delay);
-        port.delay = delay.Get();
-        DataRateValue rate;
-        port.device->GetAttribute("DataRate", rate);
-        port.rateBps = rate.Get().GetBitRate();
+        port.delay = FabricLinkDevice::GetDelay(port.device);
+        port.rateBps = FabricLinkDevice::GetDataRate(port.device).GetBitRate();
         const uint64_t need = RequiredHeadroom(port.rateBps, port.delay, port.device->GetMtu());
         port.headroomSize = m_headroomAttr > 0 ? m_headroomAttr : need;
         if (m_headroomAttr > 0 && m_headroomAttr < need)

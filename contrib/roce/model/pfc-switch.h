@@ -94,7 +94,7 @@ class PfcSwitch : public Object
   private:
     struct Port
     {
-        Ptr<PointToPointNetDevice> device;
+        Ptr<NetDevice> device;
         Ptr<PfcQueue> queue;    //!< this port's egress queue
         Ptr<PfcQueue> upstream; //!< the peer's egress queue that this port pauses
         uint32_t inDirLink{0};  //!< the directed link into this port

@@ -11,6 +11,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6.h"
@@ -71,6 +72,7 @@ RoceNic::DoDispose()
         p.wake.Cancel();
         p.qps.clear();
         p.device = nullptr;
+        p.queue = nullptr;
     }
     m_qps.clear();
     m_hostPorts.clear();
@@ -106,14 +108,16 @@ RoceNic::GetPort(uint32_t port)
     Port& p = m_ports[port];
     if (!p.device)
     {
-        p.device = DynamicCast<PointToPointNetDevice>(m_node->GetDevice(port));
-        NS_ABORT_MSG_IF(!p.device, "RoceNic: port " << port << " is not point-to-point");
+        p.device = m_node->GetDevice(port);
+        NS_ABORT_MSG_IF(!FabricLinkDevice::IsLinkDevice(p.device),
+                        "RoceNic: port " << port << " is not point-to-point");
+        p.queue = FabricLinkDevice::GetQueue(p.device);
         // Refill after each transmission; scheduled, not called, because the device is
         // still inside its transmit-complete handler when the trace fires.
         p.device->TraceConnectWithoutContext(
             "PhyTxEnd",
             Callback<void, Ptr<const Packet>>([this, port](Ptr<const Packet>) { Kick(port); }));
-        p.pfc = DynamicCast<PfcQueue>(p.device->GetQueue());
+        p.pfc = DynamicCast<PfcQueue>(p.queue);
         if (p.pfc)
         {
             // Lossless: a resume of the data class lets the queue pairs send again.
@@ -134,9 +138,7 @@ RoceNic::GetPort(uint32_t port)
 uint64_t
 RoceNic::GetPortRate(uint32_t port)
 {
-    DataRateValue rate;
-    GetPort(port).device->GetAttribute("DataRate", rate);
-    return rate.Get().GetBitRate();
+    return FabricLinkDevice::GetDataRate(GetPort(port).device).GetBitRate();
 }
 
 bool
@@ -200,7 +202,7 @@ RoceNic::TrySend(uint32_t port)
     Port& p = m_ports[port];
     p.pending = false;
     const Time now = Simulator::Now();
-    while (p.device->GetQueue()->GetNPackets() < m_depth && !p.qps.empty()
+    while (p.queue->GetNPackets() < m_depth && !p.qps.empty()
            && !(p.pfc && p.pfc->IsPaused(PfcQueue::DATA)))
     {
         const size_t n = p.qps.size();
@@ -264,8 +266,7 @@ RoceNic::InitHost()
         HostPort& hp = m_hostPorts[i];
         hp.device = m_node->GetDevice(i);
         // A port with a queue disc keeps the IPv4 path: the disc decides what the device gets.
-        if (!DynamicCast<PointToPointNetDevice>(hp.device)
-            || m_tc->GetRootQueueDiscOnDevice(hp.device))
+        if (!FabricLinkDevice::IsLinkDevice(hp.device) || m_tc->GetRootQueueDiscOnDevice(hp.device))
         {
             continue;
         }

@@ -6,9 +6,10 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/net-device-queue-interface.h"
+#include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
-#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
 
 #include <unordered_map>
 #include <vector>
@@ -116,8 +117,9 @@ class RoceNic : public Object
   private:
     struct Port
     {
-        Ptr<PointToPointNetDevice> device;
-        Ptr<PfcQueue> pfc; //!< the device queue in a lossless fabric, else null
+        Ptr<NetDevice> device;    //!< a link device (FabricLinkDevice)
+        Ptr<Queue<Packet>> queue; //!< its transmit queue
+        Ptr<PfcQueue> pfc;        //!< the device queue in a lossless fabric, else null
         std::vector<Ptr<RoceSender>> qps;
         size_t next{0};
         bool pending{false};

@@ -62,7 +62,7 @@ class RoceGoBackNTestCase : public TestCase
         // The receiver's NIC loses the 6th data packet it receives.
         auto lose = CreateObject<ReceiveListErrorModel>();
         lose->SetList({5});
-        net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+        FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), lose);
         const uint64_t bytes = 400000;
         FabricRoceRunResult r = RunFabricRoce(net, {MakeFlow(0, 0, 15, bytes)});
         NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 1u, "one flow");

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fast-p2p-channel.h"
+
+#include "fast-p2p-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FastP2pChannel");
+NS_OBJECT_ENSURE_REGISTERED(FastP2pChannel);
+
+TypeId
+FastP2pChannel::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FastP2pChannel")
+              .SetParent<Channel>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FastP2pChannel>()
+              .AddAttribute("Delay",
+                            "Propagation delay through the channel",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FastP2pChannel::m_delay),
+                            MakeTimeChecker())
+              .AddTraceSource("TxRxPointToPoint",
+                              "A frame started across the channel: packet, transmitting and "
+                              "receiving device, serialization time, arrival of its last bit "
+                              "(relative to now).",
+                              MakeTraceSourceAccessor(&FastP2pChannel::m_txrxPointToPoint),
+                              "ns3::FastP2pChannel::TxRxAnimationCallback");
+    return tid;
+}
+
+FastP2pChannel::FastP2pChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FastP2pChannel::DoDispose()
+{
+    m_devices = {};
+    Channel::DoDispose();
+}
+
+void
+FastP2pChannel::Attach(Ptr<FastP2pNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "FastP2pChannel: only two devices permitted");
+    NS_ABORT_MSG_IF(!device || !device->GetNode(), "FastP2pChannel: attach a device of a node");
+    m_devices[m_nDevices++] = device;
+    if (m_nDevices == 2)
+    {
+        m_peerContext[0] = m_devices[1]->GetNode()->GetId();
+        m_peerContext[1] = m_devices[0]->GetNode()->GetId();
+    }
+}
+
+bool
+FastP2pChannel::TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Time txTime)
+{
+    NS_ASSERT(m_nDevices == 2);
+    const uint32_t wire = src == m_devices[0] ? 0 : 1;
+    const Ptr<FastP2pNetDevice>& dst = m_devices[1 - wire];
+    dst->NotifyInbound(Simulator::Now() + txTime + m_delay);
+    // The receiver gets its own copy, as with PointToPointChannel: what it strips or tags
+    // does not reach the sender's trace sinks.
+    Simulator::ScheduleWithContext(
+        m_peerContext[wire], txTime + m_delay, &FastP2pNetDevice::Receive, dst, p->Copy());
+    m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);
+    return true;
+}
+
+Ptr<NetDevice>
+FastP2pChannel::GetDevice(std::size_t i) const
+{
+    return GetFastP2pDevice(i);
+}
+
+Ptr<FastP2pNetDevice>
+FastP2pChannel::GetFastP2pDevice(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nDevices, "FastP2pChannel: no device " << i);
+    return m_devices[i];
+}
+
+} // namespace ns3

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FAST_P2P_CHANNEL_H
+#define FAST_P2P_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+
+namespace ns3
+{
+
+class FastP2pNetDevice;
+
+/**
+ * \ingroup fabric
+ * The full-duplex wire between two FastP2pNetDevices: a frame whose transmission starts now
+ * arrives at the other end after its serialization time plus Delay, delivered in the
+ * receiving node's context, as ns-3's PointToPointChannel does (same Delay attribute, same
+ * TxRxPointToPoint trace source).
+ *
+ * TransmitStart is virtual so that a channel with more physics can be derived, as
+ * OcsFibreChannel derives from PointToPointChannel. An MPI run needs a remote variant for
+ * links whose ends are on different ranks: a FastP2pRemoteChannel overriding TransmitStart to
+ * hand the frame to MpiInterface::SendPacket (arrival time now + txTime + Delay, destination
+ * node and device index), with an MpiReceiver aggregated to each device that calls
+ * FastP2pNetDevice::Receive, as PointToPointRemoteChannel does; the device needs no change.
+ */
+class FastP2pChannel : public Channel
+{
+  public:
+    static TypeId GetTypeId();
+    FastP2pChannel();
+
+    /// Connect \p device (at most two).
+    void Attach(Ptr<FastP2pNetDevice> device);
+    /**
+     * Carry \p p from \p src to the other end: it arrives \p txTime + Delay from now.
+     * \return false if the channel dropped it (this class never does)
+     */
+    virtual bool TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Time txTime);
+
+    std::size_t GetNDevices() const override { return m_nDevices; }
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+    Ptr<FastP2pNetDevice> GetFastP2pDevice(std::size_t i) const;
+    Time GetDelay() const { return m_delay; }
+
+    /// Same signature as PointToPointChannel::TxRxAnimationCallback.
+    typedef void (*TxRxAnimationCallback)(Ptr<const Packet> packet,
+                                          Ptr<NetDevice> txDevice,
+                                          Ptr<NetDevice> rxDevice,
+                                          Time duration,
+                                          Time lastBitTime);
+
+  protected:
+    void DoDispose() override;
+    /// The device at the other end from \p src.
+    Ptr<FastP2pNetDevice> GetPeer(Ptr<FastP2pNetDevice> src) const
+    {
+        return src == m_devices[0] ? m_devices[1] : m_devices[0];
+    }
+
+  private:
+    Time m_delay;
+    std::array<Ptr<FastP2pNetDevice>, 2> m_devices;
+    std::array<uint32_t, 2> m_peerContext{}; //!< node id of the receiving end of each direction
+    std::size_t m_nDevices{0};
+    TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time>
+        m_txrxPointToPoint;
+};
+
+} // namespace ns3
+
+#endif // FAST_P2P_CHANNEL_H

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fast-p2p-net-device.h"
+
+#include "fast-p2p-channel.h"
+
+#include "ns3/boolean.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/error-model.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/ppp-header.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FastP2pNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(FastP2pNetDevice);
+
+namespace
+{
+
+/// PPP protocol field of an ethertype (IPv4, IPv6), as on a PointToPointNetDevice's wire.
+uint16_t
+EtherToPpp(uint16_t proto)
+{
+    switch (proto)
+    {
+    case 0x0800:
+        return 0x0021;
+    case 0x86DD:
+        return 0x0057;
+    default:
+        NS_FATAL_ERROR("FastP2pNetDevice: no PPP protocol number for ethertype " << proto);
+    }
+    return 0;
+}
+
+uint16_t
+PppToEther(uint16_t proto)
+{
+    switch (proto)
+    {
+    case 0x0021:
+        return 0x0800;
+    case 0x0057:
+        return 0x86DD;
+    default:
+        NS_FATAL_ERROR("FastP2pNetDevice: unknown PPP protocol number " << proto);
+    }
+    return 0;
+}
+
+} // namespace
+
+TypeId
+FastP2pNetDevice::GetTypeId()
+{
+    // Attribute and trace source names and signatures are PointToPointNetDevice's, so that
+    // code and Config paths written for one work with the other.
+    static TypeId tid
+        = TypeId("ns3::FastP2pNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FastP2pNetDevice>()
+              .AddAttribute(
+                  "Mtu",
+                  "The MAC-level Maximum Transmission Unit",
+                  UintegerValue(1500),
+                  MakeUintegerAccessor(&FastP2pNetDevice::SetMtu, &FastP2pNetDevice::GetMtu),
+                  MakeUintegerChecker<uint16_t>())
+              .AddAttribute("Address",
+                            "The MAC address of this device.",
+                            Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                            MakeMac48AddressAccessor(&FastP2pNetDevice::m_address),
+                            MakeMac48AddressChecker())
+              .AddAttribute("DataRate",
+                            "The serialization rate of the link (bits per second)",
+                            DataRateValue(DataRate("32768b/s")),
+                            MakeDataRateAccessor(&FastP2pNetDevice::m_bps),
+                            MakeDataRateChecker())
+              .AddAttribute("ReceiveErrorModel",
+                            "The receiver error model used to simulate packet loss",
+                            PointerValue(),
+                            MakePointerAccessor(&FastP2pNetDevice::m_receiveErrorModel),
+                            MakePointerChecker<ErrorModel>())
+              .AddAttribute("InterframeGap",
+                            "The time to wait between frame transmissions",
+                            TimeValue(Seconds(0.0)),
+                            MakeTimeAccessor(&FastP2pNetDevice::m_tInterframeGap),
+                            MakeTimeChecker())
+              .AddAttribute("ArrivalDriven",
+                            "Every Send to this device is made while a frame received by a "
+                            "FastP2pNetDevice of the same node is handled (a switch port; the "
+                            "fabric helper sets it there). The device then skips the "
+                            "transmit-complete event of a frame when no frame is due at the node "
+                            "before the transmitter frees, keeping ns-3's event order exactly. "
+                            "False: the event is scheduled for every frame, as "
+                            "PointToPointNetDevice does.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FastP2pNetDevice::m_arrivalDriven),
+                            MakeBooleanChecker())
+              .AddAttribute(
+                  "TxQueue",
+                  "The device's transmit queue.",
+                  PointerValue(),
+                  MakePointerAccessor(&FastP2pNetDevice::SetQueue, &FastP2pNetDevice::GetQueue),
+                  MakePointerChecker<Queue<Packet>>())
+              .AddTraceSource("MacTx",
+                              "A packet has arrived for transmission by this device",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacTxDrop",
+                              "A packet has been dropped by the device before transmission",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macTxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacPromiscRx",
+                              "A packet received by this device is passed up (promiscuous)",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macPromiscRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx",
+                              "A packet received by this device is passed up",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxBegin",
+                              "A packet has begun transmitting over the channel",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyTxBeginTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxEnd",
+                              "A packet has been completely transmitted over the channel "
+                              "(connecting a sink makes the device schedule this event for "
+                              "every frame, as PointToPointNetDevice does)",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyTxEndTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxDrop",
+                              "A packet has been dropped by the device during transmission",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyTxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyRxEnd",
+                              "A packet has been completely received by the device",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyRxEndTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyRxDrop",
+                              "A packet has been dropped by the device during reception",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyRxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Sniffer",
+                              "A non-promiscuous packet sniffer attached to the device",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PromiscSniffer",
+                              "A promiscuous packet sniffer attached to the device",
+                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_promiscSnifferTrace),
+                              "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+FastP2pNetDevice::FastP2pNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FastP2pNetDevice::~FastP2pNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FastP2pNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_pull.Cancel();
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_currentPkt = nullptr;
+    m_queue = nullptr;
+    m_siblings.clear();
+    m_inbound.clear();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+void
+FastP2pNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
+{
+    m_queue = queue;
+    // Only a plain drop-tail FIFO may be left unpolled when it is empty.
+    m_plainQueue = queue && queue->GetInstanceTypeId() == DropTailQueue<Packet>::GetTypeId();
+}
+
+bool
+FastP2pNetDevice::Attach(Ptr<FastP2pChannel> ch)
+{
+    NS_LOG_FUNCTION(this << ch);
+    m_channel = ch;
+    m_channel->Attach(this);
+    m_linkUp = true;
+    m_linkChangeCallbacks();
+    return true;
+}
+
+bool
+FastP2pNetDevice::IsTransmitting() const
+{
+    return m_pull.IsRunning() || Simulator::Now() < m_busyUntil;
+}
+
+bool
+FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumber)
+{
+    if (!m_linkUp)
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    PppHeader ppp;
+    ppp.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(ppp);
+    m_macTxTrace(packet);
+    if (!m_queue->Enqueue(packet))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    // At exactly the instant the transmitter frees, PointToPointNetDevice would still be
+    // busy for a Send scheduled before the frame on the wire started (its transmit-complete
+    // event comes later in that instant): queue and pull with an event, as it would.
+    if (m_pull.IsRunning() || Simulator::Now() <= m_busyUntil)
+    {
+        if (!m_pull.IsRunning())
+        {
+            EnsurePull();
+        }
+        return true;
+    }
+    Ptr<Packet> p = m_queue->Dequeue();
+    if (!p)
+    {
+        return true; // a queue that holds what it may not send yet (PfcQueue) restarts us
+    }
+    m_snifferTrace(p);
+    m_promiscSnifferTrace(p);
+    return TransmitStart(p);
+}
+
+void
+FastP2pNetDevice::EnsurePull()
+{
+    ++m_pullEvents;
+    m_pull = Simulator::Schedule(
+        m_busyUntil - Simulator::Now(), &FastP2pNetDevice::TransmitComplete, this);
+}
+
+bool
+FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
+{
+    const Time txTime = m_bps.CalculateBytesTxTime(p->GetSize());
+    m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
+    m_currentPkt = p;
+    m_phyTxBeginTrace(p);
+    if (NeedsPull(txTime + m_tInterframeGap))
+    {
+        EnsurePull();
+    }
+    const bool result = m_channel->TransmitStart(p, this, txTime);
+    if (!result)
+    {
+        m_phyTxDropTrace(p);
+    }
+    return result;
+}
+
+void
+FastP2pNetDevice::FindSiblings()
+{
+    m_siblingsKnown = true;
+    for (uint32_t i = 0; m_node && i < m_node->GetNDevices(); ++i)
+    {
+        if (auto dev = DynamicCast<FastP2pNetDevice>(m_node->GetDevice(i)))
+        {
+            m_siblings.push_back(PeekPointer(dev));
+            if (dev->m_channel)
+            {
+                m_minInboundDelay = std::min(m_minInboundDelay, dev->m_channel->GetDelay());
+            }
+        }
+    }
+}
+
+bool
+FastP2pNetDevice::NeedsPull(Time busyFor)
+{
+    // The event is needed when a frame waits behind this one, a PhyTxEnd sink wants it, the
+    // queue must be polled even when empty (its Dequeue has side effects), or a Send may come
+    // before the transmitter frees: in ns-3's order such a Send would find the device busy
+    // and the event already in place, and without it a later one would run at another place
+    // among the events of that instant.
+    if (!m_plainQueue || !m_arrivalDriven || !m_phyTxEndTrace.IsEmpty() || !m_queue->IsEmpty())
+    {
+        return true;
+    }
+    if (!m_siblingsKnown)
+    {
+        FindSiblings();
+    }
+    // A Send here comes from a frame arriving at this node. Frames due by the time the
+    // transmitter frees are all on the wire already if no channel of the node is shorter than
+    // this transmission (a frame started later arrives later); otherwise play safe.
+    if (busyFor > m_minInboundDelay)
+    {
+        return true;
+    }
+    for (const FastP2pNetDevice* s : m_siblings)
+    {
+        if (!s->m_inbound.empty() && s->m_inbound.front() <= m_busyUntil)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+FastP2pNetDevice::TransmitComplete()
+{
+    m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
+    if (m_currentPkt)
+    {
+        m_phyTxEndTrace(m_currentPkt);
+        m_currentPkt = nullptr;
+    }
+    Ptr<Packet> p = m_queue->Dequeue();
+    if (!p)
+    {
+        return;
+    }
+    m_snifferTrace(p);
+    m_promiscSnifferTrace(p);
+    TransmitStart(p);
+}
+
+void
+FastP2pNetDevice::Receive(Ptr<Packet> packet)
+{
+    if (!m_inbound.empty())
+    {
+        m_inbound.pop_front();
+    }
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    {
+        m_phyRxDropTrace(packet);
+        return;
+    }
+    m_snifferTrace(packet);
+    m_promiscSnifferTrace(packet);
+    m_phyRxEndTrace(packet);
+    // MacRx and MacPromiscRx sinks see the frame with its PPP header (a copy, as
+    // PointToPointNetDevice gives them); without sinks no copy is made.
+    const bool promisc = !m_promiscCallback.IsNull();
+    Ptr<Packet> original
+        = (promisc || !m_macRxTrace.IsEmpty()) ? packet->Copy() : Ptr<Packet>(nullptr);
+    PppHeader ppp;
+    packet->RemoveHeader(ppp);
+    const uint16_t protocol = PppToEther(ppp.GetProtocol());
+    if (promisc)
+    {
+        m_macPromiscRxTrace(original);
+        m_promiscCallback(
+            this, packet, protocol, GetRemote(), GetAddress(), NetDevice::PACKET_HOST);
+    }
+    if (original)
+    {
+        m_macRxTrace(original);
+    }
+    m_rxCallback(this, packet, protocol, GetRemote());
+}
+
+Ptr<Channel>
+FastP2pNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+FastP2pNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+bool
+FastP2pNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+void
+FastP2pNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+Address
+FastP2pNetDevice::GetBroadcast() const
+{
+    return Mac48Address("ff:ff:ff:ff:ff:ff");
+}
+
+Address
+FastP2pNetDevice::GetMulticast(Ipv4Address) const
+{
+    return Mac48Address("01:00:5e:00:00:00");
+}
+
+Address
+FastP2pNetDevice::GetMulticast(Ipv6Address) const
+{
+    return Mac48Address("33:33:00:00:00:00");
+}
+
+bool
+FastP2pNetDevice::SendFrom(Ptr<Packet>, const Address&, const Address&, uint16_t)
+{
+    return false;
+}
+
+const Address&
+FastP2pNetDevice::GetRemote()
+{
+    if (m_remote.IsInvalid())
+    {
+        NS_ABORT_MSG_IF(!m_channel || m_channel->GetNDevices() != 2,
+                        "FastP2pNetDevice: a frame arrived on a channel without two ends");
+        Ptr<NetDevice> a = m_channel->GetDevice(0);
+        m_remote = (a == this ? m_channel->GetDevice(1) : a)->GetAddress();
+    }
+    return m_remote;
+}
+
+} // namespace ns3

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FAST_P2P_NET_DEVICE_H
+#define FAST_P2P_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/queue.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class FastP2pChannel;
+
+/**
+ * \ingroup fabric
+ * A point-to-point device with ns-3's PointToPointNetDevice semantics that schedules fewer
+ * events: serialization at DataRate (plus InterframeGap), a drop-tail device queue (TxQueue),
+ * the PPP header on the wire, a receive error model, and the same attributes and trace sources
+ * under the same names and signatures (MacTx, MacTxDrop, MacRx, MacPromiscRx, PhyTxBegin,
+ * PhyTxEnd, PhyTxDrop, PhyRxEnd, PhyRxDrop, Sniffer, PromiscSniffer).
+ *
+ * PointToPointNetDevice schedules a transmit-complete event after every frame, which then
+ * pulls the next frame from the queue. This device keeps the time its transmitter is busy
+ * until and skips that event when nothing can observe its absence: the queue is empty, the
+ * queue is a plain ns3::DropTailQueue<Packet> (a PfcQueue's Dequeue has side effects),
+ * PhyTxEnd has no sink, and no Send can reach the device before the transmitter frees. The
+ * last holds on a switch port (ArrivalDriven: every Send comes from a frame received at the
+ * node) when no frame is due at the node by then (the channels report the arrival time of
+ * every frame they carry, NotifyInbound) and no channel of the node is shorter than the
+ * transmission. A Send that later finds the transmitter free by the clock starts at once, as
+ * it would have after the event, so the order of events, and every result, is that of
+ * PointToPointNetDevice (doc/fabric.md, "Devices"); an uncongested hop costs one event (the
+ * reception at the peer) instead of two.
+ *
+ * Connected to a FastP2pChannel (Attach). Selected for a fabric with the attribute
+ * ns3::FabricNetwork::LinkDevice=fast; FabricLinkDevice reads and sets what the fabric's code
+ * needs (queue, rate, error model) on either device.
+ */
+class FastP2pNetDevice : public NetDevice
+{
+  public:
+    static TypeId GetTypeId();
+    FastP2pNetDevice();
+    ~FastP2pNetDevice() override;
+
+    FastP2pNetDevice(const FastP2pNetDevice&) = delete;
+    FastP2pNetDevice& operator=(const FastP2pNetDevice&) = delete;
+
+    void SetDataRate(DataRate bps) { m_bps = bps; }
+    DataRate GetDataRate() const { return m_bps; }
+    void SetInterframeGap(Time t) { m_tInterframeGap = t; }
+    /// Connect to \p ch (the device is up from then on).
+    bool Attach(Ptr<FastP2pChannel> ch);
+    void SetQueue(Ptr<Queue<Packet>> queue);
+    Ptr<Queue<Packet>> GetQueue() const { return m_queue; }
+    void SetReceiveErrorModel(Ptr<ErrorModel> em) { m_receiveErrorModel = em; }
+    Ptr<ErrorModel> GetReceiveErrorModel() const { return m_receiveErrorModel; }
+    /// A frame (with its PPP header) has fully arrived from the channel.
+    void Receive(Ptr<Packet> p);
+    /// Whether a transmission is in progress at the current simulation time.
+    bool IsTransmitting() const;
+    /// Pull events scheduled so far (transmit-complete events, for the event count per hop).
+    uint64_t GetPullEvents() const { return m_pullEvents; }
+    /// The channel started a frame toward this device that arrives at \p arrival.
+    void NotifyInbound(Time arrival) { m_inbound.push_back(arrival); }
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override { m_ifIndex = index; }
+    uint32_t GetIfIndex() const override { return m_ifIndex; }
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override { return m_address; }
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override { return m_mtu; }
+    bool IsLinkUp() const override { return m_linkUp; }
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override { return true; }
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override { return true; }
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override { return true; }
+    bool IsBridge() const override { return false; }
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override { return m_node; }
+    void SetNode(Ptr<Node> node) override { m_node = node; }
+    bool NeedsArp() const override { return false; }
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override { m_rxCallback = cb; }
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override { m_promiscCallback = cb; }
+    bool SupportsSendFrom() const override { return false; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Put \p p on the wire now (the transmitter is free).
+    bool TransmitStart(Ptr<Packet> p);
+    /// The transmitter freed with frames waiting (or an observer wants the event).
+    void TransmitComplete();
+    /// The transmitter is busy: make sure an event pulls from the queue when it frees.
+    void EnsurePull();
+    /// Whether the frame starting now (busy until m_busyUntil) needs its transmit-complete
+    /// event, i.e. whether anything may reach this device's Send before it ends.
+    bool NeedsPull(Time busyFor);
+    /// The FastP2pNetDevices of this node and the shortest delay of their channels.
+    void FindSiblings();
+    /// The peer's address (looked up once both ends are attached).
+    const Address& GetRemote();
+
+    DataRate m_bps;
+    Time m_tInterframeGap;
+    Ptr<FastP2pChannel> m_channel;
+    Ptr<Queue<Packet>> m_queue;
+    bool m_plainQueue{false};    //!< a DropTailQueue<Packet>: Dequeue has no side effect
+    bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
+    std::deque<Time> m_inbound;  //!< arrival times of the frames on the wire toward here
+    std::vector<FastP2pNetDevice*> m_siblings; //!< the node's FastP2pNetDevices (incl. this)
+    Time m_minInboundDelay{Time::Max()};       //!< shortest channel delay among them
+    bool m_siblingsKnown{false};
+    Address m_remote; //!< the peer's address, once known
+    Ptr<ErrorModel> m_receiveErrorModel;
+    /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
+    static Time NeverBusy() { return TimeStep(-1); }
+    Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
+    EventId m_pull;                //!< pending transmit-complete event, if any
+    Ptr<Packet> m_currentPkt;      //!< the frame on the wire (for PhyTxEnd)
+    uint64_t m_pullEvents{0};
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
+    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+
+    Ptr<Node> m_node;
+    Mac48Address m_address;
+    NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscCallback;
+    uint32_t m_ifIndex{0};
+    bool m_linkUp{false};
+    TracedCallback<> m_linkChangeCallbacks;
+    uint16_t m_mtu{1500};
+};
+
+} // namespace ns3
+
+#endif // FAST_P2P_NET_DEVICE_H

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The two link devices (issue #12, fewer events per hop): ns-3's PointToPointNetDevice and
+// FastP2pNetDevice (ns3::FabricNetwork::LinkDevice=fast) give the same results, field by field,
+// on small runs of every kind (UDP and RoCE, ZCube and ROFT, permutation and AllReduce, ECN and
+// queue drops, random loss, link and NIC port failures with repair, a lossless PFC fabric),
+// while the fast device runs fewer events.
+#include "../ns3-sim-fixture.h"
+#include "roce-result-compare.h"
+#include "spine-loss.h"
+
+#include "ns3/core-module.h"
+#include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-failure-detector.h"
+#include "ns3/fabric-failure-helper.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-udp-run.h"
+#include "ns3/fast-p2p-net-device.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-size.h"
+#include "ns3/roce-traffic-helper.h"
+#include "ns3/traffic-pattern.h"
+#include "ns3/zcube-helper.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+class LinkDevice : public Ns3SimTest
+{
+};
+
+/// Run \p scenario with link device \p device ("p2p" or "fast") from a fresh seed.
+template<typename Result>
+Result
+RunWith(const std::string& device, const std::function<Result()>& scenario)
+{
+    Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(device));
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    Result r = scenario();
+    Simulator::Destroy();
+    Config::Reset();
+    return r;
+}
+
+using RoceScenario = std::function<FabricRoceRunResult()>;
+using UdpScenario = std::function<FabricUdpRunResult()>;
+
+/// Both devices; identical results; fewer events with the fast one. Returns the fast run.
+FabricRoceRunResult
+CompareRoce(const RoceScenario& scenario)
+{
+    const FabricRoceRunResult p2p = RunWith<FabricRoceRunResult>("p2p", scenario);
+    const FabricRoceRunResult fast = RunWith<FabricRoceRunResult>("fast", scenario);
+    ExpectSameRoceResults(p2p, fast, false);
+    EXPECT_LE(fast.events, p2p.events);
+    return fast;
+}
+
+FabricUdpRunResult
+CompareUdp(const UdpScenario& scenario)
+{
+    const FabricUdpRunResult a = RunWith<FabricUdpRunResult>("p2p", scenario);
+    const FabricUdpRunResult b = RunWith<FabricUdpRunResult>("fast", scenario);
+    EXPECT_GT(a.deliveredPackets, 0u);
+    EXPECT_EQ(a.flows.size(), b.flows.size());
+    for (size_t i = 0; i < std::min(a.flows.size(), b.flows.size()); ++i)
+    {
+        EXPECT_EQ(a.flows[i].txBytes, b.flows[i].txBytes) << i;
+        EXPECT_EQ(a.flows[i].txPackets, b.flows[i].txPackets) << i;
+        EXPECT_EQ(a.flows[i].rxBytes, b.flows[i].rxBytes) << i;
+        EXPECT_EQ(a.flows[i].rxPackets, b.flows[i].rxPackets) << i;
+        EXPECT_EQ(a.flows[i].firstTx, b.flows[i].firstTx) << i;
+        EXPECT_EQ(a.flows[i].lastRx, b.flows[i].lastRx) << i;
+    }
+    EXPECT_EQ(a.links.size(), b.links.size());
+    for (size_t l = 0; l < std::min(a.links.size(), b.links.size()); ++l)
+    {
+        EXPECT_EQ(a.links[l].txBytes, b.links[l].txBytes) << l;
+        EXPECT_EQ(a.links[l].txPackets, b.links[l].txPackets) << l;
+        EXPECT_EQ(a.links[l].maxQueueBytes, b.links[l].maxQueueBytes) << l;
+        EXPECT_EQ(a.links[l].queueDrops, b.links[l].queueDrops) << l;
+        EXPECT_EQ(a.links[l].rxErrorDrops, b.links[l].rxErrorDrops) << l;
+        EXPECT_EQ(a.links[l].ecnMarks, b.links[l].ecnMarks) << l;
+    }
+    EXPECT_EQ(a.drops, b.drops);
+    EXPECT_EQ(a.sentPackets, b.sentPackets);
+    EXPECT_EQ(a.deliveredPackets, b.deliveredPackets);
+    EXPECT_EQ(a.droppedPackets, b.droppedPackets);
+    EXPECT_EQ(a.hopPackets, b.hopPackets);
+    EXPECT_EQ(a.inFlightPackets, b.inFlightPackets);
+    EXPECT_EQ(a.measuredInFlightPackets, b.measuredInFlightPackets);
+    EXPECT_EQ(a.simSeconds, b.simSeconds);
+    EXPECT_EQ(a.lastPacketSeconds, b.lastPacketSeconds);
+    EXPECT_EQ(a.Unaccounted(), 0);
+    EXPECT_EQ(b.Unaccounted(), 0);
+    // Never more events; fewer only where switch ports idle (LightLoadSavesAnEventPerSwitchHop).
+    EXPECT_LE(b.events, a.events);
+    return b;
+}
+
+FlowSpec
+Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    FlowSpec f;
+    f.id = id;
+    f.src = src;
+    f.dst = dst;
+    f.bytes = bytes;
+    f.srcPort = static_cast<uint16_t>(49152 + id);
+    return f;
+}
+
+/// 16 GPUs, 4 leaves of 4, 4 spines.
+Ptr<FabricNetwork>
+Roft16(const std::string& queue)
+{
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    FabricNetworkHelper links;
+    links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(queue)));
+    return roft.Install(links);
+}
+
+Ptr<FabricNetwork>
+ZCube16()
+{
+    ZCubeHelper zcube(16, 4);
+    FabricNetworkHelper links;
+    return zcube.Install(links);
+}
+
+std::vector<FlowSpec>
+Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
+{
+    TrafficPatternParams tp;
+    tp.hosts = hosts;
+    tp.bytes = bytes;
+    return MakeTraffic(p, tp);
+}
+
+/// Every flow's on-wire rate at line rate divided by the flows of its source.
+std::vector<double>
+LineRateShares(const std::vector<FlowSpec>& flows, uint32_t hosts)
+{
+    std::vector<uint32_t> perSrc(hosts, 0);
+    for (const auto& f : flows)
+    {
+        perSrc[f.src]++;
+    }
+    std::vector<double> rates;
+    for (const auto& f : flows)
+    {
+        rates.push_back(400e9 / perSrc[f.src]);
+    }
+    return rates;
+}
+
+} // namespace
+
+TEST_F(LinkDevice, SelectedByAttribute)
+{
+    for (const std::string device : {"p2p", "fast"})
+    {
+        Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(device));
+        Ptr<FabricNetwork> net = ZCube16();
+        const bool fast = device == "fast";
+        EXPECT_EQ(net->GetLinkDevice(),
+                  fast ? FabricLinkDeviceType::FAST : FabricLinkDeviceType::P2P);
+        Ptr<NetDevice> dev = net->GetDevice(0, 0);
+        EXPECT_EQ(bool(DynamicCast<FastP2pNetDevice>(dev)), fast);
+        EXPECT_EQ(bool(DynamicCast<PointToPointNetDevice>(dev)), !fast);
+        // The datacenter defaults reach both kinds.
+        EXPECT_EQ(FabricLinkDevice::GetDataRate(dev), DataRate("400Gbps"));
+        EXPECT_EQ(FabricLinkDevice::GetDelay(dev), MicroSeconds(1));
+        EXPECT_EQ(dev->GetMtu(), 4200);
+        EXPECT_EQ(FabricLinkDevice::GetQueue(dev)->GetMaxSize(), QueueSize("2MB"));
+        Simulator::Destroy();
+        Config::Reset();
+    }
+    // A program's ns-3 defaults of PointToPointNetDevice apply to the fast device too.
+    Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue("fast"));
+    Config::SetDefault("ns3::PointToPointNetDevice::DataRate", StringValue("10Gbps"));
+    Config::SetDefault("ns3::PointToPointChannel::Delay", StringValue("3us"));
+    Ptr<FabricNetwork> net = ZCube16();
+    EXPECT_EQ(FabricLinkDevice::GetDataRate(net->GetDevice(0, 0)), DataRate("10Gbps"));
+    EXPECT_EQ(FabricLinkDevice::GetDelay(net->GetDevice(0, 0)), MicroSeconds(3));
+}
+
+TEST_F(LinkDevice, SameTransmissionsOnEveryLink)
+{
+    // Every transmission on every device, in order: time, node, port, bytes.
+    using Log = std::vector<std::string>;
+    auto capture = [](Log& out)
+    {
+        return [&out]()
+        {
+            auto net = Roft16("8MB");
+            for (uint32_t v = 0; v < net->GetGraph().GetNNodes(); ++v)
+            {
+                for (uint32_t p = 0; p < net->GetGraph().GetNPorts(v); ++p)
+                {
+                    net->GetDevice(v, p)->TraceConnectWithoutContext(
+                        "PhyTxBegin",
+                        Callback<void, Ptr<const Packet>>(
+                            [&out, v, p](Ptr<const Packet> pkt)
+                            {
+                                std::vector<uint8_t> bytes(pkt->GetSize());
+                                pkt->CopyData(bytes.data(), bytes.size());
+                                std::ostringstream s;
+                                s << Simulator::Now().GetPicoSeconds() << " " << v << "/" << p
+                                  << " ";
+                                for (uint8_t b : bytes)
+                                {
+                                    s << int(b) << ".";
+                                }
+                                out.push_back(s.str());
+                            }));
+                }
+            }
+            return RunFabricRoce(
+                net,
+                {Flow(0, 0, 15, 300000), Flow(1, 4, 15, 300000), Flow(2, 1, 6, 100000)},
+                FabricRoceRunOptions());
+        };
+    };
+    Log p2p;
+    Log fast;
+    const auto a = RunWith<FabricRoceRunResult>("p2p", capture(p2p));
+    const auto b = RunWith<FabricRoceRunResult>("fast", capture(fast));
+    ASSERT_GT(p2p.size(), 200u);
+    ASSERT_EQ(p2p.size(), fast.size());
+    for (size_t i = 0; i < p2p.size(); ++i)
+    {
+        if (p2p[i] != fast[i])
+        {
+            FAIL() << "transmission " << i << ": " << p2p[i].substr(0, 120) << " vs "
+                   << fast[i].substr(0, 120);
+        }
+    }
+    ExpectSameRoceResults(a, b, false);
+}
+
+TEST_F(LinkDevice, UdpZCubeAndRoftPermutationAndAllReduce)
+{
+    for (const auto pattern : {TrafficPattern::PERMUTATION, TrafficPattern::ALLREDUCE})
+    {
+        const auto flows = Pattern(pattern, 16, 1 << 30);
+        const auto rates = LineRateShares(flows, 16);
+        CompareUdp([&]() { return RunFabricUdp(ZCube16(), flows, rates, 4096, MicroSeconds(60)); });
+        CompareUdp([&]()
+                   { return RunFabricUdp(Roft16("200KB"), flows, rates, 4096, MicroSeconds(60)); });
+    }
+}
+
+TEST_F(LinkDevice, LightLoadSavesAnEventPerSwitchHop)
+{
+    // One flow at half the line rate through leaf, spine, leaf: every switch port finishes a
+    // frame before the next one arrives, so the fast device skips all three switch ports'
+    // transmit-complete events (the host's is kept), exactly one per switch hop.
+    const std::vector<FlowSpec> flows{Flow(0, 0, 15, 4096 * 200)};
+    const std::vector<double> rates{200e9};
+    auto run = [&]()
+    {
+        return RunFabricUdp(Roft16("2MB"), flows, rates, 4096, Time(0));
+    };
+    const FabricUdpRunResult a = RunWith<FabricUdpRunResult>("p2p", run);
+    const FabricUdpRunResult b = RunWith<FabricUdpRunResult>("fast", run);
+    EXPECT_EQ(a.deliveredPackets, 200u);
+    EXPECT_EQ(a.hopPackets, b.hopPackets);
+    EXPECT_EQ(a.flows[0].lastRx, b.flows[0].lastRx);
+    EXPECT_EQ(a.hopPackets, 4 * 200u);
+    EXPECT_EQ(a.events - b.events, 3 * 200u);
+}
+
+TEST_F(LinkDevice, UdpLinkFailureAndRepair)
+{
+    const auto flows = Pattern(TrafficPattern::ALLREDUCE, 16, 1 << 30);
+    const auto rates = LineRateShares(flows, 16);
+    const FabricUdpRunResult fast = CompareUdp(
+        [&]()
+        {
+            auto net = Roft16("200KB");
+            FabricFailureHelper failures(net);
+            // A leaf-spine link fails while loaded and comes back.
+            const FabricGraph& g = net->GetGraph();
+            const uint32_t leaf = g.GetPeer(0, 0);
+            for (uint32_t p = 0; p < g.GetNPorts(leaf); ++p)
+            {
+                if (!g.IsHost(g.GetPeer(leaf, p)))
+                {
+                    failures.FailLink(g.GetPortLink(leaf, p), MicroSeconds(20));
+                    failures.RepairLink(g.GetPortLink(leaf, p), MicroSeconds(40));
+                    break;
+                }
+            }
+            return RunFabricUdp(net, flows, rates, 4096, MicroSeconds(60));
+        });
+    EXPECT_GT(fast.drops.at(FabricDropReason::LINK_DOWN), 0u);
+}
+
+TEST_F(LinkDevice, RoceZCubeAndRoftPermutationAndAllReduce)
+{
+    for (const auto pattern : {TrafficPattern::PERMUTATION, TrafficPattern::ALLREDUCE})
+    {
+        CompareRoce([pattern]()
+                    { return RunFabricRoce(ZCube16(), Pattern(pattern, 16, 200000), {}); });
+        CompareRoce([pattern]()
+                    { return RunFabricRoce(Roft16("8MB"), Pattern(pattern, 16, 200000), {}); });
+    }
+}
+
+TEST_F(LinkDevice, RoceIncastWithEcnAndQueueDrops)
+{
+    const FabricRoceRunResult fast = CompareRoce(
+        []()
+        {
+            std::vector<FlowSpec> flows;
+            for (uint32_t i = 0; i < 8; ++i)
+            {
+                flows.push_back(Flow(i, 4 + i, 0, 400000));
+            }
+            return RunFabricRoce(Roft16("150KB"), flows, {});
+        });
+    uint64_t cnps = 0;
+    for (const auto& f : fast.flows)
+    {
+        cnps += f.cnps;
+        EXPECT_TRUE(f.complete);
+    }
+    EXPECT_GT(cnps, 0u);
+    EXPECT_GT(fast.drops.at(FabricDropReason::QUEUE_OVERFLOW), 0u);
+}
+
+TEST_F(LinkDevice, RoceRandomLoss)
+{
+    const FabricRoceRunResult fast = CompareRoce(
+        []()
+        {
+            auto net = Roft16("8MB");
+            CorruptArrivalsFromSpines(net, 15, 0.02);
+            std::vector<FlowSpec> flows;
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                flows.push_back(Flow(i, i, 12 + i, 1000000));
+            }
+            return RunFabricRoce(net, flows, {});
+        });
+    EXPECT_GT(fast.drops.at(FabricDropReason::PHY_RX_ERROR), 0u);
+}
+
+TEST_F(LinkDevice, RoceNicPortFailureAndRepair)
+{
+    const FabricRoceRunResult fast = CompareRoce(
+        []()
+        {
+            auto net = ZCube16();
+            auto det = CreateObject<FabricFailureDetector>();
+            det->Install(net);
+            FabricFailureHelper failures(net);
+            failures.FailNicPort(3, 0, MicroSeconds(40));
+            failures.RepairNicPort(3, 0, MicroSeconds(400));
+            std::vector<FlowSpec> flows;
+            for (uint32_t i = 0; i < 6; ++i)
+            {
+                flows.push_back(Flow(i, 3, 4 + 2 * i, 1500000));
+                flows.push_back(Flow(6 + i, 5 + 2 * i, 3, 1500000));
+            }
+            FabricRoceRunOptions o;
+            o.stopAt = MilliSeconds(50);
+            return RunFabricRoce(net, flows, o);
+        });
+    EXPECT_GT(fast.droppedPackets, 0u);
+    EXPECT_EQ(fast.incompleteFlows, 0u);
+}
+
+TEST_F(LinkDevice, RoceLosslessPfcIncast)
+{
+    const FabricRoceRunResult fast = CompareRoce(
+        []()
+        {
+            RoftHelper roft(RoftLayout(32, 8, 4), 3);
+            FabricNetworkHelper links;
+            PfcHelper pfcHelper;
+            pfcHelper.ConfigureLinks(links);
+            auto net = roft.Install(links);
+            Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+            std::vector<FlowSpec> flows;
+            for (uint32_t i = 0; i < 12; ++i)
+            {
+                flows.push_back(Flow(i, 8 + i, 0, 500000));
+            }
+            return RunFabricRoce(net, flows, {});
+        });
+    EXPECT_EQ(fast.droppedPackets, 0u);
+    EXPECT_EQ(fast.incompleteFlows, 0u);
+}
