@@ -494,7 +494,7 @@ TEST_F(RoceTransport, LostResendAfterAnIgnoredEarlierRoundNackRewindsByNack)
     auto net = Roft16();
     auto lose
         = Create<PsnArrivalErrorModel>(std::set<std::pair<uint32_t, uint32_t>>{{100, 1}, {105, 2}});
-    net->GetDevice(15, 0)->SetReceiveErrorModel(lose);
+    FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), lose);
     std::vector<Ptr<RoceSender>> senders;
     uint32_t resends105 = 0;
     FabricRoceRunOptions opt;
