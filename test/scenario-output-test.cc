@@ -136,7 +136,7 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
         {"/zcube-vs-roft --level=flow", "analytic|packet|both"},
         {"/zcube-vs-roft --bogus=1", "unknown flag '--bogus'"},
         {"/zcube-vs-roft --attachment=zigzag", "contiguous|rail"},
-        {"/bench-packet-rate --variants=fast,warp", "fast|ipv4|global"},
+        {"/bench-packet-rate --variants=fast,warp", "fast|fastdev|ipv4|global"},
         {"/bench-packet-rate --sim-us=0", "--sim-us=0 is out of range"},
         {"/zcube-one-flow --src=40", "--src and --dst must be distinct GPUs in [0, 31]"},
         {"/ecmp-collision --leaf-pairs=3", "--leaf-pairs=3 is out of range [1, 2]"},
