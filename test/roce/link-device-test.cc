@@ -6,6 +6,7 @@
 // while the fast device runs fewer events.
 #include "../ns3-sim-fixture.h"
 #include "roce-result-compare.h"
+#include "roce-test-fabrics.h"
 #include "spine-loss.h"
 
 #include "ns3/core-module.h"
@@ -106,28 +107,6 @@ CompareUdp(const UdpScenario& scenario)
     // Never more events; fewer only where switch ports idle (LightLoadSavesAnEventPerSwitchHop).
     EXPECT_LE(b.events, a.events);
     return b;
-}
-
-FlowSpec
-Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
-{
-    FlowSpec f;
-    f.id = id;
-    f.src = src;
-    f.dst = dst;
-    f.bytes = bytes;
-    f.srcPort = static_cast<uint16_t>(49152 + id);
-    return f;
-}
-
-/// 16 GPUs, 4 leaves of 4, 4 spines.
-Ptr<FabricNetwork>
-Roft16(const std::string& queue)
-{
-    RoftHelper roft(RoftLayout(16, 4, 4), 1);
-    FabricNetworkHelper links;
-    links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(queue)));
-    return roft.Install(links);
 }
 
 Ptr<FabricNetwork>

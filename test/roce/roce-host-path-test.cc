@@ -5,6 +5,7 @@
 // on ZCube and ROFT, random losses, a NIC port failover and a lossless (PFC) fabric.
 #include "../ns3-sim-fixture.h"
 #include "roce-result-compare.h"
+#include "roce-test-fabrics.h"
 #include "spine-loss.h"
 
 #include "ns3/applications-module.h"
@@ -98,28 +99,6 @@ CompareHostPaths(const Scenario& scenario)
     EXPECT_EQ(ipv4.reroutes, fast.reroutes);
     ExpectSameRoceResults(ipv4.r, fast.r);
     return fast;
-}
-
-FlowSpec
-Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
-{
-    FlowSpec f;
-    f.id = id;
-    f.src = src;
-    f.dst = dst;
-    f.bytes = bytes;
-    f.srcPort = static_cast<uint16_t>(49152 + id);
-    return f;
-}
-
-/// 16 GPUs, 4 leaves of 4, 4 spines.
-Ptr<FabricNetwork>
-Roft16(const std::string& queue)
-{
-    RoftHelper roft(RoftLayout(16, 4, 4), 1);
-    FabricNetworkHelper links;
-    links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(queue)));
-    return roft.Install(links);
 }
 
 std::vector<FlowSpec>
