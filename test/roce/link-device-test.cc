@@ -47,7 +47,19 @@ RunWith(const std::string& device, const std::function<Result()>& scenario)
     Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(device));
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(1);
+    const uint64_t built = FastP2pNetDevice::GetInstancesCreated();
+    const uint64_t unforeseen = FastP2pNetDevice::GetUnforeseenSends();
     Result r = scenario();
+    // The run used the device asked for, and never met a Send the skip rule did not foresee.
+    if (device == "fast")
+    {
+        EXPECT_GT(FastP2pNetDevice::GetInstancesCreated(), built);
+    }
+    else
+    {
+        EXPECT_EQ(FastP2pNetDevice::GetInstancesCreated(), built);
+    }
+    EXPECT_EQ(FastP2pNetDevice::GetUnforeseenSends(), unforeseen);
     Simulator::Destroy();
     Config::Reset();
     return r;

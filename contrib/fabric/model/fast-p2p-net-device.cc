@@ -161,9 +161,13 @@ FastP2pNetDevice::GetTypeId()
     return tid;
 }
 
+uint64_t FastP2pNetDevice::s_instances = 0;
+uint64_t FastP2pNetDevice::s_unforeseenSends = 0;
+
 FastP2pNetDevice::FastP2pNetDevice()
 {
     NS_LOG_FUNCTION(this);
+    ++s_instances;
 }
 
 FastP2pNetDevice::~FastP2pNetDevice()
@@ -237,6 +241,11 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     {
         if (!m_pull.IsRunning())
         {
+            if (m_arrivalDriven && m_currentPkt == nullptr)
+            {
+                ++s_unforeseenSends;
+                NS_LOG_WARN("a Send found the port busy after its event was skipped");
+            }
             EnsurePull();
         }
         return true;
@@ -264,9 +273,13 @@ FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
 {
     const Time txTime = m_bps.CalculateBytesTxTime(p->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
-    m_currentPkt = p;
     m_phyTxBeginTrace(p);
-    if (NeedsPull(txTime + m_tInterframeGap))
+    // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
+    // frame is not held: holding it would make the receiver's copy share its buffer, and the
+    // next switch's header rewrite would then copy the whole frame.
+    const bool pull = NeedsPull(txTime + m_tInterframeGap);
+    m_currentPkt = pull ? p : nullptr;
+    if (pull)
     {
         EnsurePull();
     }

@@ -71,6 +71,16 @@ class FastP2pNetDevice : public NetDevice
     bool IsTransmitting() const;
     /// Pull events scheduled so far (transmit-complete events, for the event count per hop).
     uint64_t GetPullEvents() const { return m_pullEvents; }
+    /// Devices of this type created in this process (tests check a run really used them).
+    static uint64_t GetInstancesCreated() { return s_instances; }
+    /**
+     * Sends, in this process, that found a switch port busy after its transmit-complete event
+     * had been skipped: the assumption behind the skip (every Send on such a port comes from a
+     * frame already on the wire toward the node, see NeedsPull) did not hold, and same-instant
+     * event order may then differ from PointToPointNetDevice's. 0 in every tested
+     * configuration; a mixed node, a timer-driven queue disc or a remote channel could break it.
+     */
+    static uint64_t GetUnforeseenSends() { return s_unforeseenSends; }
     /// The channel started a frame toward this device that arrives at \p arrival.
     void NotifyInbound(Time arrival) { m_inbound.push_back(arrival); }
 
@@ -139,6 +149,8 @@ class FastP2pNetDevice : public NetDevice
     EventId m_pull;                //!< pending transmit-complete event, if any
     Ptr<Packet> m_currentPkt;      //!< the frame on the wire (for PhyTxEnd)
     uint64_t m_pullEvents{0};
+    static uint64_t s_instances;       //!< see GetInstancesCreated
+    static uint64_t s_unforeseenSends; //!< see GetUnforeseenSends
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
