@@ -38,16 +38,24 @@ RunRoceWith(const std::function<Ptr<FabricNetwork>()>& build,
             const std::string& hostPath,
             const std::string& linkDevice)
 {
-    const std::string hostPathBefore = AttributeDefault(RoceNic::GetTypeId(), "HostPath");
-    const std::string deviceBefore = AttributeDefault(FabricNetwork::GetTypeId(), "LinkDevice");
+    // The defaults are restored however the run ends (an exception reaches the program's
+    // error handler, which may still write results).
+    struct Restore
+    {
+        std::string hostPath = AttributeDefault(RoceNic::GetTypeId(), "HostPath");
+        std::string device = AttributeDefault(FabricNetwork::GetTypeId(), "LinkDevice");
+
+        ~Restore()
+        {
+            Config::SetDefault("ns3::RoceNic::HostPath", StringValue(hostPath));
+            Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(device));
+        }
+    } restore;
     Config::SetDefault("ns3::RoceNic::HostPath", StringValue(hostPath));
     Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(linkDevice));
     FabricRoceRunOptions opt;
     opt.stopAt = simTime;
-    FabricRoceRunResult r = RunFabricRoce(build(), flows, opt);
-    Config::SetDefault("ns3::RoceNic::HostPath", StringValue(hostPathBefore));
-    Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(deviceBefore));
-    return r;
+    return RunFabricRoce(build(), flows, opt);
 }
 
 } // namespace
