@@ -184,6 +184,23 @@ TEST_F(LinkDevice, SelectedByAttribute)
     Ptr<FabricNetwork> net = ZCube16();
     EXPECT_EQ(FabricLinkDevice::GetDataRate(net->GetDevice(0, 0)), DataRate("10Gbps"));
     EXPECT_EQ(FabricLinkDevice::GetDelay(net->GetDevice(0, 0)), MicroSeconds(3));
+    Simulator::Destroy();
+    // So do its own (they were once overwritten by the datacenter defaults), but not over what
+    // the helper is told.
+    Config::SetDefault("ns3::FastP2pNetDevice::DataRate", StringValue("25Gbps"));
+    Config::SetDefault("ns3::FastP2pNetDevice::Mtu", UintegerValue(9000));
+    Config::SetDefault("ns3::FastP2pChannel::Delay", StringValue("2us"));
+    net = ZCube16();
+    EXPECT_EQ(FabricLinkDevice::GetDataRate(net->GetDevice(0, 0)), DataRate("25Gbps"));
+    EXPECT_EQ(FabricLinkDevice::GetDelay(net->GetDevice(0, 0)), MicroSeconds(2));
+    EXPECT_EQ(net->GetDevice(0, 0)->GetMtu(), 9000);
+    Simulator::Destroy();
+    ZCubeHelper zcube(16, 4);
+    FabricNetworkHelper links;
+    links.SetDeviceAttribute("DataRate", StringValue("50Gbps"));
+    net = zcube.Install(links);
+    EXPECT_EQ(FabricLinkDevice::GetDataRate(net->GetDevice(0, 0)), DataRate("50Gbps"));
+    EXPECT_EQ(FabricLinkDevice::GetDelay(net->GetDevice(0, 0)), MicroSeconds(2));
 }
 
 TEST_F(LinkDevice, SameTransmissionsOnEveryLink)

@@ -26,6 +26,7 @@
 #include <array>
 #include <cctype>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -287,6 +288,23 @@ FabricNetworkHelper::MakeFastLinkFactories() const
                 f.queue.Set(name, v);
             }
         });
+    // A program may also name the fast pair itself (--ns3::FastP2pNetDevice::DataRate=...):
+    // such a changed default beats the datacenter defaults, as a PointToPoint* one does, but
+    // not what the helper was told (SetDeviceAttribute / SetChannelAttribute).
+    const std::tuple<TypeId, ObjectFactory*, std::string> fast[]
+        = {{FastP2pNetDevice::GetTypeId(), &f.device, "ns3::PointToPointNetDevice::"},
+           {FastP2pChannel::GetTypeId(), &f.channel, "ns3::PointToPointChannel::"}};
+    for (const auto& [tid, factory, helperPrefix] : fast)
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (IsNs3DefaultChanged(info) && m_linkAttributes.count(helperPrefix + info.name) == 0)
+            {
+                factory->Set(info.name, *info.initialValue);
+            }
+        }
+    }
     return f;
 }
 
