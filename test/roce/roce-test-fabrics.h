@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Small fabrics and flows shared by the RoCE tests that run one scenario twice and compare
-// (roce-host-path-test.cc: two host paths; link-device-test.cc: two link devices).
+// (roce-host-path-test.cc: two host paths; link-device-test.cc: two link devices) and the
+// transport tests.
 #ifndef ROCE_TEST_FABRICS_H
 #define ROCE_TEST_FABRICS_H
 
@@ -29,7 +30,7 @@ Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
 
 /// 16 GPUs, 4 leaves of 4, 4 spines, every queue \p queue deep.
 inline Ptr<FabricNetwork>
-Roft16(const std::string& queue)
+Roft16(const std::string& queue = "8MB")
 {
     RoftHelper roft(RoftLayout(16, 4, 4), 1);
     FabricNetworkHelper links;

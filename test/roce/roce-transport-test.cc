@@ -2,6 +2,7 @@
 // RoCE-like transport in small ns-3 runs: line rate on an idle path, DCQCN sharing a
 // bottleneck, go-back-N under injected loss, incast, and packet accounting in every run.
 #include "../ns3-sim-fixture.h"
+#include "roce-test-fabrics.h"
 #include "spine-loss.h"
 
 #include "ns3/core-module.h"
@@ -122,25 +123,6 @@ class RoceTransport : public Ns3SimTest
 {
   protected:
     /// 16 GPUs, 4 leaves of 4, 4 spines, 400 Gb/s, 1 us links.
-    static Ptr<FabricNetwork> Roft16(const std::string& queue = "8MB")
-    {
-        RoftHelper roft(RoftLayout(16, 4, 4), 1);
-        FabricNetworkHelper links;
-        links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(queue)));
-        return roft.Install(links);
-    }
-
-    static FlowSpec Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
-    {
-        FlowSpec f;
-        f.id = id;
-        f.src = src;
-        f.dst = dst;
-        f.bytes = bytes;
-        f.srcPort = static_cast<uint16_t>(49152 + id);
-        return f;
-    }
-
     static void ExpectAccounted(const FabricRoceRunResult& r)
     {
         EXPECT_EQ(r.Unaccounted(), 0) << "sent " << r.sentPackets << " delivered "
