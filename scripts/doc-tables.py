@@ -16,7 +16,9 @@ Nothing outside the markers is touched.
     python3 scripts/doc-tables.py --from results --check --strict  # ... or a result is missing
 
 RESULTS is --from (default: the repository's results/). A table whose results are missing is
-left as it is and reported (exit 1 with --strict). --check compares the pages only against the
+left as it is and reported (exit 1 with --strict); so is one whose summary.json records other
+program flags or --ns3:: overrides than the registry's command (or none: made before summaries
+recorded them). --check compares the pages only against the
 results found locally in RESULTS: on a clean checkout (no results/) it reports every table as
 missing and exits 0, which proves nothing; use --check --strict to fail on missing results. Costs: "cheap" runs are deterministic and
 take a minute or less; "slow" ones are deterministic but take minutes or GiBs; "timed" ones

@@ -365,6 +365,21 @@ TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
     Parsed({"--n=8"});
     out.WriteSummary({{"a", 1}});
     EXPECT_FALSE(read("summary.json").contains("ns3_overrides")); // none given: unchanged
+    EXPECT_EQ(read("summary.json")["program_flags"], (nlohmann::json{{"n", "8"}}));
+    // Defaults only: an empty record (the run used every default), not a missing one.
+    Parsed({});
+    out.WriteSummary({{"a", 1}});
+    EXPECT_EQ(read("summary.json")["program_flags"], nlohmann::json::object());
+    // --out is where results go, not a parameter of them; a bare boolean reads "true"; values
+    // are kept as written (the doc-tables check compares them with its registry's text).
+    Parsed({"--out=" + dir, "--full", "--stop-ms=0.50", "--n=8"});
+    out.WriteSummary({{"a", 1}});
+    EXPECT_EQ(read("summary.json")["program_flags"],
+              (nlohmann::json{{"full", "true"}, {"stop-ms", "0.50"}, {"n", "8"}}));
+    nlohmann::json notAnObject = nlohmann::json::array({1});
+    EXPECT_NE(InvalidArgument([&] { AddProgramFlags(notAnObject); }).find("JSON object"),
+              std::string::npos);
+    Parsed({"--n=8"});
     Parsed({"--ns3::UniformRandomVariable::Max=9",
             "--n=8",
             "--RngRun=3",
@@ -378,7 +393,9 @@ TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
     // The last value of a name given twice is the one ns-3 applied.
     const nlohmann::json expected{{"ns3::UniformRandomVariable::Max", "8"}, {"RngRun", "3"}};
     EXPECT_EQ(s["ns3_overrides"], expected);
-    EXPECT_EQ(read("run-2.json"), (nlohmann::json{{"b", 2}, {"ns3_overrides", expected}}));
+    const nlohmann::json flags{{"n", "8"}};
+    EXPECT_EQ(read("run-2.json"),
+              (nlohmann::json{{"b", 2}, {"program_flags", flags}, {"ns3_overrides", expected}}));
     EXPECT_EQ(read("summary-as-is.json"), (nlohmann::json{{"a", 1}}));
     nlohmann::json j{{"c", 3}};
     AddNs3Overrides(j);

@@ -659,8 +659,8 @@ TEST(Hardening, EveryPacketSummaryAccountsForEveryPacket)
     std::filesystem::remove_all(dir);
 }
 
-// Every program that writes a summary.json records the --ns3:: attribute defaults and ns-3
-// global values of its command line (FabricResults::WriteSummary). The overrides given are
+// Every program that writes a summary.json records its own flags and the --ns3:: attribute
+// defaults and ns-3 global values of its command line (FabricResults::WriteSummary). The overrides given are
 // the defaults (EcnMarker Pmax 0.2, RngRun 1), so each run is the program's own small run.
 TEST(Hardening, EveryProgramRecordsItsNs3Overrides)
 {
@@ -715,6 +715,12 @@ TEST(Hardening, EveryProgramRecordsItsNs3Overrides)
     for (auto args : runs)
     {
         const std::string program = args[0];
+        json flags = json::object();
+        for (size_t i = 1; i < args.size(); ++i)
+        {
+            const size_t eq = args[i].find('=');
+            flags[args[i].substr(2, eq - 2)] = args[i].substr(eq + 1);
+        }
         args.push_back("--ns3::EcnMarker::Pmax=0.2");
         args.push_back("--RngRun=1");
         args.push_back("--out=" + dir + "/" + program);
@@ -724,6 +730,8 @@ TEST(Hardening, EveryProgramRecordsItsNs3Overrides)
         EXPECT_EQ(s.value("ns3_overrides", json()),
                   (json{{"ns3::EcnMarker::Pmax", "0.2"}, {"RngRun", "1"}}))
             << program;
+        // ... and its own flags as given, without --out.
+        EXPECT_EQ(s.value("program_flags", json()), flags) << program;
     }
     std::filesystem::remove_all(dir);
 }

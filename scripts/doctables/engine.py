@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from .formats import MissingResults, point_folder
+from .formats import MissingResults, StaleResults, point_folder
 from .registry import RUNS, TABLES
 
 MARKER = re.compile(r"^<!-- table:(?P<name>[a-z0-9-]+) -->\s*$")
@@ -64,9 +64,51 @@ def regenerate_hint(name):
             f"{run.machine}.*")
 
 
+def expected_flags(args):
+    """(program flags, ns-3 overrides) a command line's arguments give, as a summary records
+    them (FabricResults::WriteSummary: "program_flags", "ns3_overrides"; --out is not kept)."""
+    flags, ns3 = {}, {}
+    for a in args:
+        name, eq, value = a[2:].partition("=")
+        if name == "out":
+            continue
+        target = ns3 if name.startswith("ns3::") or name[:1].isupper() else flags
+        target[name] = value if eq else "true"
+    return flags, ns3
+
+
+def check_made_by(folder, args):
+    """Raise StaleResults unless folder/summary.json records exactly the flags \\p args give:
+    a results folder made by another command line (or before summaries recorded theirs)
+    must not fill a table that names this one."""
+    path = os.path.join(folder, "summary.json")
+    if not os.path.exists(path):
+        return  # the formatter reports what is missing
+    with open(path, encoding="utf-8") as f:
+        summary = json.load(f)
+    want, want_ns3 = expected_flags(args)
+    if "program_flags" not in summary:
+        raise StaleResults(f"{path} does not record the flags that made it (made before "
+                           "summaries recorded them); run again")
+    got, got_ns3 = summary["program_flags"], summary.get("ns3_overrides", {})
+    if got != want or got_ns3 != want_ns3:
+        show = lambda f, n: " ".join([f"--{k}={v}" for k, v in sorted(f.items())] +
+                                     [f"--{k}={v}" for k, v in sorted(n.items())]) or "(none)"
+        raise StaleResults(f"{path} was made with {show(got, got_ns3)}, the table needs "
+                           f"{show(want, want_ns3)}; run again")
+
+
 def render(name, results):
-    """The lines between the markers of table \\p name, from the results folder \\p results."""
+    """The lines between the markers of table \\p name, from the results folder \\p results
+    (which must have been made by the registry's command line)."""
+    run = RUNS[TABLES[name].run]
     folder = os.path.join(results, TABLES[name].run)
+    for point in run.points:
+        fab, pat, tr, n, k, us = point.split(":")
+        check_made_by(point_folder(folder, point),
+                      [f"--scaling={fab}:{pat}:{tr}", f"--n={n}", f"--k={k}", f"--sim-us={us}"])
+    if not run.points:
+        check_made_by(folder, run.args)
     return TABLES[name].formatter(folder) + ["", regenerate_hint(name)]
 
 

@@ -13,6 +13,10 @@ class MissingResults(Exception):
     """The folder lacks an output a table needs (the table is then left as it is)."""
 
 
+class StaleResults(MissingResults):
+    """The folder's results were made by another command line than the table's."""
+
+
 def load(folder, name="summary.json"):
     path = os.path.join(folder, name)
     if not os.path.exists(path):

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -33,6 +34,13 @@ Ns3Overrides()
 {
     static std::vector<std::pair<std::string, std::string>> overrides;
     return overrides;
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>>&
+ProgramFlags()
+{
+    static std::optional<std::vector<std::pair<std::string, std::string>>> flags;
+    return flags;
 }
 
 /// Compact number for messages: 0.5, 1e-06, 100000 (not 0.500000).
@@ -336,6 +344,7 @@ FabricCli::Parse(int argc, char* argv[])
                                                "version"};
     std::vector<std::string> forCommandLine{argc > 0 ? argv[0] : "program"};
     Ns3Overrides().clear();
+    ProgramFlags().emplace();
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg(argv[i]);
@@ -414,6 +423,10 @@ FabricCli::Parse(int argc, char* argv[])
                 m_values[name] = value;
             }
             m_set.insert(name);
+            if (name != "out")
+            {
+                ProgramFlags()->emplace_back(name, m_values[name]);
+            }
             continue;
         }
         // ns-3 global values (--RngRun=3, --SchedulerType=...), checked like attributes.
@@ -457,6 +470,12 @@ const std::vector<std::pair<std::string, std::string>>&
 FabricNs3Overrides()
 {
     return Ns3Overrides();
+}
+
+const std::vector<std::pair<std::string, std::string>>*
+FabricProgramFlags()
+{
+    return ProgramFlags() ? &*ProgramFlags() : nullptr;
 }
 
 std::string

@@ -99,6 +99,17 @@ const std::vector<std::pair<std::string, std::string>>& FabricNs3Overrides();
 
 /**
  * \ingroup fabric
+ * The program's own flags the last FabricCli::Parse was given explicitly (--name=value, a
+ * bare boolean as "true"), in command-line order, as the user wrote them, except --out (where
+ * the results go is not a parameter of the result); nullptr when no FabricCli::Parse ran in
+ * this process. FabricResults::WriteSummary (AddProgramFlags) records them in a program's
+ * summary.json under "program_flags", so a result says which command line made it
+ * (scripts/doc-tables.py checks them against the command its tables need).
+ */
+const std::vector<std::pair<std::string, std::string>>* FabricProgramFlags();
+
+/**
+ * \ingroup fabric
  * Check that \p tidName names a TypeId that has a constructor and derives from \p base.
  * \throws std::invalid_argument naming \p what
  */

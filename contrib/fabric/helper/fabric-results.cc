@@ -180,8 +180,30 @@ void
 FabricResults::WriteSummary(const nlohmann::json& summary, const std::string& file) const
 {
     nlohmann::json withOverrides = summary;
+    AddProgramFlags(withOverrides);
     AddNs3Overrides(withOverrides);
     WriteJson(file, withOverrides);
+}
+
+void
+AddProgramFlags(nlohmann::json& summary)
+{
+    const auto* flags = FabricProgramFlags();
+    if (!flags)
+    {
+        return;
+    }
+    if (!summary.is_object())
+    {
+        throw std::invalid_argument("AddProgramFlags: the summary must be a JSON object, not "
+                                    + std::string(summary.type_name()));
+    }
+    nlohmann::json rec = nlohmann::json::object();
+    for (const auto& [name, value] : *flags)
+    {
+        rec[name] = value;
+    }
+    summary["program_flags"] = rec;
 }
 
 void

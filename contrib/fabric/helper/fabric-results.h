@@ -32,8 +32,8 @@ class FabricResults
     void WriteJson(const std::string& file, const nlohmann::json& j) const;
 
     /**
-     * Write a program's run summary: \p summary with the run's --ns3:: overrides recorded
-     * (AddNs3Overrides), to dir/\p file. Every program writes its summary.json this way, so a
+     * Write a program's run summary: \p summary with the run's program flags and --ns3::
+     * overrides recorded (AddProgramFlags, AddNs3Overrides), to dir/\p file. Every program writes its summary.json this way, so a
      * result says which parameters made it.
      * \throws std::invalid_argument if overrides were given and \p summary is not an object
      */
@@ -129,6 +129,16 @@ std::string TakeFabricOutputErrors();
  * \throws std::invalid_argument if overrides were given and \p summary is not a JSON object
  */
 void AddNs3Overrides(nlohmann::json& summary);
+
+/**
+ * \ingroup fabric
+ * Record the program flags the last FabricCli::Parse was given explicitly
+ * (FabricProgramFlags; --out excepted) in \p summary as "program_flags": {"<name>": "<value
+ * as given>"}, an empty object when the program ran with its defaults. Nothing is added when
+ * no FabricCli::Parse ran in this process.
+ * \throws std::invalid_argument if \p summary is not a JSON object and flags are recorded
+ */
+void AddProgramFlags(nlohmann::json& summary);
 
 /// Format a double compactly for CSV/tables (up to \p digits significant digits).
 std::string FormatNumber(double x, int digits = 6);
