@@ -321,7 +321,10 @@ Programs(const std::string& logical, const std::string& dir)
           "big-k",
           "allreduce-mb",
           "skip-16k",
-          "skip-packet"},
+          "skip-packet",
+          "flow-repeat",
+          "flow-only",
+          "rows"},
          true},
     };
 }

@@ -120,38 +120,8 @@ TEST_F(RoceHostPath, SameBytesOnEveryLink)
         return [&out](FabricRoceRunOptions o)
         {
             auto net = Roft16("8MB");
-            for (uint32_t v = 0; v < net->GetGraph().GetNNodes(); ++v)
-            {
-                for (uint32_t p = 0; p < net->GetGraph().GetNPorts(v); ++p)
-                {
-                    net->GetDevice(v, p)->TraceConnectWithoutContext(
-                        "PhyTxBegin",
-                        Callback<void, Ptr<const Packet>>(
-                            [&out, v, p](Ptr<const Packet> pkt)
-                            {
-                                std::vector<uint8_t> bytes(pkt->GetSize());
-                                pkt->CopyData(bytes.data(), bytes.size());
-                                std::ostringstream s;
-                                // Packet uids count on across runs of one process: the
-                                // uid is compared relative to the run's first (below).
-                                s << pkt->GetUid() << " " << Simulator::Now().GetPicoSeconds()
-                                  << " " << v << "/" << p << " ";
-                                for (uint8_t b : bytes)
-                                {
-                                    s << int(b) << ".";
-                                }
-                                auto it = pkt->GetPacketTagIterator();
-                                while (it.HasNext())
-                                {
-                                    s << " tag " << it.Next().GetTypeId().GetName();
-                                }
-                                out.push_back(s.str());
-                            }));
-                }
-            }
-            // Two flows into one host (ECN marks, CNPs) and a third elsewhere.
-            return RunFabricRoce(
-                net, {Flow(0, 0, 15, 300000), Flow(1, 4, 15, 300000), Flow(2, 1, 6, 100000)}, o);
+            RecordEveryTransmission(net, out, true);
+            return RunFabricRoce(net, IncastAndOneMore(), o);
         };
     };
     std::vector<std::string> ipv4;
@@ -161,21 +131,8 @@ TEST_F(RoceHostPath, SameBytesOnEveryLink)
     EXPECT_GT(b.fastTx, 0u);
     ASSERT_GT(ipv4.size(), 200u);
     ASSERT_EQ(ipv4.size(), fast.size());
-    auto relative = [](std::vector<std::string>& v)
-    {
-        uint64_t first = UINT64_MAX;
-        for (const auto& t : v)
-        {
-            first = std::min<uint64_t>(first, std::stoull(t.substr(0, t.find(' '))));
-        }
-        for (auto& t : v)
-        {
-            const size_t sp = t.find(' ');
-            t = std::to_string(std::stoull(t.substr(0, sp)) - first) + t.substr(sp);
-        }
-    };
-    relative(ipv4);
-    relative(fast);
+    RelativeUids(ipv4);
+    RelativeUids(fast);
     for (size_t i = 0; i < ipv4.size(); ++i)
     {
         if (ipv4[i] != fast[i])

@@ -6,11 +6,17 @@
 #define ROCE_TEST_FABRICS_H
 
 #include "ns3/fabric-network-helper.h"
+#include "ns3/packet.h"
 #include "ns3/queue-size.h"
 #include "ns3/roce-traffic-helper.h"
+#include "ns3/simulator.h"
 #include "ns3/zcube-helper.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -36,6 +42,70 @@ Roft16(const std::string& queue = "8MB")
     FabricNetworkHelper links;
     links.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize(queue)));
     return roft.Install(links);
+}
+
+/// Two flows into one host (ECN marks, CNPs) and a third elsewhere, on Roft16.
+inline std::vector<FlowSpec>
+IncastAndOneMore()
+{
+    return {Flow(0, 0, 15, 300000), Flow(1, 4, 15, 300000), Flow(2, 1, 6, 100000)};
+}
+
+/**
+ * Record every transmission on every device of \p net into \p out, in order, one line each:
+ * time in ps, node/port and every byte of the frame; with \p uidAndTags also the packet uid
+ * first (uids count on across runs of one process: compare them with RelativeUids) and the
+ * packet tags last.
+ */
+inline void
+RecordEveryTransmission(Ptr<FabricNetwork> net, std::vector<std::string>& out, bool uidAndTags)
+{
+    for (uint32_t v = 0; v < net->GetGraph().GetNNodes(); ++v)
+    {
+        for (uint32_t p = 0; p < net->GetGraph().GetNPorts(v); ++p)
+        {
+            net->GetDevice(v, p)->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [&out, v, p, uidAndTags](Ptr<const Packet> pkt)
+                    {
+                        std::vector<uint8_t> bytes(pkt->GetSize());
+                        pkt->CopyData(bytes.data(), bytes.size());
+                        std::ostringstream s;
+                        if (uidAndTags)
+                        {
+                            s << pkt->GetUid() << " ";
+                        }
+                        s << Simulator::Now().GetPicoSeconds() << " " << v << "/" << p << " ";
+                        for (uint8_t b : bytes)
+                        {
+                            s << int(b) << ".";
+                        }
+                        auto it = pkt->GetPacketTagIterator();
+                        while (uidAndTags && it.HasNext())
+                        {
+                            s << " tag " << it.Next().GetTypeId().GetName();
+                        }
+                        out.push_back(s.str());
+                    }));
+        }
+    }
+}
+
+/// Rewrite the leading uids of RecordEveryTransmission's lines relative to the smallest.
+inline void
+RelativeUids(std::vector<std::string>& lines)
+{
+    uint64_t first = UINT64_MAX;
+    for (const auto& t : lines)
+    {
+        first = std::min<uint64_t>(first, std::stoull(t.substr(0, t.find(' '))));
+    }
+    for (auto& t : lines)
+    {
+        const size_t sp = t.find(' ');
+        t = std::to_string(std::stoull(t.substr(0, sp)) - first) + t.substr(sp);
+    }
 }
 
 } // namespace ns3
