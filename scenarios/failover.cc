@@ -107,6 +107,11 @@ Run(int argc, char* argv[])
     cli.Add("prefill-fraction", "fraction of GPUs that are Prefill senders", "0.25");
     cli.Add("detect-us", "local (loss-of-signal) detection delay, us", "5");
     cli.Add("controller-latency-us", "detection to controller rules in force, us (ZCube)", "1000");
+    cli.Add("detour-shape",
+            "ZCube controller detours for a dead core link: paper (§6.2, 4 switches) | "
+            "reverse-plane (per affected pair over the links Eq. 1 leaves idle: the source's "
+            "E side, E -> O core, the destination's O side; 2 switches)",
+            "paper");
     cli.Add("propagation-us", "routing-update delay per switch hop, us (ROFT)", "50");
     cli.Add("compute-us", "route computation at non-adjacent nodes, us", "0");
     cli.Add("bfd-interval-us", "BFD interval, us (one-way failures)", "3300");
@@ -143,6 +148,12 @@ Run(int argc, char* argv[])
     cli.Parse(argc, argv);
 
     const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft", "rng"});
+    const std::string detourShape = cli.GetChoice("detour-shape", {"paper", "reverse-plane"});
+    if (fabricName != "zcube" && cli.IsSet("detour-shape"))
+    {
+        throw std::invalid_argument(
+            "--detour-shape applies to --fabric=zcube only (got --fabric=" + fabricName + ")");
+    }
     if (fabricName != "rng")
     {
         // Not silently ignored: a set flag that this fabric would not read is a mistake.
@@ -209,6 +220,10 @@ Run(int argc, char* argv[])
     else
     {
         fabric = MakeFabricChoice(fabricName, fp);
+    }
+    if (fabricName == "zcube")
+    {
+        fabric.routing.Set("DetourShape", StringValue(detourShape));
     }
     const FabricGraph& g = *fabric.graph;
 
@@ -306,7 +321,11 @@ Run(int argc, char* argv[])
     {
         auto sweepFabric = [&](const std::string& name)
         {
-            const FabricChoice fc = MakeFabricChoice(name, fp);
+            FabricChoice fc = MakeFabricChoice(name, fp);
+            if (name == "zcube")
+            {
+                fc.routing.Set("DetourShape", StringValue(detourShape));
+            }
             return FailoverSweepFabric{
                 fc.routing, fc.graph, DefaultElements(fc, n, k).front().second};
         };
@@ -328,6 +347,10 @@ Run(int argc, char* argv[])
                               {"hold_us", hold.GetSeconds() * 1e6},
                               {"flow_bytes", flowBytes},
                               {"flows", flows.size()}});
+    if (fabricName == "zcube")
+    {
+        summary["params"]["detour_shape"] = detourShape;
+    }
     summary.update(PacketAccountingJson(
         r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets));
     summary["in_flight_at_stop"] = r.inFlightPackets;

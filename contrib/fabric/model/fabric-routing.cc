@@ -228,21 +228,7 @@ FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
                 DoNodeViewChanged(node, c);
                 const bool isNode = c.element == FabricStateChange::Element::NODE;
                 m_nodeViewChangeTrace(node, isNode, c.id, c.up);
-                auto it = m_nodeViewListeners.find(node);
-                if (it != m_nodeViewListeners.end() && !it->second.empty())
-                {
-                    // A copy: a listener may add or remove listeners.
-                    std::vector<NodeViewListener> now;
-                    now.reserve(it->second.size());
-                    for (const auto& [id, cb] : it->second)
-                    {
-                        now.push_back(cb);
-                    }
-                    for (const auto& cb : now)
-                    {
-                        cb(node, isNode, c.id, c.up);
-                    }
-                }
+                CallNodeViewListeners(node, isNode, c.id, c.up);
                 m_routesChangedTrace(node);
             });
     }
@@ -252,6 +238,26 @@ FabricRouting::SetNodeView(uint32_t node, std::shared_ptr<FabricState> view)
         FabricStateChange{
             FabricStateChange::Element::DIR_LINK, UINT32_MAX, false, now.GetVersion()});
     m_routesChangedTrace(node);
+}
+
+void
+FabricRouting::CallNodeViewListeners(uint32_t node, bool isNode, uint32_t id, bool up)
+{
+    auto it = m_nodeViewListeners.find(node);
+    if (it != m_nodeViewListeners.end() && !it->second.empty())
+    {
+        // A copy: a listener may add or remove listeners.
+        std::vector<NodeViewListener> now;
+        now.reserve(it->second.size());
+        for (const auto& [lid, cb] : it->second)
+        {
+            now.push_back(cb);
+        }
+        for (const auto& cb : now)
+        {
+            cb(node, isNode, id, up);
+        }
+    }
 }
 
 uint64_t

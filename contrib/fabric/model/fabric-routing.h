@@ -151,7 +151,8 @@ class FabricRouting : public Object
      * that node (right after the NodeViewChange trace). Unlike a NodeViewChange subscription,
      * which every change at any node calls, a change at a node calls only that node's
      * listeners: a host's queue pairs re-resolve their routes in O(queue pairs of the host),
-     * not O(flows) per learning node.
+     * not O(flows) per learning node. A scheme also calls them, with id UINT32_MAX, when it
+     * changed the node's decisions without a change of its view (NotifyNodeListeners).
      * \return an id for RemoveNodeViewListener
      * \throws std::invalid_argument if \p node is outside the graph or \p cb is null,
      *         std::logic_error before SetGraph
@@ -204,6 +205,16 @@ class FabricRouting : public Object
     }
     /// Whether some node has a view of its own.
     bool HasNodeViews() const { return !m_nodeViews.empty(); }
+    /**
+     * Call \p node's node-view listeners (AddNodeViewListener) with (node, false, UINT32_MAX,
+     * true) although its view did not change: the scheme changed \p node's own decisions
+     * otherwise (a controller installed or removed per-pair rules at a host), so whoever
+     * cached a route there asks again. Nothing when the node has no listener.
+     */
+    void NotifyNodeListeners(uint32_t node)
+    {
+        CallNodeViewListeners(node, false, UINT32_MAX, true);
+    }
 
     /**
      * Pick one of \p n ports (\p portOf(i), i < n) by \p hash among those the view believes
@@ -253,6 +264,7 @@ class FabricRouting : public Object
     void Listen();
     void Unlisten();
     void CheckView(const std::shared_ptr<FabricState>& view, const char* what) const;
+    void CallNodeViewListeners(uint32_t node, bool isNode, uint32_t id, bool up);
 
     uint64_t m_viewDisagreements{0}; //!< see GetViewDisagreements
     uint32_t m_listener{UINT32_MAX};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "zcube-routing.h"
 
+#include "ns3/enum.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/log.h"
 #include "ns3/traffic-pattern.h"
@@ -28,9 +29,23 @@ ZCubeRouting::GetTypeId()
                                           UintegerValue(0),
                                           MakeUintegerAccessor(&ZCubeRouting::m_seed),
                                           MakeUintegerChecker<uint64_t>())
+                            .AddAttribute("DetourShape",
+                                          "Controller detours for a dead core link O_a -> E_b: "
+                                          "paper (§6.2, O_a -> E_c -> O_d -> E_b, 4 switches) "
+                                          "or reverse-plane (per affected pair i -> j: i's E "
+                                          "side -> E_{e(i)} -> O_{o(j)} -> j's O side, 2 "
+                                          "switches over links Eq. 1 never loads; the paper "
+                                          "detour for a pair whose path has a piece down).",
+                                          EnumValue(ZCubeRouting::PAPER),
+                                          MakeEnumAccessor(&ZCubeRouting::m_shape),
+                                          MakeEnumChecker(ZCubeRouting::PAPER,
+                                                          "paper",
+                                                          ZCubeRouting::REVERSE_PLANE,
+                                                          "reverse-plane"))
                             .AddTraceSource("DetourChange",
                                             "The controller installed or removed detours: "
-                                            "(entries installed, removed, in force after).",
+                                            "(entries installed, removed, in force after; "
+                                            "per-pair entries included).",
                                             MakeTraceSourceAccessor(&ZCubeRouting::m_detourTrace),
                                             "ns3::ZCubeRouting::DetourChangeTracedCallback");
     return tid;
@@ -101,6 +116,41 @@ ZCubeRouting::GetDetour(uint32_t node, uint32_t dstHost) const
 }
 
 uint32_t
+ZCubeRouting::PairDetour(uint32_t node, uint32_t inPort, uint32_t dstHost) const
+{
+    const uint32_t n = m_layout.GetN();
+    const uint32_t m = m_layout.GetM();
+    const uint32_t k = m_layout.GetK();
+    uint64_t key;
+    if (node < n)
+    {
+        key = PairKey(node, 0, dstHost);
+    }
+    else if (inPort == NO_PORT)
+    {
+        return NO_PORT;
+    }
+    else if (node >= n + m)
+    {
+        if (inPort >= k)
+        {
+            return NO_PORT; // E entries are for packets from the switch's own GPUs only
+        }
+        key = PairKey(node, inPort, dstHost);
+    }
+    else
+    {
+        if (inPort < k)
+        {
+            return NO_PORT; // O entries are for packets from the core only
+        }
+        key = PairKey(node, (inPort - k) / m_layout.GetParallel(), dstHost);
+    }
+    auto it = m_pairDetours.find(key);
+    return it == m_pairDetours.end() ? NO_PORT : it->second;
+}
+
+uint32_t
 ZCubeRouting::SelectPort(uint32_t node, uint32_t inPort, uint32_t dstHost, const FlowKey& key) const
 {
     const uint32_t n = m_layout.GetN();
@@ -112,12 +162,31 @@ ZCubeRouting::SelectPort(uint32_t node, uint32_t inPort, uint32_t dstHost, const
         {
             return NO_PORT;
         }
+        // A controller's per-pair choice (reverse-plane) while the GPU believes it works.
+        if (!m_pairDetours.empty())
+        {
+            const uint32_t pd = PairDetour(node, inPort, dstHost);
+            if (pd != NO_PORT && IsPortUp(node, pd))
+            {
+                return pd;
+            }
+        }
         // Rule 1 side first; NIC failover to the E side when the GPU believes its O side dead.
         if (IsPortUp(node, 0))
         {
             return 0;
         }
         return IsPortUp(node, 1) ? 1 : NO_PORT;
+    }
+    if (!m_pairDetours.empty())
+    {
+        // Before the per-destination detours: O_{o(j)} may be O_a itself, whose detour for j
+        // serves the packets that still reach it from its GPUs.
+        const uint32_t pd = PairDetour(node, inPort, dstHost);
+        if (pd != NO_PORT && IsPortUp(node, pd))
+        {
+            return pd;
+        }
     }
     if (!m_detours.empty())
     {
@@ -171,6 +240,14 @@ ZCubeRouting::Candidates(uint32_t node, uint32_t inPort, uint32_t dstHost) const
     const uint32_t m = m_layout.GetM();
     const uint32_t par = m_layout.GetParallel();
     std::vector<uint32_t> ports;
+    if (!m_pairDetours.empty() && node != dstHost)
+    {
+        const uint32_t pd = PairDetour(node, inPort, dstHost);
+        if (pd != NO_PORT && IsPortUp(node, pd))
+        {
+            return {pd};
+        }
+    }
     const uint32_t detour = (node >= n && !(node >= n + m && inPort < m_layout.GetK()))
                               ? GetDetour(node, dstHost)
                               : NO_PORT;
@@ -215,11 +292,41 @@ ZCubeRouting::Candidates(uint32_t node, uint32_t inPort, uint32_t dstHost) const
     return ports;
 }
 
+bool
+ZCubeRouting::AddReversePlane(const FabricState& view,
+                              uint32_t i,
+                              uint32_t j,
+                              std::unordered_map<uint64_t, uint32_t>& pairs) const
+{
+    // i's E side -> E_c -> (E -> O core) -> O_d -> j's O side, c = e(i), d = o(j). Eq. 1
+    // loads none of these links: GPUs send on their O side and receive on their E side, and
+    // the core carries O -> E only.
+    const uint32_t c = m_layout.EvenGroup(i);
+    const uint32_t d = m_layout.OddGroup(j);
+    const uint32_t ec = m_layout.EvenNode(c);
+    const uint32_t od = m_layout.OddNode(d);
+    if (!view.IsPortUsable(i, 1) || !view.IsPortUsable(od, OddHostPort(j)))
+    {
+        return false;
+    }
+    const uint32_t across = FirstUsable(view, ec, EvenCorePort(d));
+    if (across == NO_PORT)
+    {
+        return false; // e.g. E_b -> O_a itself, needed only by i = j when k <= m
+    }
+    pairs[PairKey(i, 0, j)] = 1;
+    pairs[PairKey(ec, m_layout.EvenHostPort(i), j)] = across;
+    pairs[PairKey(od, c, j)] = OddHostPort(j);
+    return true;
+}
+
 void
 ZCubeRouting::DoControllerViewChanged(const FabricStateChange& /*change*/)
 {
     const auto view = GetControllerView();
     std::unordered_map<uint64_t, uint32_t> detours;
+    std::unordered_map<uint64_t, uint32_t> pairs;
+    uint32_t fallbacks = 0;
     if (view && (view->GetNDirLinksDown() > 0 || view->GetNNodesDown() > 0))
     {
         const FabricState& v = *view;
@@ -271,6 +378,18 @@ ZCubeRouting::DoControllerViewChanged(const FabricStateChange& /*change*/)
                 {
                     continue;
                 }
+                if (m_shape == REVERSE_PLANE)
+                {
+                    // Each affected pair (i in O_a) on its reverse-plane path if it works; the
+                    // paper detour at O_a below serves the others and what reaches O_a still.
+                    for (uint32_t i = a; i < n; i += m)
+                    {
+                        if (i != j && !AddReversePlane(v, i, j, pairs))
+                        {
+                            ++fallbacks;
+                        }
+                    }
+                }
                 for (uint32_t i = 0; i < m; ++i)
                 {
                     const uint32_t c = (j + a + i) % m;
@@ -310,12 +429,52 @@ ZCubeRouting::DoControllerViewChanged(const FabricStateChange& /*change*/)
     {
         removed += detours.count(key) ? 0 : 1;
     }
+    // Per-pair entries; the hosts whose own entries changed are told (cached routes).
+    std::vector<uint32_t> hostsChanged;
+    const uint64_t n = m_layout.GetN();
+    for (const auto& [key, port] : pairs)
+    {
+        auto it = m_pairDetours.find(key);
+        if (it == m_pairDetours.end() || it->second != port)
+        {
+            ++installed;
+            if ((key >> 31) < n)
+            {
+                hostsChanged.push_back(static_cast<uint32_t>(key >> 31));
+            }
+        }
+    }
+    for (const auto& [key, port] : m_pairDetours)
+    {
+        if (!pairs.count(key))
+        {
+            ++removed;
+            if ((key >> 31) < n)
+            {
+                hostsChanged.push_back(static_cast<uint32_t>(key >> 31));
+            }
+        }
+    }
     m_detours = std::move(detours);
+    m_pairDetours = std::move(pairs);
+    const size_t inForce = m_detours.size() + m_pairDetours.size();
     if (installed + removed > 0)
     {
         NS_LOG_INFO("controller: " << installed << " detour entries installed, " << removed
-                                   << " removed, " << m_detours.size() << " in force");
-        m_detourTrace(installed, removed, static_cast<uint32_t>(m_detours.size()));
+                                   << " removed, " << inForce << " in force");
+        if (m_shape == REVERSE_PLANE)
+        {
+            NS_LOG_INFO("controller: " << m_pairDetours.size()
+                                       << " of them per pair (reverse-plane), " << fallbacks
+                                       << " affected pairs on the paper detour");
+        }
+        m_detourTrace(installed, removed, static_cast<uint32_t>(inForce));
+    }
+    std::sort(hostsChanged.begin(), hostsChanged.end());
+    hostsChanged.erase(std::unique(hostsChanged.begin(), hostsChanged.end()), hostsChanged.end());
+    for (uint32_t h : hostsChanged)
+    {
+        NotifyNodeListeners(h);
     }
 }
 

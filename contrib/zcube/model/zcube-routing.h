@@ -31,10 +31,26 @@ namespace ns3
  *   change, for exactly the affected destinations: core link O_a -> E_b dead: O_a -> E_c ->
  *   O_d -> E_b (4 switches, the E -> O direction of the core); j's even side dead (E_b or
  *   its link): O_a -> E_c -> O_{o(j)} -> j, delivered on j's odd side. Repair removes them.
+ *
+ * DetourShape "reverse-plane" (an option; "paper" is the default) replaces, for a dead core
+ * link O_a -> E_b, the 4-switch detour of every affected pair (i, j) (o(i) = a, e(j) = b) by
+ * the 2-switch path over links Eq. 1 never loads: i's E-side port -> E_{e(i)} -> (E -> O
+ * core) -> O_{o(j)} -> j's O side. Its entries are per pair: at host i for j; at E_{e(i)} for
+ * packets from i's port toward j; at O_{o(j)} for packets from E_{e(i)}'s core port toward
+ * j. A pair whose reverse-plane path has a piece down in the controller view keeps the paper
+ * detour, which stays installed at O_a for whatever still reaches it. Hosts whose per-pair
+ * choice changed are told through their node-view listeners (cached routes re-resolve).
  */
 class ZCubeRouting : public FabricRouting
 {
   public:
+    /// Shape of the controller's core-link detours.
+    enum DetourShape
+    {
+        PAPER,        //!< §6.2: O_a -> E_c -> O_d -> E_b, 4 switches
+        REVERSE_PLANE //!< i's E side -> E_{e(i)} -> O_{o(j)} -> j's O side, 2 switches
+    };
+
     static TypeId GetTypeId();
     ZCubeRouting();
 
@@ -54,6 +70,10 @@ class ZCubeRouting : public FabricRouting
     size_t GetNDetours() const { return m_detours.size(); }
     /// The detour port at \p node for \p dstHost, or NO_PORT if none is installed.
     uint32_t GetDetour(uint32_t node, uint32_t dstHost) const;
+    /// Number of controller-installed per-pair (reverse-plane) entries in force.
+    size_t GetNPairDetours() const { return m_pairDetours.size(); }
+    /// The shape of the core-link detours (attribute DetourShape).
+    DetourShape GetDetourShape() const { return m_shape; }
 
     /// Signature of the DetourChange trace: entries installed, removed, in force after.
     typedef void (*DetourChangeTracedCallback)(uint32_t installed,
@@ -68,6 +88,22 @@ class ZCubeRouting : public FabricRouting
 
   private:
     static uint64_t DetourKey(uint32_t node, uint32_t dst) { return (uint64_t(node) << 32) | dst; }
+    /**
+     * Key of a per-pair entry: \p from is 0 at a host (the source itself), the host port the
+     * packet arrived on at an E switch (so the source GPU), the E group it arrived from at an
+     * O switch. from < 1024 (switch radix), dst < 2^21 (FabricAddressing::MAX_HOSTS).
+     */
+    static uint64_t PairKey(uint32_t node, uint32_t from, uint32_t dst)
+    {
+        return (uint64_t(node) << 31) | (uint64_t(from) << 21) | dst;
+    }
+    /// The per-pair entry at \p node for a packet that arrived on \p inPort, or NO_PORT.
+    uint32_t PairDetour(uint32_t node, uint32_t inPort, uint32_t dstHost) const;
+    /// Add the reverse-plane entries of (i, j) if every piece is usable in \p view.
+    bool AddReversePlane(const FabricState& view,
+                         uint32_t i,
+                         uint32_t j,
+                         std::unordered_map<uint64_t, uint32_t>& pairs) const;
     /// O_a's port toward GPU i of its group.
     uint32_t OddHostPort(uint32_t gpu) const { return gpu / m_layout.GetM(); }
     /// E_b's r-th port toward O_a.
@@ -82,7 +118,10 @@ class ZCubeRouting : public FabricRouting
 
     ZCubeLayout m_layout{2, 1};
     uint64_t m_seed{0};
+    DetourShape m_shape{PAPER};
     std::unordered_map<uint64_t, uint32_t> m_detours; //!< controller-installed
+    /// controller-installed per-pair entries (reverse-plane), by PairKey
+    std::unordered_map<uint64_t, uint32_t> m_pairDetours;
     TracedCallback<uint32_t, uint32_t, uint32_t> m_detourTrace;
 };
 
