@@ -476,6 +476,38 @@ struct FlowSimulator::Impl
         return have;
     }
 
+    /// Remove the earliest fluid end: the hole at the root goes down to a leaf along the
+    /// earlier children, then the last entry fills it and rises (fewer comparisons than
+    /// sifting the last entry down from the root; the order of ends is the same).
+    void PopEnd()
+    {
+        endPos[endHeap.front().f] = UINT32_MAX;
+        const EndEntry last = endHeap.back();
+        endHeap.pop_back();
+        const size_t size = endHeap.size();
+        if (size == 0)
+        {
+            return;
+        }
+        size_t i = 0;
+        while (true)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= size)
+            {
+                break;
+            }
+            if (c + 1 < size && EndBefore(endHeap[c + 1], endHeap[c]))
+            {
+                ++c;
+            }
+            EndPlace(i, endHeap[c]);
+            i = c;
+        }
+        EndPlace(i, last);
+        EndSiftUp(i);
+    }
+
     /// Remove the event the last Peek returned.
     void Pop()
     {
@@ -489,7 +521,7 @@ struct FlowSimulator::Impl
         }
         else
         {
-            ClearEnd(endHeap.front().f);
+            PopEnd();
         }
     }
 
@@ -644,14 +676,20 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     Impl& s = *m_impl;
     s.graph = routing->GetGraphPtr();
     s.truth = std::make_unique<FabricState>(s.graph);
-    const uint32_t nd = 2 * s.graph->GetNLinks();
+    const uint32_t nl = s.graph->GetNLinks();
+    const uint32_t nd = 2 * nl;
     s.capacity.resize(nd);
-    m_links.assign(nd, FlowSimLinkRecord{});
-    for (uint32_t d = 0; d < nd; ++d)
+    m_links.resize(nd); // empty until now: SetRouting runs once
+    // One look-up per link (both directions share its rate), the default read once.
+    const double defaultBps = double(m_defaultRate.GetBitRate());
+    for (uint32_t l = 0; l < nl; ++l)
     {
-        const double r = s.graph->GetLink(d / 2).rateBps;
-        s.capacity[d] = r > 0 ? r : double(m_defaultRate.GetBitRate());
-        m_links[d].capacityBps = s.capacity[d];
+        const double r = s.graph->GetLink(l).rateBps;
+        const double c = r > 0 ? r : defaultBps;
+        s.capacity[2 * l] = c;
+        s.capacity[2 * l + 1] = c;
+        m_links[2 * l].capacityBps = c;
+        m_links[2 * l + 1].capacityBps = c;
     }
     s.links = std::vector<Impl::Link>(nd);
     s.acc.assign(nd, Impl::LinkAcc{});
@@ -1374,6 +1412,22 @@ FlowSimulator::Run(double stopS)
     {
         ++localStamp;
         setS.clear();
+        // S holds at least the new flows that send over links: more than the budget (e.g. a
+        // collective's first step, all flows new) is handed over without seeding S.
+        if (s.freshFlows.size() > 64 + s.sending / 4)
+        {
+            size_t newSending = 0;
+            for (uint32_t f : s.freshFlows)
+            {
+                const Impl::Hot& h = s.hot[f];
+                newSending += h.fresh && h.phase == FlowPhase::SENDING && h.routed ? 1 : 0;
+            }
+            if (newSending > 64 + s.sending / 4)
+            {
+                m_stats.localFallbacks++;
+                return false;
+            }
+        }
         auto addS = [&](uint32_t f)
         {
             Impl::Hot& h = s.hot[f];
