@@ -446,34 +446,37 @@ struct FlowSimulator::Impl
         }
     }
 
-    /// The next event in (time, insertion) order; false if there is none.
+    /// The next event in (time, insertion) order; false if there is none. The sources are
+    /// compared by their keys and only the winner is copied out.
     bool Peek(Event& e)
     {
-        bool have = false;
+        const Event* best = nullptr;
         if (nextInitial < initial.size())
         {
-            e = initial[nextInitial];
+            best = &initial[nextInitial];
             topSource = 0;
-            have = true;
         }
-        if (!queue.empty() && (!have || e > queue.top()))
+        if (!queue.empty() && (!best || *best > queue.top()))
         {
-            e = queue.top();
+            best = &queue.top();
             topSource = 1;
-            have = true;
         }
         if (!endHeap.empty())
         {
             const EndEntry& top = endHeap.front();
-            const Event end{top.t, top.seq, EventType::FLUID_END, top.f, flows[top.f].version};
-            if (!have || e > end)
+            if (!best || best->t > top.t || (best->t == top.t && best->seq > top.seq))
             {
-                e = end;
+                e = Event{top.t, top.seq, EventType::FLUID_END, top.f, flows[top.f].version};
                 topSource = 2;
-                have = true;
+                return true;
             }
         }
-        return have;
+        if (!best)
+        {
+            return false;
+        }
+        e = *best;
+        return true;
     }
 
     /// Remove the earliest fluid end: the hole at the root goes down to a leaf along the
