@@ -906,6 +906,13 @@ FlowSimulator::Run(double stopS)
                                           "gaps)");
         }
     }
+    // Without any wait (one phase, no 'after', no AddDependency) every flow can start.
+    bool anyWait = false;
+    for (size_t f = 0; f < n && !anyWait; ++f)
+    {
+        anyWait = s.flows[f].waiting > 0;
+    }
+    if (anyWait)
     {
         // Kahn's algorithm: every flow must be able to start.
         std::vector<uint32_t> w(n);
@@ -968,8 +975,16 @@ FlowSimulator::Run(double stopS)
                 m_records[f].spec.startS, s.seq++, EventType::START, static_cast<uint32_t>(f), 0});
         }
     }
-    std::sort(
-        s.initial.begin(), s.initial.end(), [](const Event& a, const Event& b) { return b > a; });
+    // Flows added in start order (a collective's step, a pattern at time 0) are in order
+    // already: check before sorting.
+    const auto earlier = [](const Event& a, const Event& b)
+    {
+        return b > a;
+    };
+    if (!std::is_sorted(s.initial.begin(), s.initial.end(), earlier))
+    {
+        std::sort(s.initial.begin(), s.initial.end(), earlier);
+    }
     for (size_t i = 0; i < s.linkEvents.size(); ++i)
     {
         s.Push(s.linkEvents[i].timeS, EventType::PHYSICAL, i);
