@@ -1324,71 +1324,64 @@ FlowSimulator::Run(double stopS)
     uint32_t localStamp = 0;
     uint32_t statStamp = 0;
     constexpr double TOL = 1e-9;
-    auto rateOf = [&](uint32_t f)
-    {
-        const Impl::Hot& h = s.hot[f];
-        return h.inS == localStamp ? h.cand : h.rate;
-    };
-    // Load and fastest flow of a link under the candidate rates (once per round).
-    auto stat = [&](uint32_t d)
-    {
-        Impl::Link& l = s.links[d];
-        if (l.statMark != statStamp)
-        {
-            l.statMark = statStamp;
-            double load = 0;
-            double top = 0;
-            for (size_t i = 0; i < l.flows.size(); ++i)
-            {
-                const double r = rateOf(l.flows[i]);
-                load += weightAt(d, i) * r;
-                top = std::max(top, r);
-            }
-            l.statLoad = load;
-            l.statMax = top;
-        }
-    };
-    // (The local stage runs without Ramp only: every flow's cap is the NIC's.)
-    auto isBottleneck = [&](uint32_t d, double r)
-    {
-        stat(d);
-        const Impl::Link& l = s.links[d];
-        return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
-    };
-    // The link that was the flow's bottleneck the last time it passed is tried first (an
-    // OR over the flow's links: the order changes the work, not the answer).
-    auto bottlenecked = [&](uint32_t f)
-    {
-        Impl::Hot& h = s.hot[f];
-        const double r = h.inS == localStamp ? h.cand : h.rate;
-        if (r >= nic * (1 - TOL))
-        {
-            return true;
-        }
-        if (h.hint != UINT32_MAX && isBottleneck(h.hint, r))
-        {
-            return true;
-        }
-        for (const auto& [d, w] : s.flows[f].links)
-        {
-            if (d != h.hint && isBottleneck(d, r))
-            {
-                h.hint = d;
-                return true;
-            }
-        }
-        return false;
-    };
     // Departures only (no new flow): the allocation left is feasible, and if every flow the
     // departures can concern (on their links, at least as fast as a departed flow) still has a
     // bottleneck or its cap, it is the max-min one as it stands: nothing to water-fill. A
     // capacity change (theta 0) concerns every flow on the link, and its load must still fit.
+    // (Its own small helpers: the local stage's, shared, were no longer inlined there.)
     auto keptAsIs = [&](double t)
     {
         checkList.clear();
-        ++localStamp; // S is empty: every rate is the current one
         ++statStamp;
         const uint32_t mark = ++s.stamp;
+        // Load and fastest flow of a link under the current rates (once per batch).
+        auto stat = [&](uint32_t d)
+        {
+            Impl::Link& l = s.links[d];
+            if (l.statMark != statStamp)
+            {
+                l.statMark = statStamp;
+                double load = 0;
+                double top = 0;
+                for (size_t i = 0; i < l.flows.size(); ++i)
+                {
+                    const double r = s.hot[l.flows[i]].rate;
+                    load += weightAt(d, i) * r;
+                    top = std::max(top, r);
+                }
+                l.statLoad = load;
+                l.statMax = top;
+            }
+        };
+        auto isBottleneck = [&](uint32_t d, double r)
+        {
+            stat(d);
+            const Impl::Link& l = s.links[d];
+            return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
+        };
+        // As the local stage's check: at the NIC cap, or a bottleneck (the last one first).
+        auto bottlenecked = [&](uint32_t f)
+        {
+            Impl::Hot& h = s.hot[f];
+            const double r = h.rate;
+            if (r >= nic * (1 - TOL))
+            {
+                return true;
+            }
+            if (h.hint != UINT32_MAX && isBottleneck(h.hint, r))
+            {
+                return true;
+            }
+            for (const auto& [d, w] : s.flows[f].links)
+            {
+                if (d != h.hint && isBottleneck(d, r))
+                {
+                    h.hint = d;
+                    return true;
+                }
+            }
+            return false;
+        };
         for (uint32_t d : s.dirtyLinks)
         {
             stat(d);
@@ -1477,6 +1470,61 @@ FlowSimulator::Run(double stopS)
                 }
             }
         }
+        auto rateOf = [&](uint32_t f)
+        {
+            const Impl::Hot& h = s.hot[f];
+            return h.inS == localStamp ? h.cand : h.rate;
+        };
+        // Load and fastest flow of a link under the candidate rates (once per round).
+        auto stat = [&](uint32_t d)
+        {
+            Impl::Link& l = s.links[d];
+            if (l.statMark != statStamp)
+            {
+                l.statMark = statStamp;
+                double load = 0;
+                double top = 0;
+                for (size_t i = 0; i < l.flows.size(); ++i)
+                {
+                    const double r = rateOf(l.flows[i]);
+                    load += weightAt(d, i) * r;
+                    top = std::max(top, r);
+                }
+                l.statLoad = load;
+                l.statMax = top;
+            }
+        };
+        // (The local stage runs without Ramp only: every flow's cap is the NIC's.)
+        auto isBottleneck = [&](uint32_t d, double r)
+        {
+            stat(d);
+            const Impl::Link& l = s.links[d];
+            return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
+        };
+        // The link that was the flow's bottleneck the last time it passed is tried first (an
+        // OR over the flow's links: the order changes the work, not the answer).
+        auto bottlenecked = [&](uint32_t f)
+        {
+            Impl::Hot& h = s.hot[f];
+            const double r = h.inS == localStamp ? h.cand : h.rate;
+            if (r >= nic * (1 - TOL))
+            {
+                return true;
+            }
+            if (h.hint != UINT32_MAX && isBottleneck(h.hint, r))
+            {
+                return true;
+            }
+            for (const auto& [d, w] : s.flows[f].links)
+            {
+                if (d != h.hint && isBottleneck(d, r))
+                {
+                    h.hint = d;
+                    return true;
+                }
+            }
+            return false;
+        };
         const size_t budget = 64 + s.sending / 4;
         while (setS.size() <= budget)
         {
@@ -1678,6 +1726,8 @@ FlowSimulator::Run(double stopS)
     };
     uint32_t localSkip = 0;
     uint32_t localBackoff = 0;
+    uint32_t keptSkip = 0;
+    uint32_t keptBackoff = 0;
     auto recompute = [&](double t)
     {
         if (s.dirtyLinks.empty() && s.freshFlows.empty())
@@ -1687,7 +1737,28 @@ FlowSimulator::Run(double stopS)
         // A batch of departures that leaves every concerned flow with its bottleneck needs no
         // water-filling at all (e.g. the AllReduce rows: 225 flows re-solved to the same rates
         // after the first 15 finished, in the threshold stage when the local one was skipped).
-        if (s.incremental && s.freshFlows.empty() && keptAsIs(t))
+        // Where departures keep changing rates (random traffic), the check fails and its work
+        // is wasted: after a failure it is skipped for a number of batches that doubles with
+        // each consecutive failure (at most 64).
+        bool kept = false;
+        if (s.incremental && s.freshFlows.empty())
+        {
+            if (keptSkip > 0)
+            {
+                --keptSkip;
+            }
+            else if (keptAsIs(t))
+            {
+                keptBackoff = 0;
+                kept = true;
+            }
+            else
+            {
+                keptBackoff = std::min<uint32_t>(64, std::max<uint32_t>(1, 2 * keptBackoff));
+                keptSkip = keptBackoff;
+            }
+        }
+        if (kept)
         {
             // Counted as a batch the local stage handled (or skipped), as before this check.
             if (localSkip > 0)
