@@ -63,8 +63,8 @@ EcmpRouting::DoSetGraph()
     // a comparison or a benchmark builds many routing objects over one graph: the tables of
     // the last graph are reused when its wiring is the same, entry by entry (nodes, hosts,
     // ports per node, both ends of every link). Kept only for graphs of at most 2^20
-    // node-host pairs (a few MB), and dropped before building another graph's, so no large
-    // table outlives its routing objects and peak memory stays as it was.
+    // node-host pairs whose tables hold at most 2^21 entries (8 MiB), and dropped before
+    // building another graph's: at most 8 MiB outlive their routing objects.
     static std::vector<uint32_t> s_wiring;
     static std::shared_ptr<const Tables> s_tables;
     const FabricGraph& g = *m_graph;
@@ -93,7 +93,8 @@ EcmpRouting::DoSetGraph()
     s_wiring.clear();
     m_baseTables = BuildTables(g, FabricState(m_graph));
     m_tables = m_baseTables;
-    if (small)
+    const Tables& t = *m_baseTables;
+    if (small && t.offset.size() + t.ports.size() + t.dist.size() <= (1u << 21))
     {
         s_wiring = std::move(wiring);
         s_tables = m_baseTables;
