@@ -206,3 +206,47 @@ TEST(EcmpRouting, ViewBatchReactsOnceWithTheSameTables)
     EXPECT_EQ(batchedReactions, 1u);
     EXPECT_THROW(batched->EndViewBatch(), std::logic_error);
 }
+
+// The all-up tables are shared between routing objects over graphs of the same wiring
+// (EcmpRouting::DoSetGraph): a graph wired otherwise, or the same graph object after a change,
+// gets its own.
+TEST(EcmpRouting, TablesFollowEachGraphsWiring)
+{
+    // Hosts 0, 1, 2 and switches 3, 4 joined by a link; host 1 on switch 3 (a) or 4 (b).
+    auto wire = [](uint32_t hostOneOn)
+    {
+        auto g = std::make_shared<FabricGraph>();
+        for (uint32_t h = 0; h < 3; ++h)
+        {
+            g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+        }
+        g->AddNode(FabricRole::SWITCH, "s0", 1);
+        g->AddNode(FabricRole::SWITCH, "s1", 1);
+        g->Connect(0, 3);
+        g->Connect(1, hostOneOn);
+        g->Connect(2, 4);
+        g->Connect(3, 4);
+        return g;
+    };
+    for (int round = 0; round < 2; ++round)
+    {
+        auto a = Ecmp(wire(3), 1, true);
+        EXPECT_EQ(a->GetDistance(0, 1), 2u);
+        EXPECT_EQ(a->GetDistance(1, 2), 3u);
+        auto a2 = Ecmp(wire(3), 2, false); // another graph object, the same wiring
+        EXPECT_EQ(a2->GetDistance(0, 1), 2u);
+        EXPECT_EQ(a2->GetCandidates(4, 1), a->GetCandidates(4, 1));
+        auto b = Ecmp(wire(4), 1, true);
+        EXPECT_EQ(b->GetDistance(0, 1), 3u);
+        EXPECT_EQ(b->GetDistance(1, 2), 2u);
+        EXPECT_EQ(a->GetDistance(0, 1), 2u) << "a's tables are its own";
+    }
+    // The same graph object, changed between two routing objects.
+    auto g = wire(3);
+    auto before = Ecmp(g, 1, true);
+    EXPECT_EQ(before->GetDistance(0, 2), 3u);
+    g->Connect(0, 4); // host 0 gets a second NIC on switch 4
+    auto after = Ecmp(g, 1, true);
+    EXPECT_EQ(after->GetDistance(0, 2), 2u);
+    EXPECT_EQ(before->GetDistance(0, 2), 3u);
+}

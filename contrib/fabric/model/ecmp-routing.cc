@@ -59,8 +59,46 @@ EcmpRouting::EcmpRouting()
 void
 EcmpRouting::DoSetGraph()
 {
-    m_baseTables = BuildTables(*m_graph, FabricState(m_graph));
+    // The all-up tables depend on the graph's wiring only (never on attributes or state), and
+    // a comparison or a benchmark builds many routing objects over one graph: the tables of
+    // the last graph are reused when its wiring is the same, entry by entry (nodes, hosts,
+    // ports per node, both ends of every link). Kept only for graphs of at most 2^20
+    // node-host pairs whose tables hold at most 2^21 entries (8 MiB), and dropped before
+    // building another graph's: at most 8 MiB outlive their routing objects.
+    static std::vector<uint32_t> s_wiring;
+    static std::shared_ptr<const Tables> s_tables;
+    const FabricGraph& g = *m_graph;
+    std::vector<uint32_t> wiring{g.GetNNodes(), g.GetNHosts(), g.GetNLinks()};
+    const bool small = uint64_t(g.GetNNodes()) * g.GetNHosts() <= (1u << 20);
+    if (small)
+    {
+        wiring.reserve(3 + g.GetNNodes() + 4 * size_t(g.GetNLinks()));
+        for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+        {
+            wiring.push_back(g.GetNPorts(v));
+        }
+        for (uint32_t l = 0; l < g.GetNLinks(); ++l)
+        {
+            const FabricLink& link = g.GetLink(l);
+            wiring.insert(wiring.end(), {link.node[0], link.port[0], link.node[1], link.port[1]});
+        }
+        if (s_tables && wiring == s_wiring)
+        {
+            m_baseTables = s_tables;
+            m_tables = m_baseTables;
+            return;
+        }
+    }
+    s_tables.reset();
+    s_wiring.clear();
+    m_baseTables = BuildTables(g, FabricState(m_graph));
     m_tables = m_baseTables;
+    const Tables& t = *m_baseTables;
+    if (small && t.offset.size() + t.ports.size() + t.dist.size() <= (1u << 21))
+    {
+        s_wiring = std::move(wiring);
+        s_tables = m_baseTables;
+    }
 }
 
 void

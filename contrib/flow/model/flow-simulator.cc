@@ -446,34 +446,69 @@ struct FlowSimulator::Impl
         }
     }
 
-    /// The next event in (time, insertion) order; false if there is none.
+    /// The next event in (time, insertion) order; false if there is none. The sources are
+    /// compared by their keys and only the winner is copied out.
     bool Peek(Event& e)
     {
-        bool have = false;
+        const Event* best = nullptr;
         if (nextInitial < initial.size())
         {
-            e = initial[nextInitial];
+            best = &initial[nextInitial];
             topSource = 0;
-            have = true;
         }
-        if (!queue.empty() && (!have || e > queue.top()))
+        if (!queue.empty() && (!best || *best > queue.top()))
         {
-            e = queue.top();
+            best = &queue.top();
             topSource = 1;
-            have = true;
         }
         if (!endHeap.empty())
         {
             const EndEntry& top = endHeap.front();
-            const Event end{top.t, top.seq, EventType::FLUID_END, top.f, flows[top.f].version};
-            if (!have || e > end)
+            if (!best || best->t > top.t || (best->t == top.t && best->seq > top.seq))
             {
-                e = end;
+                e = Event{top.t, top.seq, EventType::FLUID_END, top.f, flows[top.f].version};
                 topSource = 2;
-                have = true;
+                return true;
             }
         }
-        return have;
+        if (!best)
+        {
+            return false;
+        }
+        e = *best;
+        return true;
+    }
+
+    /// Remove the earliest fluid end: the hole at the root goes down to a leaf along the
+    /// earlier children, then the last entry fills it and rises (fewer comparisons than
+    /// sifting the last entry down from the root; the order of ends is the same).
+    void PopEnd()
+    {
+        endPos[endHeap.front().f] = UINT32_MAX;
+        const EndEntry last = endHeap.back();
+        endHeap.pop_back();
+        const size_t size = endHeap.size();
+        if (size == 0)
+        {
+            return;
+        }
+        size_t i = 0;
+        while (true)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= size)
+            {
+                break;
+            }
+            if (c + 1 < size && EndBefore(endHeap[c + 1], endHeap[c]))
+            {
+                ++c;
+            }
+            EndPlace(i, endHeap[c]);
+            i = c;
+        }
+        EndPlace(i, last);
+        EndSiftUp(i);
     }
 
     /// Remove the event the last Peek returned.
@@ -489,7 +524,7 @@ struct FlowSimulator::Impl
         }
         else
         {
-            ClearEnd(endHeap.front().f);
+            PopEnd();
         }
     }
 
@@ -644,14 +679,20 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     Impl& s = *m_impl;
     s.graph = routing->GetGraphPtr();
     s.truth = std::make_unique<FabricState>(s.graph);
-    const uint32_t nd = 2 * s.graph->GetNLinks();
+    const uint32_t nl = s.graph->GetNLinks();
+    const uint32_t nd = 2 * nl;
     s.capacity.resize(nd);
-    m_links.assign(nd, FlowSimLinkRecord{});
-    for (uint32_t d = 0; d < nd; ++d)
+    m_links.resize(nd); // empty until now: SetRouting runs once
+    // One look-up per link (both directions share its rate), the default read once.
+    const double defaultBps = double(m_defaultRate.GetBitRate());
+    for (uint32_t l = 0; l < nl; ++l)
     {
-        const double r = s.graph->GetLink(d / 2).rateBps;
-        s.capacity[d] = r > 0 ? r : double(m_defaultRate.GetBitRate());
-        m_links[d].capacityBps = s.capacity[d];
+        const double r = s.graph->GetLink(l).rateBps;
+        const double c = r > 0 ? r : defaultBps;
+        s.capacity[2 * l] = c;
+        s.capacity[2 * l + 1] = c;
+        m_links[2 * l].capacityBps = c;
+        m_links[2 * l + 1].capacityBps = c;
     }
     s.links = std::vector<Impl::Link>(nd);
     s.acc.assign(nd, Impl::LinkAcc{});
@@ -865,6 +906,13 @@ FlowSimulator::Run(double stopS)
                                           "gaps)");
         }
     }
+    // Without any wait (one phase, no 'after', no AddDependency) every flow can start.
+    bool anyWait = false;
+    for (size_t f = 0; f < n && !anyWait; ++f)
+    {
+        anyWait = s.flows[f].waiting > 0;
+    }
+    if (anyWait)
     {
         // Kahn's algorithm: every flow must be able to start.
         std::vector<uint32_t> w(n);
@@ -927,8 +975,16 @@ FlowSimulator::Run(double stopS)
                 m_records[f].spec.startS, s.seq++, EventType::START, static_cast<uint32_t>(f), 0});
         }
     }
-    std::sort(
-        s.initial.begin(), s.initial.end(), [](const Event& a, const Event& b) { return b > a; });
+    // Flows added in start order (a collective's step, a pattern at time 0) are in order
+    // already: check before sorting.
+    const auto earlier = [](const Event& a, const Event& b)
+    {
+        return b > a;
+    };
+    if (!std::is_sorted(s.initial.begin(), s.initial.end(), earlier))
+    {
+        std::sort(s.initial.begin(), s.initial.end(), earlier);
+    }
     for (size_t i = 0; i < s.linkEvents.size(); ++i)
     {
         s.Push(s.linkEvents[i].timeS, EventType::PHYSICAL, i);
@@ -1268,10 +1324,121 @@ FlowSimulator::Run(double stopS)
     uint32_t localStamp = 0;
     uint32_t statStamp = 0;
     constexpr double TOL = 1e-9;
+    // Departures only (no new flow): the allocation left is feasible, and if every flow the
+    // departures can concern (on their links, at least as fast as a departed flow) still has a
+    // bottleneck or its cap, it is the max-min one as it stands: nothing to water-fill. A
+    // capacity change (theta 0) concerns every flow on the link, and its load must still fit.
+    // (Its own small helpers: the local stage's, shared, were no longer inlined there.)
+    auto keptAsIs = [&](double t)
+    {
+        checkList.clear();
+        ++statStamp;
+        const uint32_t mark = ++s.stamp;
+        // Load and fastest flow of a link under the current rates (once per batch).
+        auto stat = [&](uint32_t d)
+        {
+            Impl::Link& l = s.links[d];
+            if (l.statMark != statStamp)
+            {
+                l.statMark = statStamp;
+                double load = 0;
+                double top = 0;
+                for (size_t i = 0; i < l.flows.size(); ++i)
+                {
+                    const double r = s.hot[l.flows[i]].rate;
+                    load += weightAt(d, i) * r;
+                    top = std::max(top, r);
+                }
+                l.statLoad = load;
+                l.statMax = top;
+            }
+        };
+        auto isBottleneck = [&](uint32_t d, double r)
+        {
+            stat(d);
+            const Impl::Link& l = s.links[d];
+            return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
+        };
+        // As the local stage's check: at the NIC cap, or a bottleneck (the last one first).
+        auto bottlenecked = [&](uint32_t f)
+        {
+            Impl::Hot& h = s.hot[f];
+            const double r = h.rate;
+            if (r >= nic * (1 - TOL))
+            {
+                return true;
+            }
+            if (h.hint != UINT32_MAX && isBottleneck(h.hint, r))
+            {
+                return true;
+            }
+            for (const auto& [d, w] : s.flows[f].links)
+            {
+                if (d != h.hint && isBottleneck(d, r))
+                {
+                    h.hint = d;
+                    return true;
+                }
+            }
+            return false;
+        };
+        for (uint32_t d : s.dirtyLinks)
+        {
+            stat(d);
+            const Impl::Link& l = s.links[d];
+            if (l.statLoad > l.cap * (1 + TOL))
+            {
+                return false;
+            }
+            const double theta = s.linkTheta[d] * (1 - TOL);
+            for (uint32_t g : l.flows)
+            {
+                Impl::Hot& h = s.hot[g];
+                if (h.rate >= theta && h.check != mark)
+                {
+                    h.check = mark;
+                    if (!bottlenecked(g))
+                    {
+                        return false;
+                    }
+                    checkList.push_back(g);
+                }
+            }
+        }
+        // Their progress is brought up to t as the local stage would (its seed set is exactly
+        // these flows, their rates unchanged): later arithmetic on their bytes stays the same.
+        for (uint32_t g : checkList)
+        {
+            advance(g, t);
+        }
+        for (uint32_t d : s.dirtyLinks)
+        {
+            s.linkTheta[d] = INF;
+            s.links[d].mark = 0;
+        }
+        s.dirtyLinks.clear();
+        return true;
+    };
     auto tryLocal = [&](double t)
     {
         ++localStamp;
         setS.clear();
+        // S holds at least the new flows that send over links: more than the budget (e.g. a
+        // collective's first step, all flows new) is handed over without seeding S.
+        if (s.freshFlows.size() > 64 + s.sending / 4)
+        {
+            size_t newSending = 0;
+            for (uint32_t f : s.freshFlows)
+            {
+                const Impl::Hot& h = s.hot[f];
+                newSending += h.fresh && h.phase == FlowPhase::SENDING && h.routed ? 1 : 0;
+            }
+            if (newSending > 64 + s.sending / 4)
+            {
+                m_stats.localFallbacks++;
+                return false;
+            }
+        }
         auto addS = [&](uint32_t f)
         {
             Impl::Hot& h = s.hot[f];
@@ -1559,11 +1726,50 @@ FlowSimulator::Run(double stopS)
     };
     uint32_t localSkip = 0;
     uint32_t localBackoff = 0;
+    uint32_t keptSkip = 0;
+    uint32_t keptBackoff = 0;
     auto recompute = [&](double t)
     {
         if (s.dirtyLinks.empty() && s.freshFlows.empty())
         {
             return; // nothing changed
+        }
+        // A batch of departures that leaves every concerned flow with its bottleneck needs no
+        // water-filling at all (e.g. the AllReduce rows: 225 flows re-solved to the same rates
+        // after the first 15 finished, in the threshold stage when the local one was skipped).
+        // Where departures keep changing rates (random traffic), the check fails and its work
+        // is wasted: after a failure it is skipped for a number of batches that doubles with
+        // each consecutive failure (at most 64).
+        bool kept = false;
+        if (s.incremental && s.freshFlows.empty())
+        {
+            if (keptSkip > 0)
+            {
+                --keptSkip;
+            }
+            else if (keptAsIs(t))
+            {
+                keptBackoff = 0;
+                kept = true;
+            }
+            else
+            {
+                keptBackoff = std::min<uint32_t>(64, std::max<uint32_t>(1, 2 * keptBackoff));
+                keptSkip = keptBackoff;
+            }
+        }
+        if (kept)
+        {
+            // Counted as a batch the local stage handled (or skipped), as before this check.
+            if (localSkip > 0)
+            {
+                --localSkip;
+            }
+            else
+            {
+                localBackoff = 0;
+            }
+            return;
         }
         // Where the local attempt keeps handing over (strongly coupled flows, e.g. fluid splits
         // at high load), its work is wasted: after a hand-over, skip it for a number of
