@@ -271,7 +271,7 @@ FastP2pNetDevice::EnsurePull()
 bool
 FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
 {
-    const Time txTime = m_bps.CalculateBytesTxTime(p->GetSize());
+    const Time txTime = m_txTime.Get(m_bps, p->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     m_phyTxBeginTrace(p);
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the

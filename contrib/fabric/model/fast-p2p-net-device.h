@@ -12,6 +12,7 @@
 #include "ns3/packet.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-cache.h"
 
 #include <deque>
 #include <vector>
@@ -132,6 +133,7 @@ class FastP2pNetDevice : public NetDevice
     const Address& GetRemote();
 
     DataRate m_bps;
+    TxTimeCache m_txTime; //!< serialization time per frame size at m_bps
     Time m_tInterframeGap;
     Ptr<FastP2pChannel> m_channel;
     Ptr<Queue<Packet>> m_queue;
