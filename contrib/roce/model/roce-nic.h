@@ -45,13 +45,14 @@ class UdpL4Protocol;
  * - fast (default): the NIC writes the UDP and IPv4 headers itself (the fields IPv4 writes:
  *   addresses, ports, protocol, length, TTL = Ipv4L3Protocol::DefaultTtl, TOS, may-fragment,
  *   an identification counted per source/destination pair, checksums only when
- *   Node::ChecksumEnabled, read once when the host path is chosen) and hands the packet to the
- * port's device; on receive, a protocol handler on the host's fabric devices hands UDP 4791 packets
- * for this host to its RoceReceiver and everything else to the traffic-control layer as before.
- * Whenever the IPv4 path would do something else than a plain send or local delivery (no route, an
- *   interface down, a stopped device queue, a receiver not running, a packet not for this
- *   host), the packet takes the IPv4 path, so drops are counted where they were. Only on
- *   hosts routed by FabricIpv4Routing; other hosts use the ipv4 path.
+ *   Node::ChecksumEnabled, read once when the host path is chosen) and hands the packet to
+ *   the port's device; on receive, a protocol handler on the host's fabric devices hands UDP
+ *   4791 packets for this host to its RoceReceiver and everything else to the
+ *   traffic-control layer as before. Whenever the IPv4 path would do something else than a
+ *   plain send or local delivery (no route, an interface down, a stopped device queue, a
+ *   receiver not running, a packet not for this host), the packet takes the IPv4 path, so
+ *   drops are counted where they were. Only on hosts routed by FabricIpv4Routing; other
+ *   hosts use the ipv4 path.
  */
 class RoceNic : public Object
 {
