@@ -16,6 +16,7 @@
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/fast-p2p-net-device.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-size.h"
@@ -171,6 +172,47 @@ TEST_F(LinkDevice, SelectedByAttribute)
     net = zcube.Install(links);
     EXPECT_EQ(FabricLinkDevice::GetDataRate(net->GetDevice(0, 0)), DataRate("50Gbps"));
     EXPECT_EQ(FabricLinkDevice::GetDelay(net->GetDevice(0, 0)), MicroSeconds(2));
+}
+
+// Switch ports get a NetDeviceQueueInterface only where something reads it: switches with
+// an IPv4 stack (SwitchMode ipv4, stock global routing). A FabricSwitchForwarder never asks
+// whether a transmit queue is stopped, so its ports go without (and without the two queue
+// traces the interface adds per packet). Host ports always have one: the traffic-control
+// layer and RoceNic's fast path stop at a stopped queue.
+TEST_F(LinkDevice, FlowControlOnlyWhereSomethingReadsIt)
+{
+    for (const std::string device : {"p2p", "fast"})
+    {
+        for (const std::string mode : {"fast", "ipv4", "global"})
+        {
+            SCOPED_TRACE(device + " device, " + mode + " switches");
+            Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(device));
+            ZCubeHelper zcube(16, 4);
+            FabricNetworkHelper links;
+            links.SetSwitchMode(mode == "ipv4" ? FabricSwitchMode::IPV4 : FabricSwitchMode::FAST);
+            Ptr<FabricNetwork> net = mode == "global" ? links.InstallGlobalRouting(zcube.GetGraph())
+                                                      : zcube.Install(links);
+            const FabricGraph& g = net->GetGraph();
+            uint32_t hostPorts = 0;
+            uint32_t switchPorts = 0;
+            for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+            {
+                for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+                {
+                    const bool ndqi
+                        = bool(net->GetDevice(v, p)->GetObject<NetDeviceQueueInterface>());
+                    const bool expected = g.IsHost(v) || mode != "fast";
+                    EXPECT_EQ(ndqi, expected) << g.GetName(v) << " port " << p;
+                    (g.IsHost(v) ? hostPorts : switchPorts) += 1;
+                }
+            }
+            EXPECT_GT(hostPorts, 0u);
+            EXPECT_GT(switchPorts, 0u);
+            net = nullptr;
+            Simulator::Destroy();
+            Config::Reset();
+        }
+    }
 }
 
 TEST_F(LinkDevice, SameTransmissionsOnEveryLink)

@@ -56,16 +56,12 @@ CountingScheduler::~CountingScheduler()
     s_lastPeak = m_peak;
 }
 
-Ptr<Scheduler>
-CountingScheduler::Inner() const
+void
+CountingScheduler::CreateInner() const
 {
-    if (!m_inner)
-    {
-        ObjectFactory f;
-        f.SetTypeId(m_innerType);
-        m_inner = f.Create<Scheduler>();
-    }
-    return m_inner;
+    ObjectFactory f;
+    f.SetTypeId(m_innerType);
+    m_inner = f.Create<Scheduler>();
 }
 
 void

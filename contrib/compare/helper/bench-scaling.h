@@ -41,7 +41,17 @@ class CountingScheduler : public Scheduler
     static uint64_t GetLastPeakPending() { return s_lastPeak; }
 
   private:
-    Ptr<Scheduler> Inner() const;
+    /// The inner scheduler, created on first use (after the attributes are set). A raw
+    /// pointer: called several times per event, where a Ptr copy costs a reference count.
+    Scheduler* Inner() const
+    {
+        if (!m_inner)
+        {
+            CreateInner();
+        }
+        return PeekPointer(m_inner);
+    }
+    void CreateInner() const;
     mutable Ptr<Scheduler> m_inner;
     TypeId m_innerType;
     uint64_t m_pending{0};

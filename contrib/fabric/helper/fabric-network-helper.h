@@ -157,7 +157,12 @@ class FabricNetworkHelper
     Ptr<FabricNetwork> InstallGlobalRouting(std::shared_ptr<const FabricGraph> graph);
 
   private:
-    Ptr<FabricNetwork> BuildLinks(std::shared_ptr<const FabricGraph> graph);
+    /**
+     * The nodes and links of \p graph. Switch ports get a NetDeviceQueueInterface (flow
+     * control) only if \p stockSwitches or SwitchMode is ipv4: a FabricSwitchForwarder
+     * does not use it. Host ports always get one.
+     */
+    Ptr<FabricNetwork> BuildLinks(std::shared_ptr<const FabricGraph> graph, bool stockSwitches);
     /// The link helper with every attribute resolved as in the class description.
     PointToPointHelper MakeLinkHelper() const;
     /// The same for LinkDevice=fast: FastP2pNetDevice, FastP2pChannel and queue factories.

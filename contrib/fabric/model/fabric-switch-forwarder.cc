@@ -74,6 +74,7 @@ void
 FabricSwitchForwarder::DoDispose()
 {
     m_ports.clear();
+    m_broadcast.clear();
     m_queues.clear();
     m_ecn = nullptr;
     m_egressCb = EgressCallback();
@@ -94,7 +95,10 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
                                                        << " devices, fabric node has " << nPorts
                                                        << " ports");
     m_ports.clear();
+    m_broadcast.clear();
     m_egress.clear();
+    m_queues.clear();
+    m_rates.clear();
     m_ecn = node->GetObject<EcnMarker>();
     if (auto guard = node->GetObject<FabricLinkGuard>())
     {
@@ -103,6 +107,7 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
     for (uint32_t p = 0; p < nPorts; ++p)
     {
         m_ports.push_back(node->GetDevice(p));
+        m_broadcast.push_back(node->GetDevice(p)->GetBroadcast());
         m_egress.push_back(m_routing->GetGraph().GetEgressDirLink(fabricNode, p));
         Ptr<NetDevice> dev = node->GetDevice(p);
         const bool link = FabricLinkDevice::IsLinkDevice(dev);
@@ -206,7 +211,7 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     // A full egress queue drops inside Send(); the link monitor counts it there. A mark counts
     // only when the marked packet was queued.
     const Ptr<NetDevice>& out = m_ports[port];
-    const bool queued = m_egressCb.IsNull() ? out->Send(copy, out->GetBroadcast(), IPV4_ETHERTYPE)
+    const bool queued = m_egressCb.IsNull() ? out->Send(copy, m_broadcast[port], IPV4_ETHERTYPE)
                                             : m_egressCb(copy, inPort, port);
     if (queued && marked)
     {

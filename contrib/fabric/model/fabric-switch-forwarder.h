@@ -110,6 +110,8 @@ class FabricSwitchForwarder : public Object
     std::shared_ptr<const FabricState> m_truth; //!< physical state (null: never fails)
     std::vector<uint32_t> m_egress;             //!< directed link leaving each port
     std::vector<Ptr<NetDevice>> m_ports;
+    std::vector<Address>
+        m_broadcast; //!< each port's broadcast address (asked once: ~600 instructions)
     std::vector<Ptr<Queue<Packet>>> m_queues; //!< egress queue per port (for ECN)
     std::vector<uint64_t> m_rates;            //!< line rate per port in bit/s
     Ptr<EcnMarker> m_ecn;

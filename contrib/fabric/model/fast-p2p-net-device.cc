@@ -180,6 +180,7 @@ FastP2pNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_pull.Cancel();
+    m_pullPending = false;
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
@@ -214,7 +215,7 @@ FastP2pNetDevice::Attach(Ptr<FastP2pChannel> ch)
 bool
 FastP2pNetDevice::IsTransmitting() const
 {
-    return m_pull.IsRunning() || Simulator::Now() < m_busyUntil;
+    return m_pullPending || Simulator::Now() < m_busyUntil;
 }
 
 bool
@@ -237,9 +238,9 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     // At exactly the instant the transmitter frees, PointToPointNetDevice would still be
     // busy for a Send scheduled before the frame on the wire started (its transmit-complete
     // event comes later in that instant): queue and pull with an event, as it would.
-    if (m_pull.IsRunning() || Simulator::Now() <= m_busyUntil)
+    if (m_pullPending || Simulator::Now() <= m_busyUntil)
     {
-        if (!m_pull.IsRunning())
+        if (!m_pullPending)
         {
             if (m_arrivalDriven && m_currentPkt == nullptr)
             {
@@ -266,12 +267,13 @@ FastP2pNetDevice::EnsurePull()
     ++m_pullEvents;
     m_pull = Simulator::Schedule(
         m_busyUntil - Simulator::Now(), &FastP2pNetDevice::TransmitComplete, this);
+    m_pullPending = true;
 }
 
 bool
 FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
 {
-    const Time txTime = m_bps.CalculateBytesTxTime(p->GetSize());
+    const Time txTime = m_txTime.Get(m_bps, p->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     m_phyTxBeginTrace(p);
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
@@ -344,6 +346,7 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
 void
 FastP2pNetDevice::TransmitComplete()
 {
+    m_pullPending = false;     // this is m_pull running (the only way here)
     m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
     if (m_currentPkt)
     {

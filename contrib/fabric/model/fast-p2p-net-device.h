@@ -12,6 +12,7 @@
 #include "ns3/packet.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-cache.h"
 
 #include <deque>
 #include <vector>
@@ -132,6 +133,7 @@ class FastP2pNetDevice : public NetDevice
     const Address& GetRemote();
 
     DataRate m_bps;
+    TxTimeCache m_txTime; //!< serialization time per frame size at m_bps
     Time m_tInterframeGap;
     Ptr<FastP2pChannel> m_channel;
     Ptr<Queue<Packet>> m_queue;
@@ -147,7 +149,10 @@ class FastP2pNetDevice : public NetDevice
     static Time NeverBusy() { return TimeStep(-1); }
     Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
     EventId m_pull;                //!< pending transmit-complete event, if any
-    Ptr<Packet> m_currentPkt;      //!< the frame on the wire (for PhyTxEnd)
+    /// m_pull.IsRunning(), kept by hand: asking the simulator costs ~270 instructions and
+    /// Send asks on every frame.
+    bool m_pullPending{false};
+    Ptr<Packet> m_currentPkt; //!< the frame on the wire (for PhyTxEnd)
     uint64_t m_pullEvents{0};
     static uint64_t s_instances;       //!< see GetInstancesCreated
     static uint64_t s_unforeseenSends; //!< see GetUnforeseenSends

@@ -148,7 +148,7 @@ UdpFlowSender::SendNext()
         return;
     }
     m_sendEvent = Simulator::Schedule(
-        m_rate.CalculateBytesTxTime(size + WIRE_OVERHEAD), &UdpFlowSender::SendNext, this);
+        m_txTime.Get(m_rate, size + WIRE_OVERHEAD), &UdpFlowSender::SendNext, this);
 }
 
 } // namespace ns3

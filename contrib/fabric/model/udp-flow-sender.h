@@ -9,6 +9,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-cache.h"
 
 namespace ns3
 {
@@ -65,6 +66,7 @@ class UdpFlowSender : public Application
     Address m_remote;
     uint16_t m_localPort{0};
     DataRate m_rate;
+    TxTimeCache m_txTime; //!< pacing gap per packet size at m_rate
     uint32_t m_payload{0};
     uint64_t m_maxBytes{0};
     Ptr<UdpL4Protocol> m_udp;

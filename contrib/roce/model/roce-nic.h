@@ -45,13 +45,14 @@ class UdpL4Protocol;
  * - fast (default): the NIC writes the UDP and IPv4 headers itself (the fields IPv4 writes:
  *   addresses, ports, protocol, length, TTL = Ipv4L3Protocol::DefaultTtl, TOS, may-fragment,
  *   an identification counted per source/destination pair, checksums only when
- *   Node::ChecksumEnabled) and hands the packet to the port's device; on receive, a protocol
- *   handler on the host's fabric devices hands UDP 4791 packets for this host to its
- *   RoceReceiver and everything else to the traffic-control layer as before. Whenever the
- *   IPv4 path would do something else than a plain send or local delivery (no route, an
- *   interface down, a stopped device queue, a receiver not running, a packet not for this
- *   host), the packet takes the IPv4 path, so drops are counted where they were. Only on
- *   hosts routed by FabricIpv4Routing; other hosts use the ipv4 path.
+ *   Node::ChecksumEnabled, read once when the host path is chosen) and hands the packet to
+ *   the port's device; on receive, a protocol handler on the host's fabric devices hands UDP
+ *   4791 packets for this host to its RoceReceiver and everything else to the
+ *   traffic-control layer as before. Whenever the IPv4 path would do something else than a
+ *   plain send or local delivery (no route, an interface down, a stopped device queue, a
+ *   receiver not running, a packet not for this host), the packet takes the IPv4 path, so
+ *   drops are counted where they were. Only on hosts routed by FabricIpv4Routing; other
+ *   hosts use the ipv4 path.
  */
 class RoceNic : public Object
 {
@@ -149,6 +150,7 @@ class RoceNic : public Object
         };                       //!< IPv4 interface of the device
         Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
         Ptr<NetDevice> device;
+        Address broadcast; //!< the device's broadcast address (asked once)
     };
 
     Ptr<Node> m_node;
@@ -160,7 +162,8 @@ class RoceNic : public Object
     bool m_fast{false}; //!< HostPath fast and the host is routed by FabricIpv4Routing
     bool m_demux{false};
     uint32_t m_fabricNode{UINT32_MAX};
-    uint8_t m_ttl{64}; //!< Ipv4L3Protocol::DefaultTtl
+    uint8_t m_ttl{64};      //!< Ipv4L3Protocol::DefaultTtl
+    bool m_checksum{false}; //!< Node::ChecksumEnabled when the host path was chosen
     Ptr<Ipv4> m_ipv4;
     Ptr<UdpL4Protocol> m_udp;
     Ptr<TrafficControlLayer> m_tc;

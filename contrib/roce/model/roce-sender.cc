@@ -332,8 +332,7 @@ RoceSender::SendOne()
     const uint32_t wire = size + WIRE_OVERHEAD;
     m_cc->OnSent(wire);
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.
-    m_nextTx = Simulator::Now()
-             + DataRate(static_cast<uint64_t>(m_cc->GetRateBps())).CalculateBytesTxTime(wire);
+    m_nextTx = Simulator::Now() + m_txTime.Get(static_cast<uint64_t>(m_cc->GetRateBps()), wire);
     ArmTimeout();
 }
 

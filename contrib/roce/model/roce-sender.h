@@ -11,6 +11,7 @@
 #include "ns3/roce-rate-control.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-cache.h"
 
 namespace ns3
 {
@@ -163,6 +164,7 @@ class RoceSender : public Application
     uint32_t m_sndUna{0};
     uint32_t m_highSent{0}; //!< one past the highest PSN ever sent
     Time m_nextTx;
+    TxTimeCache m_txTime;   //!< pacing gap per wire size at the current rate
     Time m_lastProgress;    //!< RTO reference: last ACK progress, send from idle, or rewind
     Time m_lastAckProgress; //!< watchdog reference: last time the oldest unacked PSN advanced
     bool m_stopped{false};
