@@ -149,6 +149,8 @@ Run(int argc, char* argv[])
 
     const std::string fabricName = cli.GetChoice("fabric", {"zcube", "roft", "rng"});
     const std::string detourShape = cli.GetChoice("detour-shape", {"paper", "reverse-plane"});
+    // The program sets the shape on every ZCube routing object it builds (main run and sweep).
+    cli.ReserveAttribute("ns3::ZCubeRouting::DetourShape", "--detour-shape");
     if (fabricName != "zcube" && cli.IsSet("detour-shape"))
     {
         throw std::invalid_argument(

@@ -65,5 +65,9 @@ TEST(ZCubeDetourProgram, FlagErrors)
     EXPECT_EQ(o.exitCode, 2);
     EXPECT_NE(o.stderrText.find("--detour-shape applies to --fabric=zcube only"), std::string::npos)
         << o.stderrText;
+    // The program sets the attribute itself: an override would be silently replaced.
+    o = RunProgram(BIN + "/failover --ns3::ZCubeRouting::DetourShape=reverse-plane --out=" + dir);
+    EXPECT_EQ(o.exitCode, 2);
+    EXPECT_NE(o.stderrText.find("use --detour-shape"), std::string::npos) << o.stderrText;
     std::filesystem::remove_all(dir);
 }

@@ -104,9 +104,7 @@ def render(name, results):
     run = RUNS[TABLES[name].run]
     folder = os.path.join(results, TABLES[name].run)
     for point in run.points:
-        fab, pat, tr, n, k, us = point.split(":")
-        check_made_by(point_folder(folder, point),
-                      [f"--scaling={fab}:{pat}:{tr}", f"--n={n}", f"--k={k}", f"--sim-us={us}"])
+        check_made_by(point_folder(folder, point), point_args(point))
     if not run.points:
         check_made_by(folder, run.args)
     return TABLES[name].formatter(folder) + ["", regenerate_hint(name)]
@@ -155,18 +153,23 @@ def run_program(bin_dir, results, run_name):
     return True
 
 
+def point_args(point):
+    """The flags of one --scaling point (fabric:pattern:transport:n:k:sim_us), --out aside."""
+    fab, pat, tr, n, k, us = point.split(":")
+    return [f"--scaling={fab}:{pat}:{tr}", f"--n={n}", f"--k={k}", f"--sim-us={us}"]
+
+
 def run_point(bin_dir, folder, point, fresh=False):
     """One bench-packet-rate --scaling point (fabric:pattern:transport:n:k:sim_us) in its own
     process, so each peak RSS is that point's; its summary, or None if the program failed.
     Without \\p fresh a point whose summary.json exists is not run again."""
-    fab, pat, tr, n, k, us = point.split(":")
     out = point_folder(folder, point)
     summary = os.path.join(out, "summary.json")
     if fresh and os.path.exists(summary):
         os.remove(summary)
     if not os.path.exists(summary):
-        argv = [os.path.join(bin_dir, "bench-packet-rate"), f"--scaling={fab}:{pat}:{tr}",
-                f"--n={n}", f"--k={k}", f"--sim-us={us}", f"--out={out}"]
+        argv = [os.path.join(bin_dir, "bench-packet-rate")] + point_args(point) + [
+            f"--out={out}"]
         t0 = time.time()
         r = subprocess.run(argv, capture_output=True, text=True)
         if r.returncode != 0:

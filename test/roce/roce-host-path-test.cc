@@ -112,6 +112,35 @@ Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
 
 } // namespace
 
+TEST_F(RoceHostPath, ChecksumsFollowAValueBoundDuringInstall)
+{
+    // ChecksumEnabled bound while the applications are being installed, after the first NICs
+    // chose their host path: the fast path must still write checksums (IPv4 verifies them on
+    // receive and drops a packet whose header checksum is wrong), so every flow completes
+    // and both paths agree.
+    auto scenario = [](FabricRoceRunOptions o)
+    {
+        auto created = o.senderCreated;
+        o.senderCreated = [created](uint32_t i, Ptr<RoceSender> s)
+        {
+            if (i == 1)
+            {
+                GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+            }
+            created(i, s);
+        };
+        return RunFabricRoce(Roft16("8MB"), IncastAndOneMore(), o);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    const PathRun fast = RunWith("fast", scenario);
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    EXPECT_GT(fast.fastTx, 0u);
+    EXPECT_EQ(fast.fastRx, 0u); // checksums to verify: received through IPv4
+    EXPECT_EQ(fast.r.incompleteFlows, 0u);
+    ExpectSameRoceResults(ipv4.r, fast.r);
+}
+
 TEST_F(RoceHostPath, SameBytesOnEveryLink)
 {
     // Every transmission on every device, in order: time, node, port, bytes and packet tags.

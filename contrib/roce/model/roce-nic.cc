@@ -260,8 +260,6 @@ RoceNic::InitHost()
     UintegerValue ttl;
     l3->GetAttribute("DefaultTtl", ttl);
     m_ttl = static_cast<uint8_t>(ttl.Get());
-    // A global value looked up by name (~350 instructions); set before a run, so read once.
-    m_checksum = Node::ChecksumEnabled();
     m_hostPorts.resize(m_node->GetNDevices());
     for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
     {
@@ -280,6 +278,20 @@ RoceNic::InitHost()
         }
     }
     m_fast = true;
+}
+
+bool
+RoceNic::ChecksumOn()
+{
+    // A global value looked up by name (~350 instructions): read at the first packet, not at
+    // install (a program may bind ChecksumEnabled after installing its applications), and
+    // then kept: ns-3 reads it per packet, but changing it mid-run is not supported.
+    if (!m_checksumKnown)
+    {
+        m_checksum = Node::ChecksumEnabled();
+        m_checksumKnown = true;
+    }
+    return m_checksum;
 }
 
 bool
@@ -313,7 +325,7 @@ RoceNic::SendIp(Ptr<Packet> p,
             && !(m_hostPorts[idx].txq && m_hostPorts[idx].txq->IsStopped())
             && FabricAddressing::HostOf(dst.Get()) != m_fabricNode)
         {
-            const bool checksum = m_checksum;
+            const bool checksum = ChecksumOn();
             UdpHeader udp;
             if (checksum)
             {
@@ -425,7 +437,7 @@ RoceNic::ReceiveFromDevice(Ptr<NetDevice> device,
     // Anything else (a packet for another host, a fragment, a down interface, a stopped
     // receiver, checksums to verify) goes to IPv4 as before.
     constexpr uint32_t minSize = 20 + 8 + RoceHeader::SIZE;
-    if (m_receiverActive && packet->GetSize() >= minSize && !m_checksum)
+    if (m_receiverActive && packet->GetSize() >= minSize && !ChecksumOn())
     {
         const int32_t iface = m_hostPorts[device->GetIfIndex()].interface;
         if (iface >= 0 && m_ipv4->IsUp(iface))

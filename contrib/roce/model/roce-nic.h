@@ -45,7 +45,7 @@ class UdpL4Protocol;
  * - fast (default): the NIC writes the UDP and IPv4 headers itself (the fields IPv4 writes:
  *   addresses, ports, protocol, length, TTL = Ipv4L3Protocol::DefaultTtl, TOS, may-fragment,
  *   an identification counted per source/destination pair, checksums only when
- *   Node::ChecksumEnabled, read once when the host path is chosen) and hands the packet to
+ *   Node::ChecksumEnabled, read once at the NIC's first packet) and hands the packet to
  *   the port's device; on receive, a protocol handler on the host's fabric devices hands UDP
  *   4791 packets for this host to its RoceReceiver and everything else to the
  *   traffic-control layer as before. Whenever the IPv4 path would do something else than a
@@ -108,6 +108,8 @@ class RoceNic : public Object
 
     /// Whether this host uses the fast host path (HostPath fast on a FabricIpv4Routing host).
     bool IsFastPath();
+    /// Node::ChecksumEnabled, read at the first packet and then kept.
+    bool ChecksumOn();
     /// Packets sent and received through the fast host path (not through IPv4).
     uint64_t GetFastTxPackets() const { return m_fastTx; }
     uint64_t GetFastRxPackets() const { return m_fastRx; }
@@ -163,7 +165,8 @@ class RoceNic : public Object
     bool m_demux{false};
     uint32_t m_fabricNode{UINT32_MAX};
     uint8_t m_ttl{64};      //!< Ipv4L3Protocol::DefaultTtl
-    bool m_checksum{false}; //!< Node::ChecksumEnabled when the host path was chosen
+    bool m_checksum{false};      //!< Node::ChecksumEnabled at the first packet
+    bool m_checksumKnown{false}; //!< m_checksum was read
     Ptr<Ipv4> m_ipv4;
     Ptr<UdpL4Protocol> m_udp;
     Ptr<TrafficControlLayer> m_tc;
