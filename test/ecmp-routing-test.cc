@@ -228,25 +228,45 @@ TEST(EcmpRouting, TablesFollowEachGraphsWiring)
         g->Connect(3, 4);
         return g;
     };
+    // The tables of the last graph are cached (process-wide): GetTableBuilds counts the misses.
     for (int round = 0; round < 2; ++round)
     {
+        uint64_t builds = EcmpRouting::GetTableBuilds();
         auto a = Ecmp(wire(3), 1, true);
         EXPECT_EQ(a->GetDistance(0, 1), 2u);
         EXPECT_EQ(a->GetDistance(1, 2), 3u);
+        if (round == 1)
+        {
+            // The cache holds b's wiring of round 0 (in round 0 it may hold an earlier test's).
+            EXPECT_EQ(EcmpRouting::GetTableBuilds(), builds + 1) << "other wiring: a miss";
+        }
+        builds = EcmpRouting::GetTableBuilds();
         auto a2 = Ecmp(wire(3), 2, false); // another graph object, the same wiring
+        EXPECT_EQ(EcmpRouting::GetTableBuilds(), builds) << "the same wiring: a hit";
         EXPECT_EQ(a2->GetDistance(0, 1), 2u);
         EXPECT_EQ(a2->GetCandidates(4, 1), a->GetCandidates(4, 1));
         auto b = Ecmp(wire(4), 1, true);
+        EXPECT_EQ(EcmpRouting::GetTableBuilds(), builds + 1) << "other wiring: a miss";
         EXPECT_EQ(b->GetDistance(0, 1), 3u);
         EXPECT_EQ(b->GetDistance(1, 2), 2u);
         EXPECT_EQ(a->GetDistance(0, 1), 2u) << "a's tables are its own";
     }
-    // The same graph object, changed between two routing objects.
+    // The same graph object, changed between two routing objects: the wiring decides, not the
+    // object.
     auto g = wire(3);
+    const uint64_t builds = EcmpRouting::GetTableBuilds();
     auto before = Ecmp(g, 1, true);
     EXPECT_EQ(before->GetDistance(0, 2), 3u);
     g->Connect(0, 4); // host 0 gets a second NIC on switch 4
     auto after = Ecmp(g, 1, true);
+    EXPECT_EQ(EcmpRouting::GetTableBuilds(), builds + 2) << "changed wiring: a miss each time";
     EXPECT_EQ(after->GetDistance(0, 2), 2u);
     EXPECT_EQ(before->GetDistance(0, 2), 3u);
+    // Reseeded shares the tables without SetGraph; a routing object on the same unchanged
+    // graph object hits.
+    auto again = Ecmp(g, 5, true);
+    auto reseeded = after->Reseeded(9);
+    EXPECT_EQ(EcmpRouting::GetTableBuilds(), builds + 2);
+    EXPECT_EQ(again->GetCandidates(0, 2), after->GetCandidates(0, 2));
+    EXPECT_EQ(reseeded->GetDistance(0, 2), 2u);
 }

@@ -924,6 +924,8 @@ TEST(FlowSimulator, IncrementalEqualsFullRecompute)
     // components at every event.
     uint64_t incrementalFlows = 0;
     uint64_t fullFlows = 0;
+    uint64_t kept = 0;
+    uint64_t keptRejected = 0;
     for (uint32_t trial = 0; trial < 40; ++trial)
     {
         std::mt19937 rng(1000 + trial);
@@ -972,6 +974,10 @@ TEST(FlowSimulator, IncrementalEqualsFullRecompute)
         Ptr<FlowSimulator> b = full.Run(RandomFabric(r2), flows, events);
         incrementalFlows += a->GetStats().flowsRecomputed;
         fullFlows += b->GetStats().flowsRecomputed;
+        kept += a->GetStats().keptBatches;
+        keptRejected += a->GetStats().keptRejected;
+        // The full recomputation never takes the keep-as-is path.
+        EXPECT_EQ(b->GetStats().keptBatches + b->GetStats().keptRejected, 0u);
         for (size_t f = 0; f < flows.size(); ++f)
         {
             const FlowSimRecord& x = a->GetRecords()[f];
@@ -991,8 +997,103 @@ TEST(FlowSimulator, IncrementalEqualsFullRecompute)
     }
     // And it does less work.
     EXPECT_LT(incrementalFlows, fullFlows);
+    // Both outcomes of the keep-as-is check for departures ran, so the equality above covers
+    // batches kept without water-filling as well as batches it rejected.
+    EXPECT_GT(kept, 0u);
+    EXPECT_GT(keptRejected, 0u);
     std::cout << "flows water-filled: incremental " << incrementalFlows << ", full " << fullFlows
+              << "; departure batches kept as they stood " << kept << ", rejected " << keptRejected
               << "\n";
+}
+
+namespace
+{
+
+/// Hosts 0..n-1 on one switch, host h's link (both directions) at capsBps[h], ECMP routing.
+Ptr<FabricRouting>
+StarWithCaps(const std::vector<double>& capsBps)
+{
+    auto g = std::make_shared<FabricGraph>();
+    for (uint32_t h = 0; h < capsBps.size(); ++h)
+    {
+        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+    }
+    const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
+    for (uint32_t h = 0; h < capsBps.size(); ++h)
+    {
+        g->Connect(h, sw, capsBps[h]);
+    }
+    return MakeRouting<EcmpRouting>(g);
+}
+
+/// Flows A = 0->3 (100 kB, departs first), B = 1->3 and C = 1->2 (10 MB each), all at 0,
+/// run up to \p stopS.
+Ptr<FlowSimulator>
+RunAbc(const std::vector<double>& capsBps, double stopS, bool incremental = true)
+{
+    Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+    sim->SetAttribute("Incremental", BooleanValue(incremental));
+    sim->SetRouting(StarWithCaps(capsBps));
+    sim->AddFlows({Flow(0, 0, 3, 100000), Flow(1, 1, 3, 10000000), Flow(2, 1, 2, 10000000)});
+    sim->Run(stopS);
+    return sim;
+}
+
+} // namespace
+
+TEST(FlowSimulator, DepartureFreeingTheOnlyBottleneckIsWaterFilled)
+{
+    // Host links: h0 100, h1 8, h2 2, h3 10 Gb/s. C is held to 2 by sw->h2; on h1->sw (8) B
+    // could have 6; on sw->h3 (10) A and B get 5 each: B's only bottleneck is sw->h3 (h1->sw
+    // carries 7 of 8). A (100 kB at 5 Gb/s) leaves at about 164 us; then B must rise to
+    // min(10, 8 - 2) = 6 Gb/s, bottlenecked on h1->sw: the keep-as-is check must reject the
+    // batch (B, as fast as A was, has no saturated link left on which it is the fastest).
+    const std::vector<double> caps{100e9, 8e9, 2e9, 10e9};
+    Ptr<FlowSimulator> before = RunAbc(caps, 50e-6);
+    EXPECT_DOUBLE_EQ(before->GetRateBps(0), 5e9);
+    EXPECT_DOUBLE_EQ(before->GetRateBps(1), 5e9);
+    EXPECT_DOUBLE_EQ(before->GetRateBps(2), 2e9);
+    EXPECT_EQ(before->GetStats().keptBatches + before->GetStats().keptRejected, 0u);
+
+    Ptr<FlowSimulator> after = RunAbc(caps, 1e-3);
+    ASSERT_TRUE(after->GetRecords()[0].complete);
+    ASSERT_FALSE(after->GetRecords()[1].complete);
+    ASSERT_FALSE(after->GetRecords()[2].complete);
+    EXPECT_DOUBLE_EQ(after->GetRateBps(1), 6e9);
+    EXPECT_DOUBLE_EQ(after->GetRateBps(2), 2e9);
+    EXPECT_EQ(after->GetStats().keptBatches, 0u) << "the departure must not be kept";
+    EXPECT_EQ(after->GetStats().keptRejected, 1u);
+    // The full recomputation agrees.
+    Ptr<FlowSimulator> full = RunAbc(caps, 1e-3, false);
+    EXPECT_DOUBLE_EQ(full->GetRateBps(1), 6e9);
+    EXPECT_DOUBLE_EQ(full->GetRateBps(2), 2e9);
+}
+
+TEST(FlowSimulator, DepartureLeavingOtherBottlenecksIsKept)
+{
+    // Host links: h0 100, h1 4, h2 100, h3 10 Gb/s. B and C share h1->sw (4): 2 each, their
+    // bottleneck; A gets the rest of sw->h3: 8. A (100 kB at 8 Gb/s) leaves at about 102 us;
+    // B (2 < 8) was not bottlenecked on sw->h3 and C does not cross it: the allocation is
+    // kept as it stands, with the very same rates and no water-filling.
+    const std::vector<double> caps{100e9, 4e9, 100e9, 10e9};
+    Ptr<FlowSimulator> before = RunAbc(caps, 50e-6);
+    EXPECT_DOUBLE_EQ(before->GetRateBps(0), 8e9);
+    EXPECT_DOUBLE_EQ(before->GetRateBps(1), 2e9);
+    EXPECT_DOUBLE_EQ(before->GetRateBps(2), 2e9);
+    const uint64_t waterFillings = before->GetStats().recomputations;
+
+    Ptr<FlowSimulator> after = RunAbc(caps, 1e-3);
+    ASSERT_TRUE(after->GetRecords()[0].complete);
+    ASSERT_FALSE(after->GetRecords()[1].complete);
+    ASSERT_FALSE(after->GetRecords()[2].complete);
+    EXPECT_EQ(after->GetRateBps(1), before->GetRateBps(1)); // bit for bit
+    EXPECT_EQ(after->GetRateBps(2), before->GetRateBps(2));
+    EXPECT_EQ(after->GetStats().keptBatches, 1u);
+    EXPECT_EQ(after->GetStats().keptRejected, 0u);
+    EXPECT_EQ(after->GetStats().recomputations, waterFillings) << "no water-filling after A";
+    Ptr<FlowSimulator> full = RunAbc(caps, 1e-3, false);
+    EXPECT_DOUBLE_EQ(full->GetRateBps(1), 2e9);
+    EXPECT_DOUBLE_EQ(full->GetRateBps(2), 2e9);
 }
 
 TEST(FlowSimulator, LocalRecomputationEqualsFullAtFabricScale)

@@ -51,9 +51,17 @@ EcmpRouting::GetTypeId()
     return tid;
 }
 
+uint64_t EcmpRouting::s_tableBuilds = 0;
+
 EcmpRouting::EcmpRouting()
 {
     NS_LOG_FUNCTION(this);
+}
+
+uint64_t
+EcmpRouting::GetTableBuilds()
+{
+    return s_tableBuilds;
 }
 
 void
@@ -64,7 +72,9 @@ EcmpRouting::DoSetGraph()
     // the last graph are reused when its wiring is the same, entry by entry (nodes, hosts,
     // ports per node, both ends of every link). Kept only for graphs of at most 2^20
     // node-host pairs whose tables hold at most 2^21 entries (8 MiB), and dropped before
-    // building another graph's: at most 8 MiB outlive their routing objects.
+    // building another graph's: at most 8 MiB outlive their routing objects. The cache is
+    // process-global and not thread-safe (ns-3 objects are not either): build routing objects
+    // from one thread. Each build (a miss) is counted in s_tableBuilds (GetTableBuilds).
     static std::vector<uint32_t> s_wiring;
     static std::shared_ptr<const Tables> s_tables;
     const FabricGraph& g = *m_graph;
@@ -84,6 +94,7 @@ EcmpRouting::DoSetGraph()
         }
         if (s_tables && wiring == s_wiring)
         {
+            NS_LOG_LOGIC("all-up tables reused: the same wiring as the last graph's");
             m_baseTables = s_tables;
             m_tables = m_baseTables;
             return;
@@ -92,6 +103,8 @@ EcmpRouting::DoSetGraph()
     s_tables.reset();
     s_wiring.clear();
     m_baseTables = BuildTables(g, FabricState(m_graph));
+    ++s_tableBuilds;
+    NS_LOG_LOGIC("all-up tables built (" << s_tableBuilds << " builds in this process)");
     m_tables = m_baseTables;
     const Tables& t = *m_baseTables;
     if (small && t.offset.size() + t.ports.size() + t.dist.size() <= (1u << 21))

@@ -51,6 +51,13 @@ class EcmpRouting : public FabricRouting
      */
     Ptr<EcmpRouting> Reseeded(uint64_t seed) const;
 
+    /**
+     * How many times SetGraph built the all-up tables (BFS over the graph) in this process,
+     * that is, missed the cache of the last graph's tables (see DoSetGraph). Tables rebuilt
+     * for a view (DoViewChanged, DoNodeConverged) are not counted. For tests and benchmarks.
+     */
+    static uint64_t GetTableBuilds();
+
   protected:
     void DoSetGraph() override;
     void DoViewChanged(const FabricStateChange& change) override;
@@ -77,6 +84,8 @@ class EcmpRouting : public FabricRouting
         return (m_nodeTables.empty() || !m_nodeTables[node]) ? *m_tables : *m_nodeTables[node];
     }
     static std::shared_ptr<const Tables> BuildTables(const FabricGraph& g, const FabricState& view);
+
+    static uint64_t s_tableBuilds; //!< see GetTableBuilds
 
     uint64_t m_seed{0};
     bool m_mixSwitchId{true};

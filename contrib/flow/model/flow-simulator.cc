@@ -1328,6 +1328,21 @@ FlowSimulator::Run(double stopS)
     // departures can concern (on their links, at least as fast as a departed flow) still has a
     // bottleneck or its cap, it is the max-min one as it stands: nothing to water-fill. A
     // capacity change (theta 0) concerns every flow on the link, and its load must still fit.
+    // Why that suffices (a proof sketch):
+    // - Before the batch the allocation is max-min (within TOL): every sending flow is at its
+    //   cap or has a bottleneck, a saturated link on which no flow is faster.
+    // - A dirty link d has theta(d) = the lowest old rate of the flows that left it. A remaining
+    //   flow g on d slower than theta(d) did not have d as its bottleneck (the departed flow
+    //   was faster there). Its bottleneck b is then either clean (load, members and rates
+    //   unchanged: still saturated, g still the fastest on it) or dirty with g at or above
+    //   theta(b) (g was the fastest on b), and then g is checked on b's account below. The same
+    //   holds for a flow on no dirty link: its bottleneck is clean.
+    // - Flows at or above theta(d) on a dirty link are re-checked: each must find a saturated
+    //   link on which it is the fastest (or be at its cap), under the rates as they stand.
+    // So every flow has its cap or a bottleneck in a feasible allocation: it is the max-min one
+    // (unique). A departure that freed a flow's only bottleneck leaves that flow at or above
+    // theta with no saturated link on which it is the fastest: the check fails, and the
+    // water-filling below runs (counted in FlowSimStats::keptBatches / keptRejected).
     // (Its own small helpers: the local stage's, shared, were no longer inlined there.)
     auto keptAsIs = [&](double t)
     {
@@ -1388,6 +1403,8 @@ FlowSimulator::Run(double stopS)
             const Impl::Link& l = s.links[d];
             if (l.statLoad > l.cap * (1 + TOL))
             {
+                NS_LOG_LOGIC("departures at " << t << " s not kept: link " << d << " carries "
+                                              << l.statLoad << " bit/s over " << l.cap);
                 return false;
             }
             const double theta = s.linkTheta[d] * (1 - TOL);
@@ -1399,6 +1416,8 @@ FlowSimulator::Run(double stopS)
                     h.check = mark;
                     if (!bottlenecked(g))
                     {
+                        NS_LOG_LOGIC("departures at " << t << " s not kept: flow " << g << " at "
+                                                      << h.rate << " bit/s lost its bottleneck");
                         return false;
                     }
                     checkList.push_back(g);
@@ -1749,11 +1768,14 @@ FlowSimulator::Run(double stopS)
             }
             else if (keptAsIs(t))
             {
+                NS_LOG_LOGIC("departures at " << t << " s: allocation kept as it stands");
+                m_stats.keptBatches++;
                 keptBackoff = 0;
                 kept = true;
             }
             else
             {
+                m_stats.keptRejected++;
                 keptBackoff = std::min<uint32_t>(64, std::max<uint32_t>(1, 2 * keptBackoff));
                 keptSkip = keptBackoff;
             }

@@ -91,8 +91,14 @@ struct FlowSimStats
     uint64_t flowsRecomputed{0}; //!< flows whose rates were recomputed, summed over runs
     uint64_t rateChanges{0};     //!< times a sending flow's rate actually changed
     uint64_t localFallbacks{0};  //!< batches the verified local recomputation handed over
-    uint32_t peakActive{0};      //!< most flows sending at once
-    double endS{0};              //!< time of the last event
+    /// Departure-only batches (Incremental) whose allocation was kept as it stood, with no
+    /// water-filling: every flow they concern still had its cap or a bottleneck.
+    uint64_t keptBatches{0};
+    /// Departure-only batches on which that check ran and failed (water-filling followed);
+    /// batches it skipped in its back-off after a failure are in neither counter.
+    uint64_t keptRejected{0};
+    uint32_t peakActive{0}; //!< most flows sending at once
+    double endS{0};         //!< time of the last event
     double wallSeconds{0};
 };
 
