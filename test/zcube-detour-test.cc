@@ -9,6 +9,7 @@
 #include "ns3/fabric-failure-detector.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/flow-simulator.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/traffic-pattern.h"
@@ -552,4 +553,75 @@ TEST_F(ZCubeDetourTest, PacketAffectedQueuePairsMoveToTheirEvenPortAtTheInstall)
         EXPECT_TRUE(moves[f].empty()) << f;
         EXPECT_EQ(r.flows[f].retxPackets, 0u) << "unaffected flow " << f << " lost packets";
     }
+}
+
+// At flow level (max-min rates, no transport), with O_0 -> E_1 dead and the controller's
+// detours in force, reverse-plane leaves every unaffected pair of an all-pairs AllReduce at
+// exactly its rate without the failure (the affected pairs run on links no other pair uses),
+// while the paper's 4-switch detours take capacity from unaffected pairs. So the dip of the
+// unaffected flows that remains at packet level under reverse-plane (doc/failures.md) is the
+// transport's response, not the routing's.
+TEST_F(ZCubeDetourTest, FlowLevelReversePlaneLeavesEveryUnaffectedRateUnchanged)
+{
+    ZCubeLayout zl(16, 4);
+    auto g = zl.Build();
+    TrafficPatternParams tp;
+    tp.hosts = 16;
+    tp.bytes = 1000000000; // nobody finishes before the rates are read
+    const std::vector<FlowSpec> flows = MakeTraffic(TrafficPattern::ALLREDUCE, tp);
+    auto ratesWith = [&](const std::string& shape, bool failed)
+    {
+        Ptr<ZCubeRouting> r = MakeZCube(g, shape);
+        FabricState truth(g);
+        if (failed)
+        {
+            FailCore(zl, *g, truth, 0, 1);
+        }
+        EveryoneKnows(*r, truth);
+        Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+        sim->SetRouting(r);
+        sim->AddFlows(flows);
+        sim->Run(10e-6);
+        std::vector<double> rates;
+        for (uint32_t f = 0; f < flows.size(); ++f)
+        {
+            rates.push_back(sim->GetRateBps(f));
+        }
+        return rates;
+    };
+    const std::vector<double> allUp = ratesWith("paper", false);
+    const std::vector<double> reverse = ratesWith("reverse-plane", true);
+    const std::vector<double> paper = ratesWith("paper", true);
+    uint32_t affected = 0;
+    uint32_t slowerOnPaper = 0;
+    double affectedReverse = 0;
+    double affectedAllUp = 0;
+    for (uint32_t f = 0; f < flows.size(); ++f)
+    {
+        ASSERT_GT(allUp[f], 0) << f;
+        if (zl.OddGroup(flows[f].src) == 0 && zl.EvenGroup(flows[f].dst) == 1)
+        {
+            ++affected;
+            EXPECT_GT(reverse[f], 0) << f;
+            EXPECT_GT(paper[f], 0) << f;
+            affectedReverse += reverse[f];
+            affectedAllUp += allUp[f];
+            continue;
+        }
+        EXPECT_NEAR(reverse[f], allUp[f], 1e-9 * allUp[f]) << f;
+        slowerOnPaper += paper[f] < allUp[f] * (1 - 1e-6) ? 1 : 0;
+    }
+    // §6.2's fault domain: k^2 pairs, less the one GPU in both O_0's and E_1's group.
+    uint32_t both = 0;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        both += zl.OddGroup(i) == 0 && zl.EvenGroup(i) == 1 ? 1 : 0;
+    }
+    EXPECT_EQ(affected, 16u - both);
+    EXPECT_GT(slowerOnPaper, 0u);
+    // On the idle plane the affected pairs get at least what they had before the failure.
+    EXPECT_GE(affectedReverse, affectedAllUp * (1 - 1e-9));
+    std::cout << "flow level, unaffected pairs slower than all-up: reverse-plane 0, paper "
+              << slowerOnPaper << " of " << flows.size() - affected << "; affected pairs "
+              << affectedReverse / 1e9 << " Gb/s (all-up " << affectedAllUp / 1e9 << ")\n";
 }
