@@ -3,6 +3,7 @@
 // adjacent nodes detect after the loss-of-signal delay and rehash locally, the others learn
 // after hops x the propagation delay and until then send into the hole.
 #include "ns3-sim-fixture.h"
+#include "roce/roce-test-fabrics.h"
 
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
@@ -628,18 +629,6 @@ struct StallProbe
     }
 };
 
-FlowSpec
-RoceFlow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t port)
-{
-    FlowSpec f;
-    f.id = id;
-    f.src = src;
-    f.dst = dst;
-    f.bytes = bytes;
-    f.srcPort = port;
-    return f;
-}
-
 } // namespace
 
 TEST_F(FailoverTest, PacketZCubeCoreLinkStallIsDetectionPlusControllerLatency)
@@ -663,11 +652,11 @@ TEST_F(FailoverTest, PacketZCubeCoreLinkStallIsDetectionPlusControllerLatency)
         failures.FailLink(link, tFail);
         // Affected: 1 -> 9 and 5 -> 10 (o = 1, e = 2); unaffected: 1 -> 5, 2 -> 9, 6 -> 13.
         const uint64_t bytes = 16u << 20; // longer than the outage
-        std::vector<FlowSpec> flows{RoceFlow(0, 1, 9, bytes, 49152),
-                                    RoceFlow(1, 5, 10, bytes, 49153),
-                                    RoceFlow(2, 1, 5, bytes, 49154),
-                                    RoceFlow(3, 2, 9, bytes, 49155),
-                                    RoceFlow(4, 6, 13, bytes, 49156)};
+        std::vector<FlowSpec> flows{Flow(0, 1, 9, bytes, 49152),
+                                    Flow(1, 5, 10, bytes, 49153),
+                                    Flow(2, 1, 5, bytes, 49154),
+                                    Flow(3, 2, 9, bytes, 49155),
+                                    Flow(4, 6, 13, bytes, 49156)};
         StallProbe probe;
         probe.from = tFail;
         FabricRoceRunOptions opt;
@@ -758,7 +747,7 @@ TEST_F(FailoverTest, PacketRoftLocalRehashAndRemoteUpdateStalls)
     FabricFailureHelper failures(net);
     failures.FailLink(layout.LeafSpineLink(*g, 0, 0), tFail);
     const uint64_t bytes = 4u << 20;
-    std::vector<FlowSpec> flows{RoceFlow(0, 0, 2, bytes, out), RoceFlow(1, 2, 1, bytes, in)};
+    std::vector<FlowSpec> flows{Flow(0, 0, 2, bytes, out), Flow(1, 2, 1, bytes, in)};
     StallProbe probe;
     probe.from = tFail;
     FabricRoceRunOptions opt;
@@ -825,7 +814,7 @@ TEST_F(FailoverTest, PacketAllPathsFailedGivesNoRouteDropsAndWatchdogNoCrash)
     det->Install(net);
     FabricFailureHelper failures(net);
     failures.FailLink(g->GetPortLink(0, 0), MicroSeconds(1)); // host 0's only link
-    std::vector<FlowSpec> flows{RoceFlow(0, 0, 2, 1u << 20, 49152)};
+    std::vector<FlowSpec> flows{Flow(0, 0, 2, 1u << 20, 49152)};
     flows[0].startS = 20e-6; // after host 0 detected it
     auto stalls = std::make_shared<uint32_t>(0);
     FabricRoceRunOptions opt;
@@ -896,7 +885,7 @@ TEST_F(FailoverTest, TransientLoopWhileViewsDisagreeEndsByTtl)
     // A short message sent once spine0 knew (25 us) and the leaves did not (until 525 us):
     // a few packets circulate without filling the queues (a full-rate flow would fill them
     // and the loop would end in queue overflows instead).
-    std::vector<FlowSpec> flows{RoceFlow(0, 2, 0, 8 * 4096, looping)};
+    std::vector<FlowSpec> flows{Flow(0, 2, 0, 8 * 4096, looping)};
     flows[0].startS = 30e-6;
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(20);
@@ -949,7 +938,7 @@ TEST_F(FailoverTest, TransientLoopAfterARepairEndsByTtlUnderWhileDown)
                             allUpWhileDisagreeing = net->GetState()->GetNDirLinksDown() == 0
                                                  && routing->GetViewDisagreements() > 0;
                         });
-    std::vector<FlowSpec> flows{RoceFlow(0, 2, 0, 8 * 4096, looping)};
+    std::vector<FlowSpec> flows{Flow(0, 2, 0, 8 * 4096, looping)};
     flows[0].startS = 240e-6;
     FabricRoceRunOptions opt;
     opt.stopAt = MilliSeconds(20);

@@ -4,6 +4,7 @@
 // -> j's O side, over links steady-state Eq. 1 never loads; the paper's 4-switch detour is the
 // fallback. Routing function (TracePath) and RoCE packets.
 #include "ns3-sim-fixture.h"
+#include "roce/roce-test-fabrics.h"
 
 #include "ns3/core-module.h"
 #include "ns3/fabric-failure-detector.h"
@@ -440,23 +441,6 @@ TEST_F(ZCubeDetourTest, HostsAreToldAtTheControllersInstallAndRemoval)
     }
 }
 
-namespace
-{
-
-FlowSpec
-RoceFlow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t port)
-{
-    FlowSpec f;
-    f.id = id;
-    f.src = src;
-    f.dst = dst;
-    f.bytes = bytes;
-    f.srcPort = port;
-    return f;
-}
-
-} // namespace
-
 // RoCE packets: the affected queue pairs move to their E-side NIC port at the controller's
 // install and back after the repair is learnt; they stall detection + latency (+ the path);
 // unaffected flows lose nothing; every packet is accounted for.
@@ -480,11 +464,11 @@ TEST_F(ZCubeDetourTest, PacketAffectedQueuePairsMoveToTheirEvenPortAtTheInstall)
     // Affected: 1 -> 9 (reverse plane through O_1 = O_a), 5 -> 10; unaffected: 1 -> 5, 2 -> 9,
     // 6 -> 13.
     const uint64_t bytes = 32u << 20; // outlasts the removal
-    std::vector<FlowSpec> flows{RoceFlow(0, 1, 9, bytes, 49152),
-                                RoceFlow(1, 5, 10, bytes, 49153),
-                                RoceFlow(2, 1, 5, bytes, 49154),
-                                RoceFlow(3, 2, 9, bytes, 49155),
-                                RoceFlow(4, 6, 13, bytes, 49156)};
+    std::vector<FlowSpec> flows{Flow(0, 1, 9, bytes, 49152),
+                                Flow(1, 5, 10, bytes, 49153),
+                                Flow(2, 1, 5, bytes, 49154),
+                                Flow(3, 2, 9, bytes, 49155),
+                                Flow(4, 6, 13, bytes, 49156)};
     // Per flow: NIC port moves (time, to port), and the first arrival of a packet sent after
     // the failure.
     std::map<uint32_t, std::vector<std::pair<Time, uint32_t>>> moves;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Small fabrics and flows shared by the RoCE tests that run one scenario twice and compare
-// (roce-host-path-test.cc: two host paths; link-device-test.cc: two link devices) and the
-// transport tests.
+// (roce-host-path-test.cc: two host paths; link-device-test.cc: two link devices), the
+// transport tests and the failover tests.
 #ifndef ROCE_TEST_FABRICS_H
 #define ROCE_TEST_FABRICS_H
 
@@ -21,17 +21,24 @@
 namespace ns3
 {
 
-/// A RoCE flow of \p bytes from GPU \p src to \p dst, source port 49152 + \p id.
+/// A RoCE flow of \p bytes from GPU \p src to \p dst with source port \p srcPort.
 inline FlowSpec
-Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
+Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, uint16_t srcPort)
 {
     FlowSpec f;
     f.id = id;
     f.src = src;
     f.dst = dst;
     f.bytes = bytes;
-    f.srcPort = static_cast<uint16_t>(49152 + id);
+    f.srcPort = srcPort;
     return f;
+}
+
+/// A RoCE flow of \p bytes from GPU \p src to \p dst, source port 49152 + \p id.
+inline FlowSpec
+Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    return Flow(id, src, dst, bytes, static_cast<uint16_t>(49152 + id));
 }
 
 /// 16 GPUs, 4 leaves of 4, 4 spines, every queue \p queue deep.

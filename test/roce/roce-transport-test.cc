@@ -30,6 +30,22 @@ using namespace ns3;
 namespace
 {
 
+/// The PSN of a RoCE data frame as a host's device receives it (PPP, IPv4, UDP, RoCE).
+uint32_t
+DataFramePsn(Ptr<const Packet> frame)
+{
+    Ptr<Packet> c = frame->Copy();
+    PppHeader ppp;
+    Ipv4Header ip;
+    UdpHeader udp;
+    RoceHeader rh;
+    c->RemoveHeader(ppp);
+    c->RemoveHeader(ip);
+    c->RemoveHeader(udp);
+    c->PeekHeader(rh);
+    return rh.GetPsn();
+}
+
 /// Loses the first \p times data packets carrying PSN \p psn that a device receives (a
 /// receive error model sees the PPP frame).
 class PsnErrorModel : public ErrorModel
@@ -50,16 +66,7 @@ class PsnErrorModel : public ErrorModel
         {
             return false;
         }
-        Ptr<Packet> c = p->Copy();
-        PppHeader ppp;
-        Ipv4Header ip;
-        UdpHeader udp;
-        RoceHeader rh;
-        c->RemoveHeader(ppp);
-        c->RemoveHeader(ip);
-        c->RemoveHeader(udp);
-        c->RemoveHeader(rh);
-        if (rh.GetPsn() != m_psn)
+        if (DataFramePsn(p) != m_psn)
         {
             return false;
         }
@@ -94,17 +101,9 @@ class PsnArrivalErrorModel : public ErrorModel
         {
             return false;
         }
-        Ptr<Packet> c = p->Copy();
-        PppHeader ppp;
-        Ipv4Header ip;
-        UdpHeader udp;
-        RoceHeader rh;
-        c->RemoveHeader(ppp);
-        c->RemoveHeader(ip);
-        c->RemoveHeader(udp);
-        c->RemoveHeader(rh);
-        const uint32_t n = ++m_seen[rh.GetPsn()];
-        if (m_lose.count({rh.GetPsn(), n}) == 0)
+        const uint32_t psn = DataFramePsn(p);
+        const uint32_t n = ++m_seen[psn];
+        if (m_lose.count({psn, n}) == 0)
         {
             return false;
         }
