@@ -348,7 +348,14 @@ struct FlowSimulator::Impl
     // before the run (sorted once), a heap of the events scheduled while running, and the
     // fluid ends, one entry per sending flow in a heap indexed by flow, moved in place when the
     // flow's rate changes (no stale entries piling up in the main heap).
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> queue;
+    /// A std::priority_queue whose storage can be reserved (its growth step by step writes
+    /// twice the final size into fresh memory on a process's first run).
+    struct EventQueue : std::priority_queue<Event, std::vector<Event>, std::greater<>>
+    {
+        void Reserve(size_t n) { c.reserve(n); }
+    };
+
+    EventQueue queue;
     std::vector<Event> initial;
     size_t nextInitial{0};
     std::vector<EndEntry> endHeap;
@@ -967,6 +974,9 @@ FlowSimulator::Run(double stopS)
         m_routing->SetView(s.view);
     }
     s.initial.reserve(n);
+    // Pending at once: a completion per sending flow (or a start, a ramp step), the link
+    // events and a recomputation tick.
+    s.queue.Reserve(n + s.linkEvents.size() + 1);
     for (size_t f = 0; f < n; ++f)
     {
         if (s.flows[f].waiting == 0)
@@ -1250,6 +1260,16 @@ FlowSimulator::Run(double stopS)
     levelKnown.reserve(nDir);
     dirty.reserve(nDir);
     MaxMinFairSolver solver;
+    // Links loaded by a list of flows, summed (to size the solver's input at once).
+    auto compLinkCount = [&](const std::vector<uint32_t>& flows)
+    {
+        size_t k = 0;
+        for (uint32_t f : flows)
+        {
+            k += s.flows[f].links.size();
+        }
+        return k;
+    };
     // Weight of the i-th flow of directed link d's flows (1 on a single path).
     auto weightAt = [&](uint32_t d, size_t i)
     {
@@ -1595,6 +1615,7 @@ FlowSimulator::Run(double stopS)
                 continue;
             }
             localFlows.Clear();
+            localFlows.Reserve(setS.size(), compLinkCount(setS));
             for (size_t i = 0; i < setS.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[setS[i]];
@@ -1903,6 +1924,7 @@ FlowSimulator::Run(double stopS)
                 localCap[i] = std::max(0.0, c);
             }
             localFlows.Clear();
+            localFlows.Reserve(compFlows.size(), compLinkCount(compFlows));
             for (size_t i = 0; i < compFlows.size(); ++i)
             {
                 const Impl::Flow& fl = s.flows[compFlows[i]];

@@ -2,6 +2,7 @@
 #ifndef MAX_MIN_FAIR_H
 #define MAX_MIN_FAIR_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -43,6 +44,15 @@ struct MaxMinFlowSet
         cap.clear();
     }
 
+    /// Room for \p flows more flows loading \p links links in all (storage only; grows at
+    /// least geometrically, so instances of slowly growing sizes do not reallocate each time).
+    void Reserve(size_t flows, size_t links)
+    {
+        Grow(this->links, this->links.size() + links);
+        Grow(start, start.size() + flows);
+        Grow(cap, cap.size() + flows);
+    }
+
     /// Append a link to the flow being added.
     void AddLink(uint32_t link, double weight) { links.emplace_back(link, weight); }
 
@@ -55,6 +65,16 @@ struct MaxMinFlowSet
 
     /// Number of flows.
     size_t Size() const { return cap.size(); }
+
+  private:
+    template<class V>
+    static void Grow(V& v, size_t n)
+    {
+        if (n > v.capacity())
+        {
+            v.reserve(std::max(n, 2 * v.capacity()));
+        }
+    }
 };
 
 /**
