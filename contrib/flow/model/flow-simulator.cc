@@ -13,8 +13,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <queue>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_map>
 
 namespace ns3
@@ -154,7 +156,9 @@ struct LinkSpan
  * Storage of every flow's link list, in chunks that never move (so a LinkSpan stays valid)
  * and grow geometrically: one allocation per chunk instead of one vector per flow (a small
  * run spent much of its time in malloc and free for these). A reroute stores the new list
- * and leaves the old one unused until the run ends.
+ * and leaves the old one unused until the run ends. Chunks are raw storage, entries
+ * constructed as they are stored: a chunk's unused tail is never written (zeroing it wrote
+ * up to three times the used size into fresh memory on a process's first run).
  */
 class LinkArena
 {
@@ -168,19 +172,35 @@ class LinkArena
         if (m_used + v.size() > m_size)
         {
             m_size = std::max<size_t>(v.size(), std::min<size_t>(2 * m_size + 1024, 1u << 18));
-            m_chunks.emplace_back(new LinkShare[m_size]);
+            m_chunks.emplace_back(std::allocator<LinkShare>().allocate(m_size), Free{m_size});
             m_used = 0;
         }
         LinkShare* p = m_chunks.back().get() + m_used;
-        std::copy(v.begin(), v.end(), p);
+        std::uninitialized_copy(v.begin(), v.end(), p);
         m_used += v.size();
+        m_maxSpan = std::max<size_t>(m_maxSpan, v.size());
         return {p, static_cast<uint32_t>(v.size())};
     }
 
+    /// The longest list stored so far (a bound to size per-flow link lists with).
+    size_t MaxSpan() const { return m_maxSpan; }
+
   private:
-    std::vector<std::unique_ptr<LinkShare[]>> m_chunks;
+    static_assert(std::is_trivially_destructible_v<LinkShare>,
+                  "chunks are released without destroying their entries");
+
+    /// Releases a chunk's storage (its entries need no destruction).
+    struct Free
+    {
+        size_t n;
+
+        void operator()(LinkShare* p) const { std::allocator<LinkShare>().deallocate(p, n); }
+    };
+
+    std::vector<std::unique_ptr<LinkShare[], Free>> m_chunks;
     size_t m_used{0};
     size_t m_size{0};
+    size_t m_maxSpan{0};
 };
 
 /**
@@ -1260,15 +1280,11 @@ FlowSimulator::Run(double stopS)
     levelKnown.reserve(nDir);
     dirty.reserve(nDir);
     MaxMinFairSolver solver;
-    // Links loaded by a list of flows, summed (to size the solver's input at once).
+    // Links a list of flows loads, at most (to size the solver's input at once without
+    // visiting the flows twice).
     auto compLinkCount = [&](const std::vector<uint32_t>& flows)
     {
-        size_t k = 0;
-        for (uint32_t f : flows)
-        {
-            k += s.flows[f].links.size();
-        }
-        return k;
+        return flows.size() * s.linkArena.MaxSpan();
     };
     // Weight of the i-th flow of directed link d's flows (1 on a single path).
     auto weightAt = [&](uint32_t d, size_t i)
