@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Runs packet-vs-flow, flow-scale, bench-flow and rng-vs-fattree --level=flow as a user would,
-// at small sizes: the summary.json keys of the issue, a --flows CSV, and "error: ..." with exit
-// code 2 naming the line and field of a bad CSV.
+// at small sizes: the summary.json keys of the issue, a --flows CSV, "error: ..." with exit
+// code 2 naming the line and field of a bad CSV, and bench-flow's cold and warm timing keys.
 #include "../program-test-util.h"
 
 #include <gtest/gtest.h>
@@ -162,4 +162,36 @@ TEST(FlowPrograms, RngVsFatTreeAtFlowLevel)
                                         "--out=" + dir + "/out2"});
     EXPECT_EQ(odd.exitCode, 2);
     EXPECT_NE(odd.stderrText.find("multiple of 4"), std::string::npos) << odd.stderrText;
+}
+
+TEST(FlowPrograms, BenchFlowTimesColdAndWarmRunsWithTheirPageFaults)
+{
+    // Part 1's flow side alone on two rows: each row records its cold run (the first flow
+    // run of that row) and the warm median, in CPU and wall seconds, and the minor page
+    // faults of both windows (getrusage: a count, never the -1 of a failed call).
+    const std::string dir = TempDir("bench-flow-cold", true);
+    const Outcome o = RunProgramArgs({BIN + "/bench-flow",
+                                      "--flow-only",
+                                      "--rows=zcube:prefill,rng:permutation",
+                                      "--flow-repeat=3",
+                                      "--skip-16k",
+                                      "--random-flows=20",
+                                      "--out=" + dir});
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    const json s = ReadJson(dir + "/summary.json");
+    const json& c = s["comparison"];
+    EXPECT_TRUE(c["flow_only"].get<bool>());
+    EXPECT_TRUE(c["subset"].get<bool>());
+    EXPECT_EQ(c["flow_repeat"].get<int>(), 3);
+    ASSERT_EQ(c["runs"].size(), 2u);
+    EXPECT_EQ(c["runs"][0]["fabric"], "zcube");
+    EXPECT_EQ(c["runs"][1]["pattern"], "permutation");
+    for (const auto& row : c["runs"])
+    {
+        EXPECT_GE(row["cpu_flow_first_s"].get<double>(), 0);
+        EXPECT_GE(row["cpu_flow_s"].get<double>(), 0);
+        EXPECT_GE(row["minor_faults_flow_first"].get<double>(), 0);
+        EXPECT_GE(row["minor_faults_flow"].get<double>(), 0);
+        EXPECT_FALSE(row.contains("cpu_packet_s")); // no packet run with --flow-only
+    }
 }
