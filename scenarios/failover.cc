@@ -112,6 +112,11 @@ Run(int argc, char* argv[])
             "reverse-plane (per affected pair over the links Eq. 1 leaves idle: the source's "
             "E side, E -> O core, the destination's O side; 2 switches)",
             "paper");
+    cli.Add("control-priority",
+            "on: every device queue serves ACK/NACK/CNP (DSCP 48) before queued data "
+            "(ns3::FabricNetwork::ControlPriority, DscpPriorityQueue; still lossy) | off: one "
+            "drop-tail FIFO per port",
+            "off");
     cli.Add("propagation-us", "routing-update delay per switch hop, us (ROFT)", "50");
     cli.Add("compute-us", "route computation at non-adjacent nodes, us", "0");
     cli.Add("bfd-interval-us", "BFD interval, us (one-way failures)", "3300");
@@ -182,6 +187,11 @@ Run(int argc, char* argv[])
     }
     const std::string patternName
         = cli.GetChoice("pattern", {"allreduce", "prefill", "permutation"});
+    // Every network this program builds (main run, no-failure run, sweep) reads the default.
+    const std::string controlPriority = cli.GetChoice("control-priority", {"on", "off"});
+    cli.ReserveAttribute("ns3::FabricNetwork::ControlPriority", "--control-priority");
+    Config::SetDefault("ns3::FabricNetwork::ControlPriority",
+                       BooleanValue(controlPriority == "on"));
     FailoverDelays s;
     s.routingUpdates = fabricName != "zcube"; // ZCube's switches run no routing protocol
     s.detect = cli.GetTime("detect-us", Time::US, Time(0), Seconds(1));
@@ -348,7 +358,8 @@ Run(int argc, char* argv[])
     summary["params"].update({{"rate_gbps", lineBps / 1e9},
                               {"hold_us", hold.GetSeconds() * 1e6},
                               {"flow_bytes", flowBytes},
-                              {"flows", flows.size()}});
+                              {"flows", flows.size()},
+                              {"control_priority", controlPriority}});
     if (fabricName == "zcube")
     {
         summary["params"]["detour_shape"] = detourShape;
@@ -379,7 +390,8 @@ Run(int argc, char* argv[])
               << ", " << flows.size() << " flows, detection "
               << FormatNumber(s.detect.GetSeconds() * 1e6) << " us, controller "
               << FormatNumber(s.controllerLatency.GetSeconds() * 1e6) << " us, update "
-              << FormatNumber(s.propagation.GetSeconds() * 1e6) << " us/hop\n\n"
+              << FormatNumber(s.propagation.GetSeconds() * 1e6) << " us/hop, control priority "
+              << controlPriority << "\n\n"
               << FailoverEventTable(jevents);
     std::cout << "\n" << FailoverEventLegend();
     std::cout << "accounting: sent " << r.sentPackets << " = delivered " << r.deliveredPackets

@@ -3,6 +3,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/dscp-priority-queue.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-ipv4-routing.h"
@@ -80,6 +81,8 @@ struct DatacenterDefault
     const char* name;
     const char* value;
 };
+
+const char* const g_dropTailQueue = "ns3::DropTailQueue<Packet>";
 
 const DatacenterDefault g_datacenterDefaults[] = {
     {"ns3::PointToPointNetDevice", "DataRate", "400Gbps"},
@@ -215,16 +218,40 @@ FabricNetworkHelper::SetQueueAttribute(const std::string& name, const AttributeV
 
 void
 FabricNetworkHelper::ForEachLinkAttribute(
+    const std::string& queueType,
     const std::function<void(const std::string&, const std::string&, const AttributeValue&)>& apply)
     const
 {
+    const bool otherQueue = queueType != g_dropTailQueue;
     for (const DatacenterDefault& d : g_datacenterDefaults)
     {
         const std::string key = std::string(d.typeId) + "::" + d.name;
-        if (m_linkAttributes.count(key) == 0
-            && !IsNs3DefaultChanged(OwnAttribute(TypeId::LookupByName(d.typeId), d.name)))
+        if (m_linkAttributes.count(key) != 0)
         {
-            apply(d.typeId, d.name, StringValue(d.value));
+            continue; // applied below
+        }
+        const TypeId::AttributeInformation info
+            = OwnAttribute(TypeId::LookupByName(d.typeId), d.name);
+        const bool queueRow = d.typeId == g_dropTailQueue;
+        if (!IsNs3DefaultChanged(info))
+        {
+            // Another queue type's own changed default (--ns3::DscpPriorityQueue<Packet>::
+            // MaxSize=...) beats the datacenter default, as DropTailQueue's does.
+            TypeId::AttributeInformation own;
+            const bool ownChanged
+                = queueRow && otherQueue
+               && TypeId::LookupByName(queueType).LookupAttributeByName(d.name, &own)
+               && IsNs3DefaultChanged(own);
+            if (!ownChanged)
+            {
+                apply(d.typeId, d.name, StringValue(d.value));
+            }
+        }
+        else if (queueRow && otherQueue)
+        {
+            // --ns3::DropTailQueue<Packet>::MaxSize=... is the device queue's size whatever
+            // the queue type (a DropTailQueue reads it as its own default).
+            apply(d.typeId, d.name, *info.initialValue);
         }
     }
     for (const auto& [key, value] : m_linkAttributes)
@@ -234,38 +261,61 @@ FabricNetworkHelper::ForEachLinkAttribute(
     }
 }
 
+std::string
+FabricNetworkHelper::QueueTypeFor(const FabricNetwork& net) const
+{
+    std::string queueType = m_queueType;
+    QueueBase::AppendItemTypeIfNotPresent(queueType, "Packet");
+    if (!net.GetControlPriority() || queueType == "ns3::PfcQueue<Packet>")
+    {
+        return queueType; // PfcQueue has its own control class
+    }
+    const std::string prio = DscpPriorityQueue::GetTypeId().GetName();
+    if (queueType != g_dropTailQueue && queueType != prio)
+    {
+        throw std::invalid_argument("ns3::FabricNetwork::ControlPriority=true replaces the "
+                                    "device queue by "
+                                    + prio
+                                    + "; the queue type set with "
+                                      "FabricNetworkHelper::SetQueueType ("
+                                    + queueType + ") must be ns3::DropTailQueue<Packet>, " + prio
+                                    + " or ns3::PfcQueue");
+    }
+    return prio;
+}
+
 PointToPointHelper
-FabricNetworkHelper::MakeLinkHelper() const
+FabricNetworkHelper::MakeLinkHelper(const std::string& queueType) const
 {
     PointToPointHelper p2p;
-    p2p.SetQueue(m_queueType);
-    ForEachLinkAttribute(
-        [&p2p, this](const std::string& typeId, const std::string& name, const AttributeValue& v)
-        {
-            if (typeId == "ns3::PointToPointNetDevice")
-            {
-                p2p.SetDeviceAttribute(name, v);
-            }
-            else if (typeId == "ns3::PointToPointChannel")
-            {
-                p2p.SetChannelAttribute(name, v);
-            }
-            else
-            {
-                p2p.SetQueue(m_queueType, name, v);
-            }
-        });
+    p2p.SetQueue(queueType);
+    ForEachLinkAttribute(queueType,
+                         [&p2p, &queueType](const std::string& typeId,
+                                            const std::string& name,
+                                            const AttributeValue& v)
+                         {
+                             if (typeId == "ns3::PointToPointNetDevice")
+                             {
+                                 p2p.SetDeviceAttribute(name, v);
+                             }
+                             else if (typeId == "ns3::PointToPointChannel")
+                             {
+                                 p2p.SetChannelAttribute(name, v);
+                             }
+                             else
+                             {
+                                 p2p.SetQueue(queueType, name, v);
+                             }
+                         });
     return p2p;
 }
 
 FastLinkFactories
-FabricNetworkHelper::MakeFastLinkFactories() const
+FabricNetworkHelper::MakeFastLinkFactories(const std::string& queueType) const
 {
     FastLinkFactories f;
     f.device.SetTypeId(FastP2pNetDevice::GetTypeId());
     f.channel.SetTypeId(FastP2pChannel::GetTypeId());
-    std::string queueType = m_queueType;
-    QueueBase::AppendItemTypeIfNotPresent(queueType, "Packet");
     f.queue.SetTypeId(queueType);
     // ns-3's defaults of PointToPointNetDevice and PointToPointChannel (as changed by the
     // program) first, so that --ns3::PointToPointNetDevice::DataRate=... means the same here.
@@ -286,6 +336,7 @@ FabricNetworkHelper::MakeFastLinkFactories() const
         }
     }
     ForEachLinkAttribute(
+        queueType,
         [&f](const std::string& typeId, const std::string& name, const AttributeValue& v)
         {
             if (typeId == "ns3::PointToPointNetDevice")
@@ -451,8 +502,10 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph, bool s
     // layer) do. Without the interface on those ports, the two queue traces it adds to every
     // enqueue and dequeue (about 5% of the instructions of a RoCE run) are gone.
     const bool switchFlowControl = stockSwitches || net->m_switchMode == FabricSwitchMode::IPV4;
-    const PointToPointHelper links = fast ? PointToPointHelper() : MakeLinkHelper();
-    const FastLinkFactories fastLinks = fast ? MakeFastLinkFactories() : FastLinkFactories();
+    const std::string queueType = QueueTypeFor(*net);
+    const PointToPointHelper links = fast ? PointToPointHelper() : MakeLinkHelper(queueType);
+    const FastLinkFactories fastLinks
+        = fast ? MakeFastLinkFactories(queueType) : FastLinkFactories();
     for (uint32_t l = 0; l < g.GetNLinks(); ++l)
     {
         const FabricLink& link = g.GetLink(l);

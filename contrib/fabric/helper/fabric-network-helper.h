@@ -80,6 +80,8 @@ class FabricNetworkHelper
      * The TypeId of every device queue (default "ns3::DropTailQueue<Packet>"), a
      * Queue<Packet> with a MaxSize attribute; queue attributes (SetQueueAttribute, the
      * datacenter MaxSize default) apply to it. Lossless fabrics use "ns3::PfcQueue".
+     * ns3::FabricNetwork::ControlPriority=true turns the default into
+     * "ns3::DscpPriorityQueue<Packet>" (control packets first, lossy).
      */
     void SetQueueType(const std::string& typeId) { m_queueType = typeId; }
 
@@ -163,15 +165,22 @@ class FabricNetworkHelper
      * does not use it. Host ports always get one.
      */
     Ptr<FabricNetwork> BuildLinks(std::shared_ptr<const FabricGraph> graph, bool stockSwitches);
-    /// The link helper with every attribute resolved as in the class description.
-    PointToPointHelper MakeLinkHelper() const;
+    /// The link helper with every attribute resolved as in the class description, device
+    /// queues of \p queueType.
+    PointToPointHelper MakeLinkHelper(const std::string& queueType) const;
     /// The same for LinkDevice=fast: FastP2pNetDevice, FastP2pChannel and queue factories.
-    FastLinkFactories MakeFastLinkFactories() const;
+    FastLinkFactories MakeFastLinkFactories(const std::string& queueType) const;
     /// Call \p apply(typeId, name, value) for every link attribute resolved as in the class
-    /// description (datacenter defaults first, then this helper's own settings).
+    /// description (datacenter defaults first, then this helper's own settings); the queue's
+    /// attributes go to \p queueType.
     void ForEachLinkAttribute(
+        const std::string& queueType,
         const std::function<void(const std::string&, const std::string&, const AttributeValue&)>&
             apply) const;
+    /// The device queue's TypeId for \p net: SetQueueType's, or DscpPriorityQueue with the
+    /// network's ControlPriority. \throws std::invalid_argument for ControlPriority with a
+    /// queue type it cannot replace
+    std::string QueueTypeFor(const FabricNetwork& net) const;
 
     /// Attributes set on this helper, by "TypeId name::attribute name".
     std::map<std::string, Ptr<const AttributeValue>> m_linkAttributes;

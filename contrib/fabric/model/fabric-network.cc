@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-network.h"
 
+#include "ns3/boolean.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-addressing.h"
@@ -42,7 +43,18 @@ FabricNetwork::GetTypeId()
                             MakeEnumChecker(static_cast<int>(FabricLinkDeviceType::P2P),
                                             "p2p",
                                             static_cast<int>(FabricLinkDeviceType::FAST),
-                                            "fast"));
+                                            "fast"))
+              .AddAttribute("ControlPriority",
+                            "Every device queue (switch ports and host NICs) serves control "
+                            "packets (IPv4 DSCP >= ns3::DscpPriorityQueue<Packet>::"
+                            "ControlDscpMin, 48: RoCE ACK/NACK/CNP) before queued data, in a "
+                            "lossy fabric: the queues are ns3::DscpPriorityQueue<Packet> instead "
+                            "of ns3::DropTailQueue<Packet>, with the same MaxSize. A queue type "
+                            "chosen with FabricNetworkHelper::SetQueueType must then be one of "
+                            "these two or ns3::PfcQueue (which has its own classes).",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FabricNetwork::m_controlPriority),
+                            MakeBooleanChecker());
     return tid;
 }
 

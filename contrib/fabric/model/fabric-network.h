@@ -67,6 +67,8 @@ class FabricNetwork : public Object
     FabricSwitchMode GetSwitchMode() const { return m_switchMode; }
     /// The device/channel pair the links are built from (the LinkDevice attribute).
     FabricLinkDeviceType GetLinkDevice() const { return m_linkDevice; }
+    /// Whether device queues serve control packets first (the ControlPriority attribute).
+    bool GetControlPriority() const { return m_controlPriority; }
 
     /**
      * Fix the random streams of the network's random elements (the switches' EcnMarkers).
@@ -105,6 +107,7 @@ class FabricNetwork : public Object
     std::unordered_map<uint32_t, uint32_t> m_globalHostOf; //!< global routing: address -> host
     FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
     FabricLinkDeviceType m_linkDevice{FabricLinkDeviceType::P2P};
+    bool m_controlPriority{false};
     bool m_globalRouting{false};
     std::map<uint32_t, std::function<uint64_t()>> m_holders;
     uint32_t m_nextHolder{0};

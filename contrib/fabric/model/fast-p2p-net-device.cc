@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fast-p2p-net-device.h"
 
+#include "dscp-priority-queue.h"
 #include "fast-p2p-channel.h"
 
 #include "ns3/boolean.h"
@@ -197,8 +198,11 @@ void
 FastP2pNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
 {
     m_queue = queue;
-    // Only a plain drop-tail FIFO may be left unpolled when it is empty.
-    m_plainQueue = queue && queue->GetInstanceTypeId() == DropTailQueue<Packet>::GetTypeId();
+    // Only a queue whose Dequeue has no side effect (a drop-tail FIFO, or the two strict
+    // priority FIFOs of a DscpPriorityQueue) may be left unpolled when it is empty.
+    m_plainQueue = queue
+                && (queue->GetInstanceTypeId() == DropTailQueue<Packet>::GetTypeId()
+                    || queue->GetInstanceTypeId() == DscpPriorityQueue::GetTypeId());
 }
 
 bool

@@ -33,8 +33,9 @@ class FastP2pChannel;
  * PointToPointNetDevice schedules a transmit-complete event after every frame, which then
  * pulls the next frame from the queue. This device keeps the time its transmitter is busy
  * until and skips that event when nothing can observe its absence: the queue is empty, the
- * queue is a plain ns3::DropTailQueue<Packet> (a PfcQueue's Dequeue has side effects),
- * PhyTxEnd has no sink, and no Send can reach the device before the transmitter frees. The
+ * queue is a plain ns3::DropTailQueue<Packet> or a DscpPriorityQueue (a PfcQueue's Dequeue
+ * has side effects), PhyTxEnd has no sink, and no Send can reach the device before the
+ * transmitter frees. The
  * last holds on a switch port (ArrivalDriven: every Send comes from a frame received at the
  * node) when no frame is due at the node by then (the channels report the arrival time of
  * every frame they carry, NotifyInbound) and no channel of the node is shorter than the
