@@ -15,6 +15,7 @@
 #include "ns3/fabric-host-path.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/packet-sink.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/udp-flow-sender.h"
 #include "ns3/zcube-helper.h"
@@ -330,4 +331,87 @@ TEST_F(UdpHostPath, GlobalRoutingHostsKeepIpv4)
     EXPECT_GT(fast.r.deliveredPackets, 0u);
     ExpectSameUdpResults(ipv4.r, fast.r);
     EXPECT_EQ(ipv4.r.events, fast.r.events);
+}
+
+TEST_F(UdpHostPath, ASinkNotYetStartedLeavesItsPacketsToIpv4)
+{
+    // The sinks start at 8 us, after the first packets arrive (at about 4.3 us): the fast path's
+    // handler declines those (IPv4 then answers them as it always did, with ICMP port unreachable,
+    // which crosses the fabric too) and takes the rest; both settings give the same run.
+    auto scenario = [](const FabricRunHook& hook)
+    {
+        FabricRunHook late = [hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            for (uint32_t i = 0; i < apps.GetN(); ++i)
+            {
+                if (DynamicCast<PacketSink>(apps.Get(i)))
+                {
+                    apps.Get(i)->SetStartTime(MicroSeconds(8));
+                }
+            }
+            hook(net, apps);
+        };
+        return RunFabricUdp(Roft16("8MB"),
+                            {Flow(0, 0, 15, 400000), Flow(1, 4, 9, 400000)},
+                            {100e9, 100e9},
+                            4096,
+                            Time(0),
+                            late);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_GT(fast.fastRx, 0u);
+    EXPECT_EQ(fast.fastRx, fast.r.deliveredPackets);
+    EXPECT_GT(fast.r.sentPackets, fast.r.deliveredPackets); // the early ones were refused
+    // Every field but the accounting check of ExpectSameUdpResults: a datagram IPv4 answers
+    // with port unreachable is counted nowhere (no drop trace in ns-3's UDP for it), in both
+    // settings alike: the known gap this test does not close.
+    ASSERT_EQ(ipv4.r.flows.size(), fast.r.flows.size());
+    for (size_t i = 0; i < fast.r.flows.size(); ++i)
+    {
+        EXPECT_EQ(ipv4.r.flows[i].rxBytes, fast.r.flows[i].rxBytes) << i;
+        EXPECT_EQ(ipv4.r.flows[i].rxPackets, fast.r.flows[i].rxPackets) << i;
+        EXPECT_EQ(ipv4.r.flows[i].lastRx, fast.r.flows[i].lastRx) << i;
+        EXPECT_EQ(ipv4.r.flows[i].txPackets, fast.r.flows[i].txPackets) << i;
+    }
+    for (size_t l = 0; l < fast.r.links.size(); ++l)
+    {
+        EXPECT_EQ(ipv4.r.links[l].txBytes, fast.r.links[l].txBytes) << l;
+        EXPECT_EQ(ipv4.r.links[l].txPackets, fast.r.links[l].txPackets) << l;
+    }
+    EXPECT_EQ(ipv4.r.drops, fast.r.drops);
+    EXPECT_EQ(ipv4.r.hopPackets, fast.r.hopPackets);
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+    EXPECT_EQ(ipv4.r.lastPacketSeconds, fast.r.lastPacketSeconds);
+    EXPECT_EQ(ipv4.r.Unaccounted(), fast.r.Unaccounted());
+    EXPECT_EQ(fast.r.Unaccounted(), int64_t(fast.r.sentPackets - fast.r.deliveredPackets));
+}
+
+TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
+{
+    Ptr<FabricNetwork> net = Roft16("8MB");
+    Ptr<FabricHostPath> host = FabricHostPath::Get(net->GetHostNodes().Get(0));
+    EXPECT_EQ(host, FabricHostPath::Get(net->GetHostNodes().Get(0))); // one per node
+    EXPECT_TRUE(host->IsAvailable());
+    auto take = [](Ptr<Packet>, const Ipv4Header&, uint16_t)
+    {
+        return true;
+    };
+    EXPECT_TRUE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_FALSE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_TRUE(host->BindUdp(5001, FabricHostPath::UdpHandler(take)));
+
+    ZCubeHelper zcube(16, 4);
+    FabricNetworkHelper stock;
+    Ptr<FabricNetwork> global = stock.InstallGlobalRouting(zcube.GetGraph());
+    Ptr<FabricHostPath> other = FabricHostPath::Get(global->GetHostNodes().Get(0));
+    EXPECT_FALSE(other->IsAvailable());
+    EXPECT_FALSE(other->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_FALSE(other->SendUdp(Create<Packet>(100),
+                                global->GetHostAddress(0),
+                                global->GetHostAddress(1),
+                                1,
+                                2,
+                                0,
+                                nullptr));
 }
