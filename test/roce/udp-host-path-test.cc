@@ -16,6 +16,7 @@
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/packet-sink.h"
+#include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/udp-flow-sender.h"
 #include "ns3/zcube-helper.h"
@@ -414,4 +415,32 @@ TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
                                 2,
                                 0,
                                 nullptr));
+}
+
+TEST_F(UdpHostPath, AQueueDiscInstalledFromTheHookKeepsIpv4)
+{
+    // A queue disc put on GPU 0's port from the run hook (after the helpers bound their
+    // ports): the disc decides what that device gets, so GPU 0's packets take IPv4; the
+    // other hosts' take the fast path; the same run either way.
+    auto scenario = [](const FabricRunHook& hook)
+    {
+        FabricRunHook withDisc = [hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            TrafficControlHelper tch;
+            tch.SetRootQueueDisc("ns3::FifoQueueDisc");
+            tch.Install(net->GetDevice(0, 0));
+            hook(net, apps);
+        };
+        const auto flows = IncastFlows();
+        return RunFabricUdp(Roft16("150KB"),
+                            flows,
+                            std::vector<double>(flows.size(), 400e9),
+                            4096,
+                            Time(0),
+                            withDisc);
+    };
+    const PathRun fast = CompareHostPaths(scenario);
+    EXPECT_EQ(fast.r.flows[0].txPackets + fast.fastTx
+                  + fast.r.drops.at(FabricDropReason::HOST_QUEUE_FULL),
+              fast.r.sentPackets);
 }

@@ -78,8 +78,17 @@ FabricHostPath::Init()
         return; // IPv4 only
     }
     m_fabricNode = fr->GetFabricNode();
+    m_available = true;
+}
+
+void
+FabricHostPath::InitPorts()
+{
+    // At the first packet, not when a helper binds a port: a program may change DefaultTtl or
+    // install a queue disc on a host port from its run hook, after the helpers.
+    m_portsKnown = true;
     UintegerValue ttl;
-    l3->GetAttribute("DefaultTtl", ttl);
+    DynamicCast<Ipv4L3Protocol>(m_ipv4)->GetAttribute("DefaultTtl", ttl);
     m_ttl = static_cast<uint8_t>(ttl.Get());
     m_hostPorts.resize(m_node->GetNDevices());
     for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
@@ -98,7 +107,6 @@ FabricHostPath::Init()
             hp.txq = ndqi->GetTxQueue(0);
         }
     }
-    m_available = true;
 }
 
 bool
@@ -143,6 +151,10 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     if (!route)
     {
         return false;
+    }
+    if (!m_portsKnown)
+    {
+        InitPorts();
     }
     const Ptr<NetDevice>& dev = route->GetOutputDevice();
     const uint32_t idx = dev->GetIfIndex();
@@ -236,8 +248,9 @@ FabricHostPath::InstallDemux()
         {
             continue; // registered to Ipv4L3Protocol::Receive itself, untouched
         }
-        const uint32_t idx = dev->GetIfIndex();
-        const bool fast = idx < m_hostPorts.size() && m_hostPorts[idx].interface >= 0;
+        // Which ports are fast is learnt at the first packet (InitPorts); ReceiveFromDevice
+        // passes on what arrives on the others.
+        const bool fast = FabricLinkDevice::IsLinkDevice(dev);
         m_node->RegisterProtocolHandler(
             fast ? MakeCallback(&FabricHostPath::ReceiveFromDevice, this) : tcRx,
             Ipv4L3Protocol::PROT_NUMBER,
@@ -271,7 +284,12 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
     // port or one whose handler declines, checksums to verify) goes to IPv4 as before.
     if (!m_bindings.empty() && packet->GetSize() >= 20 + 8 && !ChecksumOn())
     {
-        const int32_t iface = m_hostPorts[device->GetIfIndex()].interface;
+        if (!m_portsKnown)
+        {
+            InitPorts();
+        }
+        const uint32_t idx = device->GetIfIndex();
+        const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].interface : -1;
         if (iface >= 0 && m_ipv4->IsUp(iface))
         {
             // Each header read once, from a copy: the received packet is left untouched for
@@ -295,8 +313,10 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                 {
                     if (b.port == port)
                     {
-                        const UdpHandler handler = b.handler; // a handler may bind ports
-                        if (p->GetSize() >= b.minPayload && handler(p, ip, udp.GetSourcePort()))
+                        // Nothing of b is read after the call (a handler that binds a port
+                        // may move m_bindings; its callback's implementation is shared, so
+                        // the call itself survives that).
+                        if (p->GetSize() >= b.minPayload && b.handler(p, ip, udp.GetSourcePort()))
                         {
                             ++m_fastRx;
                             return;

@@ -32,11 +32,13 @@ class TrafficControlLayer;
  * Ipv4L3Protocol::DefaultTtl, the given TOS, may-fragment, an identification counted per
  * source/destination pair, checksums only when Node::ChecksumEnabled, read at the first packet)
  * and hands the packet to the route's device, as Ipv4Interface and the traffic-control layer
- * (no queue disc) would. Whenever IPv4 would do more than a plain send (no route, a route
- * without gateway, the interface down, a queue disc on the port, a stopped device queue, a
- * datagram over the MTU, a destination on this host) SendUdp returns false and the caller hands
- * the packet to UdpL4Protocol: drops are counted where they always were. The identification
- * counter still advances then, so the fast packets keep the numbers a run through IPv4 gives.
+ * (no queue disc) would; the TTL and the ports (their queue discs, interfaces and transmit
+ * queues) are learnt at the host's first packet, so a run hook may still change them. Whenever IPv4
+ * would do more than a plain send (no route, a route without gateway, the interface down, a queue
+ * disc on the port, a stopped device queue, a datagram over the MTU, a destination on this host)
+ * SendUdp returns false and the caller hands the packet to UdpL4Protocol: drops are counted where
+ * they always were. The identification counter still advances then, so the fast packets keep the
+ * numbers a run through IPv4 gives.
  *
  * Receive (BindUdp): on the first bind, the traffic-control layer's IPv4 protocol handler of
  * the host's fabric devices is replaced by a demultiplexer: a UDP datagram for this host (its
@@ -117,7 +119,10 @@ class FabricHostPath : public Object
         UdpHandler handler;
     };
 
+    /// Learn whether the host can use the fast path (once).
     void Init();
+    /// Learn the host's ports, TTL and queue discs (once, at the first packet).
+    void InitPorts();
     void InstallDemux();
     /// The protocol handler replacing TrafficControlLayer::Receive for IPv4 on fast ports.
     void ReceiveFromDevice(Ptr<NetDevice> device,
@@ -130,6 +135,7 @@ class FabricHostPath : public Object
     Ptr<Node> m_node;
     bool m_init{false};
     bool m_available{false};
+    bool m_portsKnown{false};
     bool m_demux{false};
     uint32_t m_fabricNode{UINT32_MAX};
     uint8_t m_ttl{64};
