@@ -148,14 +148,21 @@ IncastFlows()
 
 } // namespace
 
-TEST_F(UdpHostPath, SameBytesOnEveryLink)
+namespace
 {
-    // Every transmission on every device, in order: packet uid, time, node, port, every byte
-    // and the packet tags.
-    auto capture = [](std::vector<std::string>& out)
+
+/// Run the incast with both host paths (checksums on or off), recording every transmission
+/// on every device (packet uid, time, node, port, every byte, packet tags); expect them and
+/// the results identical.
+void
+ExpectSameTransmissions(bool checksums)
+{
+    auto capture = [checksums](std::vector<std::string>& out)
     {
-        return [&out](const FabricRunHook& hook)
+        return [&out, checksums](const FabricRunHook& hook)
         {
+            // Bound in the run: RunWith's Config::Reset puts it back to false.
+            GlobalValue::Bind("ChecksumEnabled", BooleanValue(checksums));
             auto net = Roft16("150KB");
             RecordEveryTransmission(net, out, true);
             const auto flows = IncastFlows();
@@ -183,6 +190,19 @@ TEST_F(UdpHostPath, SameBytesOnEveryLink)
     }
     ExpectSameUdpResults(a.r, b.r);
     EXPECT_EQ(a.r.events, b.r.events);
+}
+
+} // namespace
+
+TEST_F(UdpHostPath, SameBytesOnEveryLink)
+{
+    ExpectSameTransmissions(false);
+}
+
+TEST_F(UdpHostPath, SameBytesOnEveryLinkWithChecksums)
+{
+    // The UDP and IPv4 checksums the fast path writes are those IPv4 writes.
+    ExpectSameTransmissions(true);
 }
 
 TEST_F(UdpHostPath, IncastWithQueueDropsRunsToTheEnd)
