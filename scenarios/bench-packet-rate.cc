@@ -7,7 +7,10 @@
 //   fastdev - fast on FastP2pNetDevice links (ns3::FabricNetwork::LinkDevice=fast)
 //   ipv4    - our routing as an Ipv4RoutingProtocol on switches with the full IPv4 stack
 //   global  - stock ns-3: IPv4 everywhere and Ipv4GlobalRouting
-// and reports hop-level packets (transmissions onto a link) per wall-second, events per
+// The hosts of fast, fastdev and ipv4 send and receive through the host fast path
+// (FabricHostPath, ns3::UdpFlowSender::HostPath=fast by default; variants.<v>.host_fast_packets
+// counts the packets sent that way), global's through IPv4. The benchmark reports hop-level
+// packets (transmissions onto a link) per wall-second, events per
 // second and the ratio to global routing. The fast variant is also run under each of ns-3's
 // event schedulers (--schedulers, alternating rounds): event order is (time, uid) in all of
 // them, so the simulated results are identical and only the wall time differs. It also times
@@ -27,6 +30,7 @@
 #include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/roce-bench.h"
+#include "ns3/udp-flow-sender.h"
 #include "ns3/zcube-helper.h"
 
 #include <algorithm>
@@ -266,6 +270,7 @@ Run(int argc, char* argv[])
     // median wall time per variant is reported (the simulation itself is deterministic).
     std::map<std::string, std::vector<double>> walls;
     std::map<std::string, FabricUdpRunResult> last;
+    std::map<std::string, uint64_t> hostFast; // packets the senders sent by the host fast path
     for (uint32_t round = 0; round < repeat; ++round)
     {
         for (const auto& v : variants)
@@ -286,8 +291,25 @@ Run(int argc, char* argv[])
                                           StringValue(v == "fastdev" ? "fast" : "p2p"));
                 net = zcube.Install(links);
             }
-            last[v] = RunFabricUdp(net, flows, rates, 4096, simTime);
+            std::vector<Ptr<UdpFlowSender>> senders;
+            FabricRunHook keepSenders
+                = [&senders](Ptr<FabricNetwork>, const ApplicationContainer& apps)
+            {
+                for (uint32_t i = 0; i < apps.GetN(); ++i)
+                {
+                    if (auto s = DynamicCast<UdpFlowSender>(apps.Get(i)))
+                    {
+                        senders.push_back(s);
+                    }
+                }
+            };
+            last[v] = RunFabricUdp(net, flows, rates, 4096, simTime, keepSenders);
             walls[v].push_back(last[v].wallSeconds);
+            hostFast[v] = 0;
+            for (const auto& s : senders)
+            {
+                hostFast[v] += s->GetFastPackets();
+            }
         }
     }
     std::map<std::string, double> rate;
@@ -305,6 +327,7 @@ Run(int argc, char* argv[])
                {"hop_packets_per_s", rate[v]},
                {"events", r.events},
                {"events_per_s", r.events / wall},
+               {"host_fast_packets", hostFast[v]},
                {"accounting",
                 PacketAccountingJson(
                     r.sentPackets, r.deliveredPackets, r.drops, true, r.measuredInFlightPackets)}};

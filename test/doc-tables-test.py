@@ -58,6 +58,9 @@ def formatters():
     # callgrind: Ir of the totals line over both host paths' hop packets (4 rows, 1000-4000 each)
     expect(formats.roce_callgrind(os.path.join(FIXTURES, "callgrind-roce"))[2:],
            ["| four RoCE rows, 2 runs each | 210.0 M | 10,000 + 10,000 | 10.50k |"])
+    # UDP callgrind: Ir of the totals line over the fast variant's hop packets
+    expect(formats.udp_callgrind(os.path.join(FIXTURES, "callgrind-udp"))[2:],
+           ["| UDP fast variant, one run | 150.0 M | 10,000 | 25,000 | 15.00k |"])
     rows = formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS)
     assert len(rows) == 2 + len(SCALING_POINTS), len(rows)
     expect(rows[2:3], ["| zcube | 128 | permutation | udp | 10 | 20 | 1000 | 5000 | 4000 | 2.50 "

@@ -550,6 +550,18 @@ def roce_callgrind(folder):
     return rows
 
 
+def udp_callgrind(folder):
+    """Instructions per hop-level packet of the UDP fast variant (bench-packet-rate under
+    callgrind, toggle-collect on RunFabricUdp: install, run and teardown of the one run)."""
+    summary = load(folder)
+    ir = callgrind_instructions(load(folder, "callgrind.out"))
+    fast = summary["variants"]["fast"]
+    rows = header("profile", "instructions", "hop packets", "events", "per hop")
+    rows.append(row(["UDP fast variant, one run", f"{ir / 1e6:,.1f} M", f"{fast['hop_packets']:,}",
+                     f"{fast['events']:,}", f"{ir / fast['hop_packets'] / 1e3:.2f}k"]))
+    return rows
+
+
 def dcqcn_profiles(folder):
     """Per DCQCN profile and line rate: the rate after the cuts and the time from the last cut
     until the rate is back at 50 / 90 / 100% of line rate, ms (dcqcn-profiles)."""

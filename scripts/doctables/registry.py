@@ -92,6 +92,12 @@ RUNS = {
                            "--schedulers=none"], cost="slow",
                           valgrind=["--tool=callgrind", "--toggle-collect=ns3::RunFabricRoce*"],
                           machine="any machine (instruction counts; same build type)"),
+    "callgrind-udp": Run("bench-packet-rate",
+                         ["--n=16", "--k=4", "--sim-us=20", "--variants=fast",
+                          "--schedulers=none", "--roce=false", "--repeat=1", "--build-n=0"],
+                         cost="slow",
+                         valgrind=["--tool=callgrind", "--toggle-collect=ns3::RunFabricUdp*"],
+                         machine="any machine (instruction counts; same build type)"),
     "scaling": Run("bench-packet-rate", [], cost="timed", points=SCALING_POINTS,
                    machine="an idle machine (hop packets, events and memory do not depend on "
                            "the load, CPU seconds less than wall seconds)"),
@@ -144,6 +150,8 @@ TABLES = {
                             "roce.<fabric>.<pattern>.*_hop_packets_per_s, roce_vs_*"),
     "roce-callgrind": Table("callgrind-roce", formats.roce_callgrind,
                             "callgrind.out totals, roce.*.*.roce{,_ipv4}_hop_packets"),
+    "udp-callgrind": Table("callgrind-udp", formats.udp_callgrind,
+                           "callgrind.out totals, variants.fast.{hop_packets, events}"),
     "scaling": Table("scaling", partial(formats.scaling_table, points=SCALING_POINTS),
                      "<point>/summary.json"),
 }

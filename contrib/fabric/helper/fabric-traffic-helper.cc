@@ -2,9 +2,12 @@
 #include "fabric-traffic-helper.h"
 
 #include "ns3/application-container.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-host-path.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/packet-sink.h"
+#include "ns3/socket.h"
 #include "ns3/string.h"
 #include "ns3/udp-flow-sender.h"
 #include "ns3/udp-socket-factory.h"
@@ -71,6 +74,23 @@ struct FabricTrafficHelper::State
     std::vector<Ptr<UdpFlowSender>> senders; //!< per flow, as records
     uint64_t rx{0};
 
+    /// A packet of \p bytes payload from \p srcHost:\p srcPort arrived at host \p h.
+    void OnRx(uint32_t h, uint32_t srcHost, uint16_t srcPort, uint32_t bytes)
+    {
+        const uint64_t key = (uint64_t(srcHost) << 16) | srcPort;
+        ++rx;
+        const auto& index = byDst[h];
+        auto it = std::lower_bound(index.begin(), index.end(), std::make_pair(key, uint32_t(0)));
+        if (it == index.end() || it->first != key)
+        {
+            return; // not one of ours
+        }
+        FlowRecord& r = records[it->second];
+        r.rxBytes += bytes;
+        ++r.rxPackets;
+        r.lastRx = Simulator::Now();
+    }
+
     /// Copy the senders' counters into the records.
     void Refresh()
     {
@@ -94,6 +114,11 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
     // A raw pointer: the network outlives its simulation, and a Ptr here would make a
     // reference cycle (network -> nodes -> sink -> callback -> network).
     const FabricNetwork* netp = PeekPointer(net);
+    // The receive side takes the host path UdpFlowSender::HostPath defaults to.
+    TypeId::AttributeInformation info;
+    UdpFlowSender::GetTypeId().LookupAttributeByName("HostPath", &info);
+    const auto hostPath = DynamicCast<const EnumValue>(info.initialValue);
+    const bool fast = hostPath && hostPath->Get() == UdpFlowSender::HOST_PATH_FAST;
     for (uint32_t h = 0; h < net->GetGraph().GetNHosts(); ++h)
     {
         Ptr<PacketSink> sink = CreateObject<PacketSink>();
@@ -109,21 +134,28 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
                 [st, h, netp](Ptr<const Packet> p, const Address& from, const Address&)
                 {
                     const InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
-                    const uint64_t key
-                        = (uint64_t(netp->GetHostOfAddress(a.GetIpv4())) << 16) | a.GetPort();
-                    ++st->rx;
-                    const auto& index = st->byDst[h];
-                    auto it = std::lower_bound(
-                        index.begin(), index.end(), std::make_pair(key, uint32_t(0)));
-                    if (it == index.end() || it->first != key)
-                    {
-                        return; // not one of ours
-                    }
-                    FlowRecord& r = st->records[it->second];
-                    r.rxBytes += p->GetSize();
-                    ++r.rxPackets;
-                    r.lastRx = Simulator::Now();
+                    st->OnRx(h, netp->GetHostOfAddress(a.GetIpv4()), a.GetPort(), p->GetSize());
                 }));
+        if (fast)
+        {
+            // What the sink's socket would get, without IPv4: taken while the sink runs (it
+            // has its socket from its start; the helper never stops it).
+            PacketSink* sinkp = PeekPointer(sink);
+            FabricHostPath::Get(net->GetNode(h))
+                ->BindUdp(
+                    ROCEV2_UDP_PORT,
+                    FabricHostPath::UdpHandler(
+                        [st, h, netp, sinkp](Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
+                        {
+                            if (!sinkp->GetListeningSocket())
+                            {
+                                return false;
+                            }
+                            st->OnRx(
+                                h, netp->GetHostOfAddress(ip.GetSource()), sport, p->GetSize());
+                            return true;
+                        }));
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "udp-flow-sender.h"
 
+#include "ns3/enum.h"
+#include "ns3/fabric-host-path.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
@@ -51,6 +53,16 @@ UdpFlowSender::GetTypeId()
                             UintegerValue(1000000),
                             MakeUintegerAccessor(&UdpFlowSender::m_maxBytes),
                             MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("HostPath",
+                            "How packets cross the sending host: ipv4 (UdpL4Protocol and "
+                            "Ipv4L3Protocol; FlowMonitor and IPv4 traces see them) or fast "
+                            "(FabricHostPath writes the same UDP/IPv4 headers and sends to the "
+                            "device; the same bytes on the wire and the same results). "
+                            "FabricTrafficHelper's receive side follows this attribute's "
+                            "default. Read when the application starts.",
+                            EnumValue(HOST_PATH_FAST),
+                            MakeEnumAccessor(&UdpFlowSender::m_hostPath),
+                            MakeEnumChecker(HOST_PATH_IPV4, "ipv4", HOST_PATH_FAST, "fast"))
               .AddTraceSource("Tx",
                               "A packet was handed to the socket.",
                               MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
@@ -81,6 +93,7 @@ UdpFlowSender::DoDispose()
 {
     m_udp = nullptr;
     m_ipv4 = nullptr;
+    m_fast = nullptr;
     Application::DoDispose();
 }
 
@@ -98,6 +111,11 @@ UdpFlowSender::StartApplication()
     const InetSocketAddress remote = InetSocketAddress::ConvertFrom(m_remote);
     m_dstAddr = remote.GetIpv4();
     m_dstPort = remote.GetPort();
+    if (m_hostPath == HOST_PATH_FAST)
+    {
+        Ptr<FabricHostPath> hp = FabricHostPath::Get(GetNode());
+        m_fast = hp->IsAvailable() ? hp : nullptr;
+    }
     SendNext();
 }
 
@@ -132,7 +150,17 @@ UdpFlowSender::SendNext()
     }
     if (route)
     {
-        m_udp->Send(p->Copy(), route->GetSource(), m_dstAddr, m_localPort, m_dstPort, route);
+        // The trace saw the payload alone: copy only if someone may keep it.
+        Ptr<Packet> q = m_txTrace.IsEmpty() ? p : p->Copy();
+        if (m_fast
+            && m_fast->SendUdp(q, route->GetSource(), m_dstAddr, m_localPort, m_dstPort, 0, route))
+        {
+            ++m_fastPackets;
+        }
+        else
+        {
+            m_udp->Send(q, route->GetSource(), m_dstAddr, m_localPort, m_dstPort, route);
+        }
     }
     else
     {

@@ -14,6 +14,7 @@
 namespace ns3
 {
 
+class FabricHostPath;
 class Ipv4;
 class UdpL4Protocol;
 
@@ -30,10 +31,23 @@ class UdpL4Protocol;
  * AllReduce) so has no n-1 bound endpoints, which IPv4's endpoint demultiplexer would scan
  * for every packet the host receives (and every bind) - that made the per-packet cost grow
  * with the cluster size. Packets, headers, routes and event order are those of the socket.
+ *
+ * Host path (HostPath attribute): ipv4 hands each packet to UdpL4Protocol as described; fast
+ * (default) has the host's FabricHostPath write the same UDP and IPv4 headers and give the
+ * packet to the route's device, falling back to UdpL4Protocol whenever IPv4 would do more
+ * than a plain send (FabricHostPath::SendUdp). The bytes on every link and the event order
+ * are the same; FlowMonitor and the IPv4/UDP trace sources see only ipv4-path packets.
  */
 class UdpFlowSender : public Application
 {
   public:
+    /// Which host stack the packets go through (HostPath attribute).
+    enum HostPath
+    {
+        HOST_PATH_IPV4, //!< UdpL4Protocol and Ipv4L3Protocol
+        HOST_PATH_FAST  //!< headers written by FabricHostPath, sent to the device
+    };
+
     /// Bytes a packet carries on the wire beyond its payload.
     static constexpr uint32_t WIRE_OVERHEAD = 8 + 20 + 2;
 
@@ -52,6 +66,8 @@ class UdpFlowSender : public Application
     uint64_t GetSentPackets() const { return m_sentPackets; }
     /// Packets that found no route at the source (also reported by the Refused trace).
     uint64_t GetRefusedPackets() const { return m_refusedPackets; }
+    /// Packets sent through the fast host path (not through IPv4).
+    uint64_t GetFastPackets() const { return m_fastPackets; }
     /// When the first packet was sent (negative before that).
     Time GetFirstTxTime() const { return m_firstTx; }
 
@@ -71,12 +87,15 @@ class UdpFlowSender : public Application
     uint64_t m_maxBytes{0};
     Ptr<UdpL4Protocol> m_udp;
     Ptr<Ipv4> m_ipv4;
+    HostPath m_hostPath{HOST_PATH_FAST};
+    Ptr<FabricHostPath> m_fast; //!< the host's fast path, if HostPath fast and available
     Ipv4Address m_dstAddr;
     uint16_t m_dstPort{0};
     EventId m_sendEvent;
     uint64_t m_sentBytes{0};
     uint64_t m_sentPackets{0};
     uint64_t m_refusedPackets{0};
+    uint64_t m_fastPackets{0};
     Time m_firstTx{Seconds(-1)};
     TracedCallback<Ptr<const Packet>> m_txTrace;
     TracedCallback<Ptr<const Packet>> m_refusedTrace;

@@ -6,23 +6,14 @@
 #include "roce-receiver.h"
 #include "roce-sender.h"
 
-#include "ns3/arp-l3-protocol.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
-#include "ns3/fabric-addressing.h"
-#include "ns3/fabric-ipv4-routing.h"
+#include "ns3/fabric-host-path.h"
 #include "ns3/fabric-link-device.h"
-#include "ns3/ipv4-header.h"
-#include "ns3/ipv4-l3-protocol.h"
-#include "ns3/ipv6.h"
 #include "ns3/log.h"
-#include "ns3/loopback-net-device.h"
-#include "ns3/queue-disc.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
-#include "ns3/traffic-control-layer.h"
-#include "ns3/udp-header.h"
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
@@ -75,11 +66,9 @@ RoceNic::DoDispose()
         p.queue = nullptr;
     }
     m_qps.clear();
-    m_hostPorts.clear();
     m_receiver = nullptr;
-    m_ipv4 = nullptr;
     m_udp = nullptr;
-    m_tc = nullptr;
+    m_host = nullptr;
     m_node = nullptr;
     Object::DoDispose();
 }
@@ -247,51 +236,23 @@ RoceNic::InitHost()
         return;
     }
     m_hostInit = true;
-    m_ipv4 = m_node->GetObject<Ipv4>();
     m_udp = m_node->GetObject<UdpL4Protocol>();
-    m_tc = m_node->GetObject<TrafficControlLayer>();
-    auto l3 = DynamicCast<Ipv4L3Protocol>(m_ipv4);
-    auto fr = m_ipv4 ? DynamicCast<FabricIpv4Routing>(m_ipv4->GetRoutingProtocol()) : nullptr;
-    if (m_hostPath != HOST_PATH_FAST || !l3 || !m_udp || !m_tc || !fr)
+    if (m_hostPath != HOST_PATH_FAST)
     {
         return; // the IPv4 path
     }
-    m_fabricNode = fr->GetFabricNode();
-    UintegerValue ttl;
-    l3->GetAttribute("DefaultTtl", ttl);
-    m_ttl = static_cast<uint8_t>(ttl.Get());
-    m_hostPorts.resize(m_node->GetNDevices());
-    for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
+    Ptr<FabricHostPath> host = FabricHostPath::Get(m_node);
+    if (host->IsAvailable())
     {
-        HostPort& hp = m_hostPorts[i];
-        hp.device = m_node->GetDevice(i);
-        hp.broadcast = hp.device->GetBroadcast();
-        // A port with a queue disc keeps the IPv4 path: the disc decides what the device gets.
-        if (!FabricLinkDevice::IsLinkDevice(hp.device) || m_tc->GetRootQueueDiscOnDevice(hp.device))
-        {
-            continue;
-        }
-        hp.interface = m_ipv4->GetInterfaceForDevice(hp.device);
-        if (auto ndqi = hp.device->GetObject<NetDeviceQueueInterface>())
-        {
-            hp.txq = ndqi->GetTxQueue(0);
-        }
+        m_host = host;
+        m_fast = true;
     }
-    m_fast = true;
 }
 
 bool
 RoceNic::ChecksumOn()
 {
-    // A global value looked up by name (~350 instructions): read at the first packet, not at
-    // install (a program may bind ChecksumEnabled after installing its applications), and
-    // then kept: ns-3 reads it per packet, but changing it mid-run is not supported.
-    if (!m_checksumKnown)
-    {
-        m_checksum = Node::ChecksumEnabled();
-        m_checksumKnown = true;
-    }
-    return m_checksum;
+    return FabricHostPath::Get(m_node)->ChecksumOn();
 }
 
 bool
@@ -311,50 +272,12 @@ RoceNic::SendIp(Ptr<Packet> p,
                 const Ptr<Ipv4Route>& route)
 {
     InitHost();
-    if (m_fast && route)
+    // The host's FabricHostPath writes the headers IPv4 would and sends to the device, or
+    // declines (anything but a plain send) and the packet takes IPv4.
+    if (m_fast && m_host->SendUdp(p, src, dst, sport, dport, tos, route))
     {
-        const Ptr<NetDevice>& dev = route->GetOutputDevice();
-        const uint32_t idx = dev->GetIfIndex();
-        // What IPv4 does with a route, an interface up, a destination not on this host and a
-        // running device queue: UdpL4Protocol::Send, Ipv4L3Protocol::Send/BuildHeader/
-        // SendRealOut, Ipv4Interface::Send, TrafficControlLayer::Send, then NetDevice::Send.
-        // A datagram over the port's MTU goes to IPv4, which fragments it.
-        if (idx < m_hostPorts.size() && m_hostPorts[idx].interface >= 0
-            && p->GetSize() + 8 + 20 <= dev->GetMtu() && m_hostPorts[idx].device == dev
-            && m_ipv4->IsUp(m_hostPorts[idx].interface)
-            && !(m_hostPorts[idx].txq && m_hostPorts[idx].txq->IsStopped())
-            && FabricAddressing::HostOf(dst.Get()) != m_fabricNode)
-        {
-            const bool checksum = ChecksumOn();
-            UdpHeader udp;
-            if (checksum)
-            {
-                udp.EnableChecksums();
-                udp.InitializeChecksum(src, dst, UdpL4Protocol::PROT_NUMBER);
-            }
-            udp.SetDestinationPort(dport);
-            udp.SetSourcePort(sport);
-            p->AddHeader(udp);
-            Ipv4Header ip;
-            ip.SetSource(src);
-            ip.SetDestination(dst);
-            ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
-            ip.SetPayloadSize(p->GetSize());
-            ip.SetTtl(m_ttl);
-            ip.SetTos(tos);
-            ip.SetMayFragment();
-            // IPv4 numbers datagrams per (source, destination, protocol).
-            uint16_t& id = m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()];
-            ip.SetIdentification(id++);
-            if (checksum)
-            {
-                ip.EnableChecksum();
-            }
-            p->AddHeader(ip);
-            ++m_fastTx;
-            dev->Send(p, m_hostPorts[idx].broadcast, Ipv4L3Protocol::PROT_NUMBER);
-            return;
-        }
+        ++m_fastTx;
+        return;
     }
     SocketIpTosTag tag;
     tag.SetTos(tos);
@@ -371,102 +294,25 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
 {
     m_receiver = rx;
     m_receiverActive = active && rx;
-    if (m_receiverActive && IsFastPath())
+    if (m_receiverActive && IsFastPath() && !m_bound)
     {
-        InstallDemux();
+        // UDP 4791 datagrams for this host with at least a RoCE header come to ReceiveFast.
+        m_bound = true;
+        m_host->BindUdp(
+            RoceReceiver::PORT, MakeCallback(&RoceNic::ReceiveFast, this), RoceHeader::SIZE);
     }
 }
 
-void
-RoceNic::InstallDemux()
+bool
+RoceNic::ReceiveFast(Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
 {
-    if (m_demux)
+    if (!m_receiverActive)
     {
-        return;
+        return false; // IPv4 answers as before (the receiver's socket is closed)
     }
-    m_demux = true;
-    // Ipv4L3Protocol::AddInterface registers TrafficControlLayer::Receive on the node for the
-    // IPv4 and ARP ethertypes of each interface's device (Ipv6L3Protocol likewise for IPv6),
-    // all with one and the same callback; Node::UnregisterProtocolHandler removes the first
-    // equal one. So remove them all, then put back all but the IPv4 ones of the fabric
-    // devices, which go to ReceiveFromDevice (which passes on what is not RoCE).
-    const Node::ProtocolHandler tcRx = MakeCallback(&TrafficControlLayer::Receive, m_tc);
-    const uint32_t bound = 3 * (m_node->GetNDevices() + 1);
-    for (uint32_t i = 0; i < bound; ++i)
-    {
-        m_node->UnregisterProtocolHandler(tcRx);
-    }
-    for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
-    {
-        Ptr<NetDevice> dev = m_ipv4->GetNetDevice(i);
-        if (DynamicCast<LoopbackNetDevice>(dev))
-        {
-            continue; // registered to Ipv4L3Protocol::Receive itself, untouched
-        }
-        const uint32_t idx = dev->GetIfIndex();
-        const bool fast = idx < m_hostPorts.size() && m_hostPorts[idx].interface >= 0;
-        m_node->RegisterProtocolHandler(fast ? MakeCallback(&RoceNic::ReceiveFromDevice, this)
-                                             : tcRx,
-                                        Ipv4L3Protocol::PROT_NUMBER,
-                                        dev);
-        m_node->RegisterProtocolHandler(tcRx, ArpL3Protocol::PROT_NUMBER, dev);
-    }
-    if (Ptr<Ipv6> ipv6 = m_node->GetObject<Ipv6>())
-    {
-        for (uint32_t i = 0; i < ipv6->GetNInterfaces(); ++i)
-        {
-            Ptr<NetDevice> dev = ipv6->GetNetDevice(i);
-            if (!DynamicCast<LoopbackNetDevice>(dev))
-            {
-                m_node->RegisterProtocolHandler(tcRx, 0x86DD, dev);
-            }
-        }
-    }
-}
-
-void
-RoceNic::ReceiveFromDevice(Ptr<NetDevice> device,
-                           Ptr<const Packet> packet,
-                           uint16_t protocol,
-                           const Address& from,
-                           const Address& to,
-                           NetDevice::PacketType packetType)
-{
-    // Local delivery of a UDP 4791 packet as Ipv4L3Protocol::Receive, FabricIpv4Routing::
-    // RouteInput, LocalDeliver, UdpL4Protocol::Receive and the receiver's socket would do it.
-    // Anything else (a packet for another host, a fragment, a down interface, a stopped
-    // receiver, checksums to verify) goes to IPv4 as before.
-    constexpr uint32_t minSize = 20 + 8 + RoceHeader::SIZE;
-    if (m_receiverActive && packet->GetSize() >= minSize && !ChecksumOn())
-    {
-        const int32_t iface = m_hostPorts[device->GetIfIndex()].interface;
-        if (iface >= 0 && m_ipv4->IsUp(iface))
-        {
-            // Each header read once, from a copy: the received packet is left untouched for
-            // the IPv4 path if this is not a RoCE packet for this host.
-            Ptr<Packet> p = packet->Copy();
-            Ipv4Header ip;
-            p->RemoveHeader(ip);
-            if (ip.GetProtocol() == UdpL4Protocol::PROT_NUMBER
-                && FabricAddressing::HostOf(ip.GetDestination().Get()) == m_fabricNode
-                && ip.IsLastFragment() && ip.GetFragmentOffset() == 0)
-            {
-                if (ip.GetPayloadSize() < p->GetSize())
-                {
-                    p->RemoveAtEnd(p->GetSize() - ip.GetPayloadSize()); // frame padding, as IPv4
-                }
-                UdpHeader udp;
-                p->RemoveHeader(udp);
-                if (udp.GetDestinationPort() == RoceReceiver::PORT)
-                {
-                    ++m_fastRx;
-                    m_receiver->ReceivePacket(p, ip.GetSource(), udp.GetSourcePort(), ip.GetTos());
-                    return;
-                }
-            }
-        }
-    }
-    m_tc->Receive(device, packet, protocol, from, to, packetType);
+    ++m_fastRx;
+    m_receiver->ReceivePacket(p, ip.GetSource(), sport, ip.GetTos());
+    return true;
 }
 
 } // namespace ns3

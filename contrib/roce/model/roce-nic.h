@@ -4,8 +4,8 @@
 
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
-#include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
@@ -17,11 +17,10 @@
 namespace ns3
 {
 
-class Ipv4;
+class FabricHostPath;
 class PfcQueue;
 class RoceReceiver;
 class RoceSender;
-class TrafficControlLayer;
 class UdpL4Protocol;
 
 /**
@@ -42,17 +41,17 @@ class UdpL4Protocol;
  * bytes on the wire are the same.
  * - ipv4: queue pairs and the receiver go through the host's UdpL4Protocol and
  *   Ipv4L3Protocol (and a UDP socket on 4791), so FlowMonitor and IPv4 traces see them.
- * - fast (default): the NIC writes the UDP and IPv4 headers itself (the fields IPv4 writes:
- *   addresses, ports, protocol, length, TTL = Ipv4L3Protocol::DefaultTtl, TOS, may-fragment,
- *   an identification counted per source/destination pair, checksums only when
- *   Node::ChecksumEnabled, read once at the NIC's first packet) and hands the packet to
- *   the port's device; on receive, a protocol handler on the host's fabric devices hands UDP
- *   4791 packets for this host to its RoceReceiver and everything else to the
- *   traffic-control layer as before. Whenever the IPv4 path would do something else than a
- *   plain send or local delivery (no route, an interface down, a stopped device queue, a
- *   receiver not running, a packet not for this host), the packet takes the IPv4 path, so
- *   drops are counted where they were. Only on hosts routed by FabricIpv4Routing; other
- *   hosts use the ipv4 path.
+ * - fast (default): the host's FabricHostPath (shared with UDP flows on the same host) writes
+ *   the UDP and IPv4 headers (the fields IPv4 writes: addresses, ports, protocol, length,
+ *   TTL = Ipv4L3Protocol::DefaultTtl, TOS, may-fragment, an identification counted per
+ *   source/destination pair, checksums only when Node::ChecksumEnabled, read once at the
+ *   first packet) and hands the packet to the port's device; on receive, its protocol handler
+ *   on the host's fabric devices offers UDP 4791 packets for this host to the NIC, which
+ *   hands them to its RoceReceiver, and everything else goes to the traffic-control layer as
+ *   before. Whenever the IPv4 path would do something else than a plain send or local
+ *   delivery (no route, an interface down, a stopped device queue, a receiver not running, a
+ *   packet not for this host), the packet takes the IPv4 path, so drops are counted where
+ *   they were. Only on hosts routed by FabricIpv4Routing; other hosts use the ipv4 path.
  */
 class RoceNic : public Object
 {
@@ -134,26 +133,8 @@ class RoceNic : public Object
     void TrySend(uint32_t port);
     /// Learn the host's stack (once): whether the fast path applies.
     void InitHost();
-    /// Protocol handler of the fast path on the host's fabric devices (IPv4 ethertype).
-    void ReceiveFromDevice(Ptr<NetDevice> device,
-                           Ptr<const Packet> packet,
-                           uint16_t protocol,
-                           const Address& from,
-                           const Address& to,
-                           NetDevice::PacketType packetType);
-    /// Replace the traffic-control layer's IPv4 handler by ReceiveFromDevice (once).
-    void InstallDemux();
-
-    /// What the fast path needs of a host port.
-    struct HostPort
-    {
-        int32_t interface {
-            - 1
-        };                       //!< IPv4 interface of the device
-        Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
-        Ptr<NetDevice> device;
-        Address broadcast; //!< the device's broadcast address (asked once)
-    };
+    /// FabricHostPath's handler for UDP 4791: to the receiver while it runs.
+    bool ReceiveFast(Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport);
 
     Ptr<Node> m_node;
     uint32_t m_depth{1};
@@ -161,17 +142,10 @@ class RoceNic : public Object
     std::unordered_map<uint32_t, Ptr<RoceSender>> m_qps;
     HostPath m_hostPath{HOST_PATH_FAST};
     bool m_hostInit{false};
-    bool m_fast{false}; //!< HostPath fast and the host is routed by FabricIpv4Routing
-    bool m_demux{false};
-    uint32_t m_fabricNode{UINT32_MAX};
-    uint8_t m_ttl{64};      //!< Ipv4L3Protocol::DefaultTtl
-    bool m_checksum{false};      //!< Node::ChecksumEnabled at the first packet
-    bool m_checksumKnown{false}; //!< m_checksum was read
-    Ptr<Ipv4> m_ipv4;
+    bool m_fast{false};         //!< HostPath fast and the host is routed by FabricIpv4Routing
+    bool m_bound{false};        //!< UDP 4791 bound on m_host
+    Ptr<FabricHostPath> m_host; //!< the host's fast path (when m_fast)
     Ptr<UdpL4Protocol> m_udp;
-    Ptr<TrafficControlLayer> m_tc;
-    std::vector<HostPort> m_hostPorts;             //!< by device index
-    std::unordered_map<uint64_t, uint16_t> m_ipId; //!< IPv4 identification per (src, dst)
     Ptr<RoceReceiver> m_receiver;
     bool m_receiverActive{false};
     uint64_t m_fastTx{0};

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-host-path.h"
+
+#include "fabric-addressing.h"
+#include "fabric-ipv4-routing.h"
+#include "fabric-link-device.h"
+
+#include "ns3/arp-l3-protocol.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv6.h"
+#include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricHostPath");
+NS_OBJECT_ENSURE_REGISTERED(FabricHostPath);
+
+TypeId
+FabricHostPath::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricHostPath")
+                            .SetParent<Object>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<FabricHostPath>();
+    return tid;
+}
+
+FabricHostPath::FabricHostPath()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FabricHostPath::DoDispose()
+{
+    m_hostPorts.clear();
+    m_bindings.clear();
+    m_ipv4 = nullptr;
+    m_tc = nullptr;
+    m_node = nullptr;
+    Object::DoDispose();
+}
+
+Ptr<FabricHostPath>
+FabricHostPath::Get(Ptr<Node> node)
+{
+    Ptr<FabricHostPath> hp = node->GetObject<FabricHostPath>();
+    if (!hp)
+    {
+        hp = CreateObject<FabricHostPath>();
+        hp->m_node = node;
+        node->AggregateObject(hp);
+    }
+    return hp;
+}
+
+void
+FabricHostPath::Init()
+{
+    if (m_init || !m_node)
+    {
+        return;
+    }
+    m_init = true;
+    m_ipv4 = m_node->GetObject<Ipv4>();
+    m_tc = m_node->GetObject<TrafficControlLayer>();
+    auto l3 = DynamicCast<Ipv4L3Protocol>(m_ipv4);
+    auto fr = m_ipv4 ? DynamicCast<FabricIpv4Routing>(m_ipv4->GetRoutingProtocol()) : nullptr;
+    if (!l3 || !m_node->GetObject<UdpL4Protocol>() || !m_tc || !fr)
+    {
+        return; // IPv4 only
+    }
+    m_fabricNode = fr->GetFabricNode();
+    m_available = true;
+}
+
+void
+FabricHostPath::InitPorts()
+{
+    // At the first packet, not when a helper binds a port: a program may change DefaultTtl or
+    // install a queue disc on a host port from its run hook, after the helpers.
+    m_portsKnown = true;
+    UintegerValue ttl;
+    DynamicCast<Ipv4L3Protocol>(m_ipv4)->GetAttribute("DefaultTtl", ttl);
+    m_ttl = static_cast<uint8_t>(ttl.Get());
+    m_hostPorts.resize(m_node->GetNDevices());
+    for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
+    {
+        HostPort& hp = m_hostPorts[i];
+        hp.device = m_node->GetDevice(i);
+        hp.broadcast = hp.device->GetBroadcast();
+        // A port with a queue disc keeps the IPv4 path: the disc decides what the device gets.
+        if (!FabricLinkDevice::IsLinkDevice(hp.device) || m_tc->GetRootQueueDiscOnDevice(hp.device))
+        {
+            continue;
+        }
+        hp.interface = m_ipv4->GetInterfaceForDevice(hp.device);
+        if (auto ndqi = hp.device->GetObject<NetDeviceQueueInterface>())
+        {
+            hp.txq = ndqi->GetTxQueue(0);
+        }
+    }
+}
+
+bool
+FabricHostPath::IsAvailable()
+{
+    Init();
+    return m_available;
+}
+
+bool
+FabricHostPath::ChecksumOn()
+{
+    // A global value looked up by name (~350 instructions): read at the first packet, not at
+    // install (a program may bind ChecksumEnabled after installing its applications), and
+    // then kept: ns-3 reads it per packet, but changing it mid-run is not supported.
+    if (!m_checksumKnown)
+    {
+        m_checksum = Node::ChecksumEnabled();
+        m_checksumKnown = true;
+    }
+    return m_checksum;
+}
+
+bool
+FabricHostPath::SendUdp(Ptr<Packet> p,
+                        Ipv4Address src,
+                        Ipv4Address dst,
+                        uint16_t sport,
+                        uint16_t dport,
+                        uint8_t tos,
+                        const Ptr<Ipv4Route>& route)
+{
+    Init();
+    if (!m_available)
+    {
+        return false;
+    }
+    // IPv4 numbers datagrams per (source, destination, protocol); every datagram UdpL4Protocol
+    // hands down takes a number, whether it is then sent or dropped.
+    uint16_t& id = m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()];
+    const uint16_t myId = id++;
+    if (!route)
+    {
+        return false;
+    }
+    if (!m_portsKnown)
+    {
+        InitPorts();
+    }
+    const Ptr<NetDevice>& dev = route->GetOutputDevice();
+    const uint32_t idx = dev->GetIfIndex();
+    // What IPv4 does with a route (with a gateway), an interface up, a destination not on
+    // this host and a running device queue: UdpL4Protocol::Send, Ipv4L3Protocol::Send/
+    // BuildHeader/SendRealOut, Ipv4Interface::Send, TrafficControlLayer::Send, then
+    // NetDevice::Send. A datagram over the port's MTU goes to IPv4, which fragments it.
+    if (idx >= m_hostPorts.size())
+    {
+        return false;
+    }
+    const HostPort& hp = m_hostPorts[idx];
+    if (hp.interface < 0 || hp.device != dev || p->GetSize() + 8 + 20 > dev->GetMtu()
+        || route->GetGateway() == Ipv4Address() || !m_ipv4->IsUp(hp.interface)
+        || (hp.txq && hp.txq->IsStopped()) || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
+    {
+        return false;
+    }
+    const bool checksum = ChecksumOn();
+    UdpHeader udp;
+    if (checksum)
+    {
+        udp.EnableChecksums();
+        udp.InitializeChecksum(src, dst, UdpL4Protocol::PROT_NUMBER);
+    }
+    udp.SetDestinationPort(dport);
+    udp.SetSourcePort(sport);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(src);
+    ip.SetDestination(dst);
+    ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetTtl(m_ttl);
+    ip.SetTos(tos);
+    ip.SetMayFragment();
+    ip.SetIdentification(myId);
+    if (checksum)
+    {
+        ip.EnableChecksum();
+    }
+    p->AddHeader(ip);
+    ++m_fastTx;
+    dev->Send(p, hp.broadcast, Ipv4L3Protocol::PROT_NUMBER);
+    return true;
+}
+
+bool
+FabricHostPath::BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload)
+{
+    NS_LOG_FUNCTION(this << port << minPayload);
+    for (const Binding& b : m_bindings)
+    {
+        if (b.port == port)
+        {
+            return false;
+        }
+    }
+    if (!IsAvailable())
+    {
+        return false;
+    }
+    m_bindings.push_back(Binding{port, minPayload, handler});
+    InstallDemux();
+    return true;
+}
+
+void
+FabricHostPath::InstallDemux()
+{
+    if (m_demux)
+    {
+        return;
+    }
+    m_demux = true;
+    // Ipv4L3Protocol::AddInterface registers TrafficControlLayer::Receive on the node for the
+    // IPv4 and ARP ethertypes of each interface's device (Ipv6L3Protocol likewise for IPv6),
+    // all with one and the same callback; Node::UnregisterProtocolHandler removes the first
+    // equal one. So remove them all, then put back all but the IPv4 ones of the fabric
+    // devices, which go to ReceiveFromDevice (which passes on what it does not take).
+    const Node::ProtocolHandler tcRx = MakeCallback(&TrafficControlLayer::Receive, m_tc);
+    const uint32_t bound = 3 * (m_node->GetNDevices() + 1);
+    for (uint32_t i = 0; i < bound; ++i)
+    {
+        m_node->UnregisterProtocolHandler(tcRx);
+    }
+    for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
+    {
+        Ptr<NetDevice> dev = m_ipv4->GetNetDevice(i);
+        if (DynamicCast<LoopbackNetDevice>(dev))
+        {
+            continue; // registered to Ipv4L3Protocol::Receive itself, untouched
+        }
+        // Which ports are fast is learnt at the first packet (InitPorts); ReceiveFromDevice
+        // passes on what arrives on the others.
+        const bool fast = FabricLinkDevice::IsLinkDevice(dev);
+        m_node->RegisterProtocolHandler(
+            fast ? MakeCallback(&FabricHostPath::ReceiveFromDevice, this) : tcRx,
+            Ipv4L3Protocol::PROT_NUMBER,
+            dev);
+        m_node->RegisterProtocolHandler(tcRx, ArpL3Protocol::PROT_NUMBER, dev);
+    }
+    if (Ptr<Ipv6> ipv6 = m_node->GetObject<Ipv6>())
+    {
+        for (uint32_t i = 0; i < ipv6->GetNInterfaces(); ++i)
+        {
+            Ptr<NetDevice> dev = ipv6->GetNetDevice(i);
+            if (!DynamicCast<LoopbackNetDevice>(dev))
+            {
+                m_node->RegisterProtocolHandler(tcRx, 0x86DD, dev);
+            }
+        }
+    }
+}
+
+void
+FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
+                                  Ptr<const Packet> packet,
+                                  uint16_t protocol,
+                                  const Address& from,
+                                  const Address& to,
+                                  NetDevice::PacketType packetType)
+{
+    // Local delivery of a UDP datagram as Ipv4L3Protocol::Receive, FabricIpv4Routing::
+    // RouteInput, LocalDeliver, UdpL4Protocol::Receive and the port's socket would do it.
+    // Anything else (a packet for another host, a fragment, a down interface, an unbound
+    // port or one whose handler declines, checksums to verify) goes to IPv4 as before.
+    if (!m_bindings.empty() && packet->GetSize() >= 20 + 8 && !ChecksumOn())
+    {
+        if (!m_portsKnown)
+        {
+            InitPorts();
+        }
+        const uint32_t idx = device->GetIfIndex();
+        const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].interface : -1;
+        if (iface >= 0 && m_ipv4->IsUp(iface))
+        {
+            // Each header read once, from a copy: the received packet is left untouched for
+            // the IPv4 path if the fast path does not take it.
+            Ptr<Packet> p = packet->Copy();
+            Ipv4Header ip;
+            p->RemoveHeader(ip);
+            if (ip.GetProtocol() == UdpL4Protocol::PROT_NUMBER
+                && FabricAddressing::HostOf(ip.GetDestination().Get()) == m_fabricNode
+                && ip.IsLastFragment() && ip.GetFragmentOffset() == 0 && ip.GetPayloadSize() >= 8
+                && ip.GetPayloadSize() <= p->GetSize())
+            {
+                if (ip.GetPayloadSize() < p->GetSize())
+                {
+                    p->RemoveAtEnd(p->GetSize() - ip.GetPayloadSize()); // frame padding, as IPv4
+                }
+                UdpHeader udp;
+                p->RemoveHeader(udp);
+                const uint16_t port = udp.GetDestinationPort();
+                for (const Binding& b : m_bindings)
+                {
+                    if (b.port == port)
+                    {
+                        // Nothing of b is read after the call (a handler that binds a port
+                        // may move m_bindings; its callback's implementation is shared, so
+                        // the call itself survives that).
+                        if (p->GetSize() >= b.minPayload && b.handler(p, ip, udp.GetSourcePort()))
+                        {
+                            ++m_fastRx;
+                            return;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    m_tc->Receive(device, packet, protocol, from, to, packetType);
+}
+
+} // namespace ns3

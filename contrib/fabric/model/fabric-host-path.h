@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FABRIC_HOST_PATH_H
+#define FABRIC_HOST_PATH_H
+
+#include "ns3/callback.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class Ipv4;
+class TrafficControlLayer;
+
+/**
+ * \ingroup fabric
+ * A host's fast path for UDP/IPv4 datagrams, beside its IPv4 stack (one per node, aggregated:
+ * Get). Used by UdpFlowSender / FabricTrafficHelper (UDP flows) and by RoceNic (RoCE), so a
+ * host has one receive demultiplexer and one IPv4 identification counter whatever it runs.
+ *
+ * Send (SendUdp): writes the UDP header and the IPv4 header Ipv4L3Protocol would write for
+ * UdpL4Protocol::Send with a route (addresses, ports, protocol 17, length, TTL =
+ * Ipv4L3Protocol::DefaultTtl, the given TOS, may-fragment, an identification counted per
+ * source/destination pair, checksums only when Node::ChecksumEnabled, read at the first packet)
+ * and hands the packet to the route's device, as Ipv4Interface and the traffic-control layer
+ * (no queue disc) would; the TTL and the ports (their queue discs, interfaces and transmit
+ * queues) are learnt at the host's first packet, so a run hook may still change them. Whenever IPv4
+ * would do more than a plain send (no route, a route without gateway, the interface down, a queue
+ * disc on the port, a stopped device queue, a datagram over the MTU, a destination on this host)
+ * SendUdp returns false and the caller hands the packet to UdpL4Protocol: drops are counted where
+ * they always were. The identification counter still advances then, so the fast packets keep the
+ * numbers a run through IPv4 gives.
+ *
+ * Receive (BindUdp): on the first bind, the traffic-control layer's IPv4 protocol handler of
+ * the host's fabric devices is replaced by a demultiplexer: a UDP datagram for this host (its
+ * interface up, not a fragment, checksums off) to a bound port is offered to that port's
+ * handler with the UDP header removed; every other packet (and one the handler declines) goes to
+ * TrafficControlLayer::Receive unchanged (ARP, IPv6 and loopback handlers are left as they were).
+ *
+ * Only on hosts routed by FabricIpv4Routing with ns-3's Ipv4L3Protocol, UdpL4Protocol and
+ * traffic-control layer (IsAvailable); elsewhere SendUdp always returns false and BindUdp
+ * installs nothing. What it gives up: FlowMonitor and the IPv4/UDP trace sources (Tx, Rx,
+ * SendOutgoing, LocalDeliver, ...) and raw sockets do not see these packets.
+ */
+class FabricHostPath : public Object
+{
+  public:
+    /**
+     * A bound port's handler: the UDP payload, the IPv4 header, the UDP source port. Returns
+     * false to leave the datagram to IPv4 (e.g. the port's application is not running): the
+     * payload must then be left untouched.
+     */
+    using UdpHandler = Callback<bool, Ptr<Packet>, const Ipv4Header&, uint16_t>;
+
+    static TypeId GetTypeId();
+    FabricHostPath();
+
+    /// The host path of \p node, created and aggregated on first use.
+    static Ptr<FabricHostPath> Get(Ptr<Node> node);
+
+    /// Whether this host can use the fast path (learnt once, at the first call).
+    bool IsAvailable();
+    /// Node::ChecksumEnabled, read at the first packet and then kept.
+    bool ChecksumOn();
+
+    /**
+     * Send \p p (the UDP payload) as UdpL4Protocol::Send(p, src, dst, sport, dport, route)
+     * with IPv4 TOS \p tos would, if that is a plain send.
+     * \return true if sent; false if the caller must give \p p (unchanged) to UdpL4Protocol
+     */
+    bool SendUdp(Ptr<Packet> p,
+                 Ipv4Address src,
+                 Ipv4Address dst,
+                 uint16_t sport,
+                 uint16_t dport,
+                 uint8_t tos,
+                 const Ptr<Ipv4Route>& route);
+
+    /**
+     * Offer UDP datagrams for this host to \p port to \p handler, if their payload has at
+     * least \p minPayload bytes (shorter ones go to IPv4).
+     * \return false if the host path is not available here or \p port is already bound
+     *         (nothing is installed; those datagrams take IPv4 or the first binding)
+     */
+    bool BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload = 0);
+
+    /// Datagrams sent and received through the fast path (not through IPv4).
+    uint64_t GetFastTxPackets() const { return m_fastTx; }
+    uint64_t GetFastRxPackets() const { return m_fastRx; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// What the fast path needs of a host port.
+    struct HostPort
+    {
+        int32_t interface {
+            - 1
+        };                       //!< IPv4 interface of the device; -1: not a fast port
+        Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
+        Ptr<NetDevice> device;
+        Address broadcast; //!< the device's broadcast address (asked once)
+    };
+
+    struct Binding
+    {
+        uint16_t port;
+        uint32_t minPayload;
+        UdpHandler handler;
+    };
+
+    /// Learn whether the host can use the fast path (once).
+    void Init();
+    /// Learn the host's ports, TTL and queue discs (once, at the first packet).
+    void InitPorts();
+    void InstallDemux();
+    /// The protocol handler replacing TrafficControlLayer::Receive for IPv4 on fast ports.
+    void ReceiveFromDevice(Ptr<NetDevice> device,
+                           Ptr<const Packet> packet,
+                           uint16_t protocol,
+                           const Address& from,
+                           const Address& to,
+                           NetDevice::PacketType packetType);
+
+    Ptr<Node> m_node;
+    bool m_init{false};
+    bool m_available{false};
+    bool m_portsKnown{false};
+    bool m_demux{false};
+    uint32_t m_fabricNode{UINT32_MAX};
+    uint8_t m_ttl{64};
+    bool m_checksum{false};
+    bool m_checksumKnown{false};
+    Ptr<Ipv4> m_ipv4;
+    Ptr<TrafficControlLayer> m_tc;
+    std::vector<HostPort> m_hostPorts;             //!< by device index
+    std::unordered_map<uint64_t, uint16_t> m_ipId; //!< IPv4 identification per (src, dst)
+    std::vector<Binding> m_bindings;
+    uint64_t m_fastTx{0};
+    uint64_t m_fastRx{0};
+};
+
+} // namespace ns3
+
+#endif // FABRIC_HOST_PATH_H

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// UDP host paths (issue #12): UdpFlowSender::HostPath=fast (FabricHostPath writes the UDP/IPv4
+// headers and sends to the device; FabricTrafficHelper's sinks are fed by its protocol handler)
+// puts the same bytes on every link, runs the same events and gives the same results, field by
+// field, as the IPv4 path: incast with queue drops, permutation and AllReduce on ZCube and ROFT,
+// a switch link and a NIC port failing and coming back, checksums on, global routing.
+#include "../ns3-sim-fixture.h"
+#include "roce-result-compare.h"
+#include "roce-test-fabrics.h"
+
+#include "ns3/core-module.h"
+#include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-failure-detector.h"
+#include "ns3/fabric-failure-helper.h"
+#include "ns3/fabric-host-path.h"
+#include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-udp-run.h"
+#include "ns3/packet-sink.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-pattern.h"
+#include "ns3/udp-flow-sender.h"
+#include "ns3/zcube-helper.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+class UdpHostPath : public Ns3SimTest
+{
+};
+
+/// One run's result and how many packets took the fast path (sent, received).
+struct PathRun
+{
+    FabricUdpRunResult r;
+    uint64_t fastTx{0};
+    uint64_t fastRx{0};
+    uint64_t senderFast{0};
+};
+
+/// A scenario runs RunFabricUdp with the hook it is given.
+using Scenario = std::function<FabricUdpRunResult(const FabricRunHook&)>;
+
+PathRun
+RunWith(const std::string& hostPath, const Scenario& scenario)
+{
+    Config::SetDefault("ns3::UdpFlowSender::HostPath", StringValue(hostPath));
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    auto paths = std::make_shared<std::vector<Ptr<FabricHostPath>>>();
+    auto senders = std::make_shared<std::vector<Ptr<UdpFlowSender>>>();
+    FabricRunHook hook = [paths, senders](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+    {
+        const NodeContainer hosts = net->GetHostNodes();
+        for (uint32_t i = 0; i < hosts.GetN(); ++i)
+        {
+            paths->push_back(FabricHostPath::Get(hosts.Get(i)));
+        }
+        for (uint32_t i = 0; i < apps.GetN(); ++i)
+        {
+            if (auto s = DynamicCast<UdpFlowSender>(apps.Get(i)))
+            {
+                senders->push_back(s);
+            }
+        }
+    };
+    PathRun out;
+    out.r = scenario(hook);
+    for (const auto& p : *paths)
+    {
+        out.fastTx += p->GetFastTxPackets();
+        out.fastRx += p->GetFastRxPackets();
+    }
+    for (const auto& s : *senders)
+    {
+        out.senderFast += s->GetFastPackets();
+    }
+    Simulator::Destroy();
+    Config::Reset();
+    return out;
+}
+
+/// Both paths; the fast one really used; identical results and events. Returns the fast run.
+PathRun
+CompareHostPaths(const Scenario& scenario)
+{
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_EQ(ipv4.fastTx, 0u);
+    EXPECT_EQ(ipv4.fastRx, 0u);
+    EXPECT_GT(fast.fastTx, 0u);
+    EXPECT_GT(fast.fastRx, 0u);
+    EXPECT_EQ(fast.senderFast, fast.fastTx);
+    EXPECT_GT(ipv4.r.deliveredPackets, 0u);
+    ExpectSameUdpResults(ipv4.r, fast.r);
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+    return fast;
+}
+
+std::vector<FlowSpec>
+Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
+{
+    TrafficPatternParams tp;
+    tp.hosts = hosts;
+    tp.bytes = bytes;
+    return MakeTraffic(p, tp);
+}
+
+/// Every flow's on-wire rate: line rate divided by the flows of its source.
+std::vector<double>
+LineRateShares(const std::vector<FlowSpec>& flows, uint32_t hosts)
+{
+    std::vector<uint32_t> perSrc(hosts, 0);
+    for (const auto& f : flows)
+    {
+        perSrc[f.src]++;
+    }
+    std::vector<double> rates;
+    for (const auto& f : flows)
+    {
+        rates.push_back(400e9 / perSrc[f.src]);
+    }
+    return rates;
+}
+
+/// Eight GPUs at line rate into GPU 15 (queue drops at its leaf), two flows of one host pair
+/// (one IPv4 identification counter), and a flow on the side.
+std::vector<FlowSpec>
+IncastFlows()
+{
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        flows.push_back(Flow(i, i, 15, 300000));
+    }
+    flows.push_back(Flow(8, 9, 12, 200000));
+    flows.push_back(Flow(9, 9, 12, 200000));
+    return flows;
+}
+
+} // namespace
+
+namespace
+{
+
+/// Run the incast with both host paths (checksums on or off), recording every transmission
+/// on every device (packet uid, time, node, port, every byte, packet tags); expect them and
+/// the results identical.
+void
+ExpectSameTransmissions(bool checksums)
+{
+    auto capture = [checksums](std::vector<std::string>& out)
+    {
+        return [&out, checksums](const FabricRunHook& hook)
+        {
+            // Bound in the run: RunWith's Config::Reset puts it back to false.
+            GlobalValue::Bind("ChecksumEnabled", BooleanValue(checksums));
+            auto net = Roft16("150KB");
+            RecordEveryTransmission(net, out, true);
+            const auto flows = IncastFlows();
+            return RunFabricUdp(
+                net, flows, std::vector<double>(flows.size(), 400e9), 4096, Time(0), hook);
+        };
+    };
+    std::vector<std::string> ipv4;
+    std::vector<std::string> fast;
+    const PathRun a = RunWith("ipv4", capture(ipv4));
+    const PathRun b = RunWith("fast", capture(fast));
+    EXPECT_GT(b.fastTx, 0u);
+    EXPECT_GT(b.r.drops.at(FabricDropReason::QUEUE_OVERFLOW), 0u);
+    ASSERT_GT(ipv4.size(), 1000u);
+    ASSERT_EQ(ipv4.size(), fast.size());
+    RelativeUids(ipv4);
+    RelativeUids(fast);
+    for (size_t i = 0; i < ipv4.size(); ++i)
+    {
+        if (ipv4[i] != fast[i])
+        {
+            FAIL() << "transmission " << i << ": " << ipv4[i].substr(0, 160) << " vs "
+                   << fast[i].substr(0, 160);
+        }
+    }
+    ExpectSameUdpResults(a.r, b.r);
+    EXPECT_EQ(a.r.events, b.r.events);
+}
+
+} // namespace
+
+TEST_F(UdpHostPath, SameBytesOnEveryLink)
+{
+    ExpectSameTransmissions(false);
+}
+
+TEST_F(UdpHostPath, SameBytesOnEveryLinkWithChecksums)
+{
+    // The UDP and IPv4 checksums the fast path writes are those IPv4 writes.
+    ExpectSameTransmissions(true);
+}
+
+TEST_F(UdpHostPath, IncastWithQueueDropsRunsToTheEnd)
+{
+    const PathRun fast = CompareHostPaths(
+        [](const FabricRunHook& hook)
+        {
+            const auto flows = IncastFlows();
+            return RunFabricUdp(Roft16("150KB"),
+                                flows,
+                                std::vector<double>(flows.size(), 400e9),
+                                4096,
+                                Time(0),
+                                hook);
+        });
+    EXPECT_GT(fast.r.drops.at(FabricDropReason::QUEUE_OVERFLOW), 0u);
+    EXPECT_EQ(fast.r.inFlightPackets, 0);
+    // Host 9's two flows overfill its port: a packet meeting the stopped device queue goes to
+    // IPv4, whose traffic-control layer drops it (host-queue-full); every other packet left
+    // through the fast path, and every one delivered arrived through it.
+    const uint64_t hostFull = fast.r.drops.at(FabricDropReason::HOST_QUEUE_FULL);
+    EXPECT_GT(hostFull, 0u);
+    EXPECT_EQ(fast.fastTx + hostFull, fast.r.sentPackets);
+    EXPECT_EQ(fast.fastRx, fast.r.deliveredPackets);
+}
+
+TEST_F(UdpHostPath, ZCubeAndRoftPermutationAndAllReduce)
+{
+    for (const auto pattern : {TrafficPattern::PERMUTATION, TrafficPattern::ALLREDUCE})
+    {
+        const auto flows = Pattern(pattern, 16, 1 << 30);
+        const auto rates = LineRateShares(flows, 16);
+        CompareHostPaths(
+            [&](const FabricRunHook& hook)
+            {
+                ZCubeHelper zcube(16, 4);
+                FabricNetworkHelper links;
+                return RunFabricUdp(
+                    zcube.Install(links), flows, rates, 4096, MicroSeconds(60), hook);
+            });
+        CompareHostPaths(
+            [&](const FabricRunHook& hook)
+            { return RunFabricUdp(Roft16("200KB"), flows, rates, 4096, MicroSeconds(60), hook); });
+    }
+}
+
+TEST_F(UdpHostPath, SwitchLinkFailureAndRepair)
+{
+    const auto flows = Pattern(TrafficPattern::ALLREDUCE, 16, 1 << 30);
+    const auto rates = LineRateShares(flows, 16);
+    const PathRun fast = CompareHostPaths(
+        [&](const FabricRunHook& hook)
+        {
+            auto net = Roft16("200KB");
+            FabricFailureHelper failures(net);
+            const FabricGraph& g = net->GetGraph();
+            const uint32_t leaf = g.GetPeer(0, 0);
+            for (uint32_t p = 0; p < g.GetNPorts(leaf); ++p)
+            {
+                if (!g.IsHost(g.GetPeer(leaf, p)))
+                {
+                    failures.FailLink(g.GetPortLink(leaf, p), MicroSeconds(20));
+                    failures.RepairLink(g.GetPortLink(leaf, p), MicroSeconds(40));
+                    break;
+                }
+            }
+            return RunFabricUdp(net, flows, rates, 4096, MicroSeconds(60), hook);
+        });
+    EXPECT_GT(fast.r.drops.at(FabricDropReason::LINK_DOWN), 0u);
+}
+
+TEST_F(UdpHostPath, NicPortFailureAndRepairFallsBackToIpv4)
+{
+    // GPU 3's port 0 fails while it sends and receives: until the detector moves the routes,
+    // its packets meet a down interface, which only IPv4 handles (the fast path hands them
+    // over): link-down drops counted where they were, the same results.
+    const PathRun fast = CompareHostPaths(
+        [](const FabricRunHook& hook)
+        {
+            ZCubeHelper zcube(16, 4);
+            FabricNetworkHelper links;
+            auto net = zcube.Install(links);
+            auto det = CreateObject<FabricFailureDetector>();
+            det->Install(net);
+            FabricFailureHelper failures(net);
+            failures.FailNicPort(3, 0, MicroSeconds(10));
+            failures.RepairNicPort(3, 0, MicroSeconds(60));
+            std::vector<FlowSpec> flows;
+            for (uint32_t i = 0; i < 6; ++i)
+            {
+                flows.push_back(Flow(i, 3, 4 + 2 * i, 400000));
+                flows.push_back(Flow(6 + i, 5 + 2 * i, 3, 400000));
+            }
+            return RunFabricUdp(
+                net, flows, std::vector<double>(flows.size(), 50e9), 4096, MicroSeconds(150), hook);
+        });
+    EXPECT_GT(fast.r.drops.at(FabricDropReason::LINK_DOWN), 0u);
+    EXPECT_LT(fast.fastTx, fast.r.sentPackets); // some took IPv4
+}
+
+TEST_F(UdpHostPath, ChecksumsOnAreWrittenAndVerifiedByIpv4)
+{
+    // With ChecksumEnabled the fast path writes the checksums IPv4 would write (IPv4 on the
+    // receiving host verifies them and drops a packet whose header checksum is wrong) and
+    // leaves receiving to IPv4, which verifies.
+    // Bound in the run: RunWith's Config::Reset puts it back to false.
+    auto scenario = [](const FabricRunHook& hook)
+    {
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
+        const auto flows = IncastFlows();
+        return RunFabricUdp(
+            Roft16("8MB"), flows, std::vector<double>(flows.size(), 40e9), 4096, Time(0), hook);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    BooleanValue checksums;
+    GlobalValue::GetValueByName("ChecksumEnabled", checksums);
+    EXPECT_FALSE(checksums.Get());
+    EXPECT_EQ(fast.fastTx, fast.r.sentPackets);
+    EXPECT_EQ(fast.fastRx, 0u);
+    EXPECT_EQ(fast.r.deliveredPackets, fast.r.sentPackets); // no header checksum was wrong
+    ExpectSameUdpResults(ipv4.r, fast.r);
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+}
+
+TEST_F(UdpHostPath, GlobalRoutingHostsKeepIpv4)
+{
+    // Stock ns-3 global routing: hosts are not routed by FabricIpv4Routing, so every packet
+    // takes IPv4 whatever HostPath says.
+    const auto flows = Pattern(TrafficPattern::PERMUTATION, 16, 1 << 30);
+    const auto rates = LineRateShares(flows, 16);
+    auto scenario = [&](const FabricRunHook& hook)
+    {
+        ZCubeHelper zcube(16, 4);
+        FabricNetworkHelper stock;
+        return RunFabricUdp(stock.InstallGlobalRouting(zcube.GetGraph()),
+                            flows,
+                            rates,
+                            4096,
+                            MicroSeconds(30),
+                            hook);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_EQ(fast.fastTx, 0u);
+    EXPECT_EQ(fast.fastRx, 0u);
+    EXPECT_GT(fast.r.deliveredPackets, 0u);
+    ExpectSameUdpResults(ipv4.r, fast.r);
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+}
+
+TEST_F(UdpHostPath, ASinkNotYetStartedLeavesItsPacketsToIpv4)
+{
+    // The sinks start at 8 us, after the first packets arrive (at about 4.3 us): the fast path's
+    // handler declines those (IPv4 then answers them as it always did, with ICMP port unreachable,
+    // which crosses the fabric too) and takes the rest; both settings give the same run.
+    auto scenario = [](const FabricRunHook& hook)
+    {
+        FabricRunHook late = [hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            for (uint32_t i = 0; i < apps.GetN(); ++i)
+            {
+                if (DynamicCast<PacketSink>(apps.Get(i)))
+                {
+                    apps.Get(i)->SetStartTime(MicroSeconds(8));
+                }
+            }
+            hook(net, apps);
+        };
+        return RunFabricUdp(Roft16("8MB"),
+                            {Flow(0, 0, 15, 400000), Flow(1, 4, 9, 400000)},
+                            {100e9, 100e9},
+                            4096,
+                            Time(0),
+                            late);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_GT(fast.fastRx, 0u);
+    EXPECT_EQ(fast.fastRx, fast.r.deliveredPackets);
+    EXPECT_GT(fast.r.sentPackets, fast.r.deliveredPackets); // the early ones were refused
+    // Every field but the accounting check of ExpectSameUdpResults: a datagram IPv4 answers
+    // with port unreachable is counted nowhere (no drop trace in ns-3's UDP for it), in both
+    // settings alike: the known gap this test does not close.
+    ASSERT_EQ(ipv4.r.flows.size(), fast.r.flows.size());
+    for (size_t i = 0; i < fast.r.flows.size(); ++i)
+    {
+        EXPECT_EQ(ipv4.r.flows[i].rxBytes, fast.r.flows[i].rxBytes) << i;
+        EXPECT_EQ(ipv4.r.flows[i].rxPackets, fast.r.flows[i].rxPackets) << i;
+        EXPECT_EQ(ipv4.r.flows[i].lastRx, fast.r.flows[i].lastRx) << i;
+        EXPECT_EQ(ipv4.r.flows[i].txPackets, fast.r.flows[i].txPackets) << i;
+    }
+    for (size_t l = 0; l < fast.r.links.size(); ++l)
+    {
+        EXPECT_EQ(ipv4.r.links[l].txBytes, fast.r.links[l].txBytes) << l;
+        EXPECT_EQ(ipv4.r.links[l].txPackets, fast.r.links[l].txPackets) << l;
+    }
+    EXPECT_EQ(ipv4.r.drops, fast.r.drops);
+    EXPECT_EQ(ipv4.r.hopPackets, fast.r.hopPackets);
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+    EXPECT_EQ(ipv4.r.lastPacketSeconds, fast.r.lastPacketSeconds);
+    EXPECT_EQ(ipv4.r.Unaccounted(), fast.r.Unaccounted());
+    EXPECT_EQ(fast.r.Unaccounted(), int64_t(fast.r.sentPackets - fast.r.deliveredPackets));
+}
+
+TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
+{
+    Ptr<FabricNetwork> net = Roft16("8MB");
+    Ptr<FabricHostPath> host = FabricHostPath::Get(net->GetHostNodes().Get(0));
+    EXPECT_EQ(host, FabricHostPath::Get(net->GetHostNodes().Get(0))); // one per node
+    EXPECT_TRUE(host->IsAvailable());
+    auto take = [](Ptr<Packet>, const Ipv4Header&, uint16_t)
+    {
+        return true;
+    };
+    EXPECT_TRUE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_FALSE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_TRUE(host->BindUdp(5001, FabricHostPath::UdpHandler(take)));
+
+    ZCubeHelper zcube(16, 4);
+    FabricNetworkHelper stock;
+    Ptr<FabricNetwork> global = stock.InstallGlobalRouting(zcube.GetGraph());
+    Ptr<FabricHostPath> other = FabricHostPath::Get(global->GetHostNodes().Get(0));
+    EXPECT_FALSE(other->IsAvailable());
+    EXPECT_FALSE(other->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_FALSE(other->SendUdp(Create<Packet>(100),
+                                global->GetHostAddress(0),
+                                global->GetHostAddress(1),
+                                1,
+                                2,
+                                0,
+                                nullptr));
+}
+
+TEST_F(UdpHostPath, AQueueDiscInstalledFromTheHookKeepsIpv4)
+{
+    // A queue disc put on GPU 0's port from the run hook (after the helpers bound their
+    // ports): the disc decides what that device gets, so GPU 0's packets take IPv4; the
+    // other hosts' take the fast path; the same run either way.
+    auto scenario = [](const FabricRunHook& hook)
+    {
+        FabricRunHook withDisc = [hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            TrafficControlHelper tch;
+            tch.SetRootQueueDisc("ns3::FifoQueueDisc");
+            tch.Install(net->GetDevice(0, 0));
+            hook(net, apps);
+        };
+        const auto flows = IncastFlows();
+        return RunFabricUdp(Roft16("150KB"),
+                            flows,
+                            std::vector<double>(flows.size(), 400e9),
+                            4096,
+                            Time(0),
+                            withDisc);
+    };
+    const PathRun fast = CompareHostPaths(scenario);
+    EXPECT_EQ(fast.r.flows[0].txPackets + fast.fastTx
+                  + fast.r.drops.at(FabricDropReason::HOST_QUEUE_FULL),
+              fast.r.sentPackets);
+}
