@@ -101,7 +101,7 @@ FabricHostPath::InitPorts()
         {
             continue;
         }
-        hp.interface = m_ipv4->GetInterfaceForDevice(hp.device);
+        hp.ipv4If = m_ipv4->GetInterfaceForDevice(hp.device);
         if (auto ndqi = hp.device->GetObject<NetDeviceQueueInterface>())
         {
             hp.txq = ndqi->GetTxQueue(0);
@@ -167,8 +167,8 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         return false;
     }
     const HostPort& hp = m_hostPorts[idx];
-    if (hp.interface < 0 || hp.device != dev || p->GetSize() + 8 + 20 > dev->GetMtu()
-        || route->GetGateway() == Ipv4Address() || !m_ipv4->IsUp(hp.interface)
+    if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + 8 + 20 > dev->GetMtu()
+        || route->GetGateway() == Ipv4Address() || !m_ipv4->IsUp(hp.ipv4If)
         || (hp.txq && hp.txq->IsStopped()) || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
     {
         return false;
@@ -289,7 +289,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
             InitPorts();
         }
         const uint32_t idx = device->GetIfIndex();
-        const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].interface : -1;
+        const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].ipv4If : -1;
         if (iface >= 0 && m_ipv4->IsUp(iface))
         {
             // Each header read once, from a copy: the received packet is left untouched for

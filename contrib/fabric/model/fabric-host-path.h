@@ -104,9 +104,7 @@ class FabricHostPath : public Object
     /// What the fast path needs of a host port.
     struct HostPort
     {
-        int32_t interface {
-            - 1
-        };                       //!< IPv4 interface of the device; -1: not a fast port
+        int32_t ipv4If{-1};      //!< IPv4 interface of the device; -1: not a fast port
         Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
         Ptr<NetDevice> device;
         Address broadcast; //!< the device's broadcast address (asked once)
