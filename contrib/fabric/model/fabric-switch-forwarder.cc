@@ -117,9 +117,9 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
     // One handler for all the node's devices, not one per port: Node::ReceiveFromDevice scans
     // its handler list for every frame, so per-port entries cost O(ports) per hop (64 entries
     // on a leaf of a 1024-GPU ROFT). Receive() ignores a device that is not one of the ports.
-    if (!m_registered)
+    if (m_registeredOn != PeekPointer(node))
     {
-        m_registered = true;
+        m_registeredOn = PeekPointer(node);
         node->RegisterProtocolHandler(
             MakeCallback(&FabricSwitchForwarder::Receive, this), IPV4_ETHERTYPE, nullptr);
     }
