@@ -70,6 +70,21 @@ EcnMarker::KmaxBytes(uint64_t rateBps) const
     return static_cast<uint64_t>(m_kmax.GetSeconds() * rateBps / 8);
 }
 
+const EcnMarker::Thresholds&
+EcnMarker::ThresholdsAt(uint64_t rateBps)
+{
+    if (m_last.rateBps != rateBps || m_last.kminTs != m_kmin.GetTimeStep()
+        || m_last.kmaxTs != m_kmax.GetTimeStep())
+    {
+        m_last = {rateBps,
+                  m_kmin.GetTimeStep(),
+                  m_kmax.GetTimeStep(),
+                  KminBytes(rateBps),
+                  KmaxBytes(rateBps)};
+    }
+    return m_last;
+}
+
 bool
 EcnMarker::ShouldMark(uint32_t queueBytes, uint64_t rateBps)
 {
@@ -80,12 +95,13 @@ EcnMarker::ShouldMark(uint32_t queueBytes, uint64_t rateBps)
     NS_ABORT_MSG_IF(m_kmin > m_kmax,
                     "EcnMarker: KminTime " << m_kmin.As(Time::US) << " exceeds KmaxTime "
                                            << m_kmax.As(Time::US));
-    const uint64_t kmin = KminBytes(rateBps);
+    const Thresholds& t = ThresholdsAt(rateBps);
+    const uint64_t kmin = t.kmin;
     if (queueBytes <= kmin)
     {
         return false;
     }
-    const uint64_t kmax = KmaxBytes(rateBps);
+    const uint64_t kmax = t.kmax;
     if (queueBytes >= kmax)
     {
         return true;

@@ -46,6 +46,20 @@ class EcnMarker : public Object
     Time m_kmax;
     double m_pmax{0.2};
     Ptr<UniformRandomVariable> m_uniform;
+
+    /// The thresholds in bytes of the last (rate, Kmin, Kmax) asked: Time::GetSeconds is a
+    /// 128-bit division, and a switch asks for every packet at a few rates.
+    struct Thresholds
+    {
+        uint64_t rateBps{0};
+        int64_t kminTs{-1}; //!< m_kmin in time steps when computed
+        int64_t kmaxTs{-1};
+        uint64_t kmin{0};
+        uint64_t kmax{0};
+    };
+
+    const Thresholds& ThresholdsAt(uint64_t rateBps);
+    Thresholds m_last;
 };
 
 } // namespace ns3

@@ -113,9 +113,15 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
         const bool link = FabricLinkDevice::IsLinkDevice(dev);
         m_queues.push_back(link ? FabricLinkDevice::GetQueue(dev) : nullptr);
         m_rates.push_back(link ? FabricLinkDevice::GetDataRate(dev).GetBitRate() : 0);
-        node->RegisterProtocolHandler(MakeCallback(&FabricSwitchForwarder::Receive, this),
-                                      IPV4_ETHERTYPE,
-                                      node->GetDevice(p));
+    }
+    // One handler for all the node's devices, not one per port: Node::ReceiveFromDevice scans
+    // its handler list for every frame, so per-port entries cost O(ports) per hop (64 entries
+    // on a leaf of a 1024-GPU ROFT). Receive() ignores a device that is not one of the ports.
+    if (m_registeredOn != PeekPointer(node))
+    {
+        m_registeredOn = PeekPointer(node);
+        node->RegisterProtocolHandler(
+            MakeCallback(&FabricSwitchForwarder::Receive, this), IPV4_ETHERTYPE, nullptr);
     }
 }
 
@@ -146,6 +152,11 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
                                const Address& /*to*/,
                                NetDevice::PacketType /*packetType*/)
 {
+    const uint32_t inPort = device->GetIfIndex();
+    if (inPort >= m_ports.size() || m_ports[inPort] != device)
+    {
+        return; // a device added after Install: not a port (per-port handlers never saw it)
+    }
     FlowKey key;
     uint8_t ecn = 0;
     uint8_t ttl = 0;
@@ -167,7 +178,6 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
         return;
     }
     const uint32_t dstHost = FabricAddressing::HostOf(key.dstAddr);
-    const uint32_t inPort = device->GetIfIndex();
     const uint32_t port = (dstHost == FabricAddressing::NOT_A_HOST)
                             ? FabricRouting::NO_PORT
                             : m_routing->SelectPort(m_fabricNode, inPort, dstHost, key);

@@ -117,6 +117,7 @@ class FabricSwitchForwarder : public Object
     Ptr<EcnMarker> m_ecn;
     EgressCallback m_egressCb; //!< null: egress device Send
     uint64_t m_forwarded{0};
+    Node* m_registeredOn{nullptr}; //!< node whose IPv4 handler (all devices) is this one
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;
     TracedCallback<Ptr<const Packet>, const std::string&> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t> m_ecnTrace;

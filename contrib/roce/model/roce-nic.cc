@@ -61,6 +61,7 @@ RoceNic::DoDispose()
     for (auto& p : m_ports)
     {
         p.wake.Cancel();
+        p.wakeArmed = false;
         p.qps.clear();
         p.device = nullptr;
         p.queue = nullptr;
@@ -186,6 +187,13 @@ RoceNic::Kick(uint32_t port)
 }
 
 void
+RoceNic::Wake(uint32_t port)
+{
+    m_ports[port].wakeArmed = false; // the wake event has run (cancelled only in DoDispose)
+    Kick(port);
+}
+
+void
 RoceNic::TrySend(uint32_t port)
 {
     Port& p = m_ports[port];
@@ -216,11 +224,12 @@ RoceNic::TrySend(uint32_t port)
         }
         if (!chosen)
         {
-            if (earliest != Time::Max() && (!p.wake.IsRunning() || earliest < p.wakeAt))
+            if (earliest != Time::Max() && (!p.wakeArmed || earliest < p.wakeAt))
             {
                 p.wake.Cancel();
                 p.wakeAt = earliest;
-                p.wake = Simulator::Schedule(earliest - now, &RoceNic::Kick, this, port);
+                p.wake = Simulator::Schedule(earliest - now, &RoceNic::Wake, this, port);
+                p.wakeArmed = true;
             }
             return;
         }

@@ -127,10 +127,13 @@ class RoceNic : public Object
         bool pending{false};
         EventId wake;
         Time wakeAt;
+        bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
     };
 
     Port& GetPort(uint32_t port);
     void TrySend(uint32_t port);
+    /// The pacing wake-up of \p port: Kick, after noting that no wake-up is pending.
+    void Wake(uint32_t port);
     /// Learn the host's stack (once): whether the fast path applies.
     void InitHost();
     /// FabricHostPath's handler for UDP 4791: to the receiver while it runs.

@@ -95,6 +95,7 @@ RoceReceiver::DoDispose()
     for (auto& [key, f] : m_flows)
     {
         f.ackTimer.Cancel();
+        f.ackArmed = false;
     }
     m_flows.clear();
     Application::DoDispose();
@@ -189,6 +190,7 @@ void
 RoceReceiver::SendAck(FlowState& f)
 {
     f.ackTimer.Cancel();
+    f.ackArmed = false;
     f.sinceAck = 0;
     f.lastAck = Simulator::Now();
     SendControl(f, RoceHeader::ACK, f.expected - 1);
@@ -198,6 +200,10 @@ void
 RoceReceiver::AckTimer(uint64_t key)
 {
     auto it = m_flows.find(key);
+    if (it != m_flows.end())
+    {
+        it->second.ackArmed = false; // this event has run
+    }
     if (it != m_flows.end() && it->second.sinceAck > 0 && it->second.expected > 0)
     {
         SendAck(it->second);
@@ -287,6 +293,7 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
             m_nackTrace(f.qp, f.expected);
             SendControl(f, RoceHeader::NACK, f.expected, rh.GetRound());
             f.ackTimer.Cancel(); // the NACK acknowledges everything before expected
+            f.ackArmed = false;
             f.sinceAck = 0;
             f.lastAck = now;
         }
@@ -303,9 +310,10 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
     {
         SendAck(f);
     }
-    else if (f.expected > 0 && !f.ackTimer.IsRunning())
+    else if (f.expected > 0 && !f.ackArmed)
     {
         f.ackTimer = Simulator::Schedule(m_ackMaxDelay, &RoceReceiver::AckTimer, this, key);
+        f.ackArmed = true;
     }
 }
 

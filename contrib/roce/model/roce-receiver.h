@@ -72,6 +72,7 @@ class RoceReceiver : public Application
         uint16_t peerPort{0}; //!< the flow's UDP source port
         Ptr<Ipv4Route> route; //!< back to the sender, for ACK/NACK/CNP
         EventId ackTimer;     //!< delayed ACK for packets not yet acknowledged
+        bool ackArmed{false}; //!< ackTimer is pending (IsRunning costs ~270 instructions)
     };
 
     uint64_t GetRxDataPackets() const { return m_rxData; }

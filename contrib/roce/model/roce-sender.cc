@@ -142,6 +142,7 @@ void
 RoceSender::DoDispose()
 {
     m_rtoEvent.Cancel();
+    m_rtoArmed = false;
     m_watchdogEvent.Cancel();
     if (m_cc)
     {
@@ -256,6 +257,7 @@ RoceSender::StopApplication()
         m_nic->Unregister(this, m_port);
     }
     m_rtoEvent.Cancel();
+    m_rtoArmed = false;
     m_watchdogEvent.Cancel();
     if (m_cc)
     {
@@ -445,15 +447,17 @@ RoceSender::CurrentRto() const
 void
 RoceSender::ArmTimeout()
 {
-    if (!m_rtoEvent.IsRunning())
+    if (!m_rtoArmed) // m_rtoEvent.IsRunning(), without asking the simulator per packet
     {
         m_rtoEvent = Simulator::Schedule(CurrentRto(), &RoceSender::CheckTimeout, this);
+        m_rtoArmed = true;
     }
 }
 
 void
 RoceSender::CheckTimeout()
 {
+    m_rtoArmed = false; // this event has run; the branches below that re-arm say so
     if (m_done || m_sndUna >= m_highSent)
     {
         return; // nothing outstanding; the next send re-arms
@@ -462,6 +466,7 @@ RoceSender::CheckTimeout()
     if (Simulator::Now() < due)
     {
         m_rtoEvent = Simulator::Schedule(due - Simulator::Now(), &RoceSender::CheckTimeout, this);
+        m_rtoArmed = true;
         return;
     }
     ++m_timeouts;
@@ -471,6 +476,7 @@ RoceSender::CheckTimeout()
     m_backoff = std::min<uint64_t>(2 * m_backoff, m_rtoBackoffMax);
     m_nic->Kick(m_port);
     m_rtoEvent = Simulator::Schedule(CurrentRto(), &RoceSender::CheckTimeout, this);
+    m_rtoArmed = true;
 }
 
 void
@@ -508,6 +514,7 @@ RoceSender::Finish()
     m_done = true;
     m_completedAt = Simulator::Now();
     m_rtoEvent.Cancel();
+    m_rtoArmed = false;
     m_watchdogEvent.Cancel();
     m_cc->Stop();
     m_nic->Unregister(this, m_port);

@@ -173,6 +173,7 @@ class RoceSender : public Application
     Time m_startedAt;
     Time m_completedAt;
     EventId m_rtoEvent;
+    bool m_rtoArmed{false}; //!< m_rtoEvent is pending (IsRunning costs ~270 instructions)
     EventId m_watchdogEvent;
     uint64_t m_txPackets{0};
     uint64_t m_retxPackets{0};
