@@ -43,6 +43,14 @@ MinorPageFaults()
     return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : -1;
 }
 
+/// Minor page faults since \p before (a MinorPageFaults value); -1 if either read failed.
+long
+MinorPageFaultsSince(long before)
+{
+    const long now = MinorPageFaults();
+    return before < 0 || now < 0 ? -1 : now - before;
+}
+
 int
 Run(int argc, char* argv[])
 {
@@ -200,7 +208,7 @@ Run(int argc, char* argv[])
                     compare::MakeRoutingByTypeId(kind.routing, o.routingSeed, graph), flows);
                 coldCpu = compare::CpuSeconds() - c0;
                 coldWall = compare::WallSeconds(t0, std::chrono::steady_clock::now());
-                coldFaults = MinorPageFaults() - f0;
+                coldFaults = MinorPageFaultsSince(f0);
             }
             if (!flowOnly)
             {
@@ -219,7 +227,7 @@ Run(int argc, char* argv[])
                     compare::MakeRoutingByTypeId(kind.routing, o.routingSeed, graph), flows);
                 cpuRuns.push_back(compare::CpuSeconds() - c0);
                 wallRuns.push_back(compare::WallSeconds(t0, std::chrono::steady_clock::now()));
-                faultRuns.push_back(double(MinorPageFaults() - f0));
+                faultRuns.push_back(double(MinorPageFaultsSince(f0)));
             }
             const double warmCpu = flowRepeat > 0 ? Quantile(cpuRuns, 0.5) : coldCpu;
             const double warmWall = flowRepeat > 0 ? Quantile(wallRuns, 0.5) : coldWall;

@@ -89,6 +89,9 @@ class FabricNetworkHelper
      * The value a link of a network installed now would get for one of the link attributes
      * (ns-3 TypeId name and attribute name, e.g. "ns3::PointToPointNetDevice", "DataRate"),
      * following the order in the class description (without a link's own rateBps), as text.
+     * The queue's MaxSize is answered for "ns3::DropTailQueue<Packet>" whatever the queue
+     * type: a DscpPriorityQueue (ControlPriority) gets the same value unless its own MaxSize
+     * default was changed, which this does not report.
      */
     std::string GetLinkAttribute(const std::string& typeId, const std::string& name) const;
 

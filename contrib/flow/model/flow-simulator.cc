@@ -178,12 +178,16 @@ class LinkArena
         LinkShare* p = m_chunks.back().get() + m_used;
         std::uninitialized_copy(v.begin(), v.end(), p);
         m_used += v.size();
+        m_stored += v.size();
         m_maxSpan = std::max<size_t>(m_maxSpan, v.size());
         return {p, static_cast<uint32_t>(v.size())};
     }
 
     /// The longest list stored so far (a bound to size per-flow link lists with).
     size_t MaxSpan() const { return m_maxSpan; }
+
+    /// Entries stored so far, over every list (a bound on the links of any set of flows).
+    size_t Stored() const { return m_stored; }
 
   private:
     static_assert(std::is_trivially_destructible_v<LinkShare>,
@@ -201,6 +205,7 @@ class LinkArena
     size_t m_used{0};
     size_t m_size{0};
     size_t m_maxSpan{0};
+    size_t m_stored{0};
 };
 
 /**
@@ -1281,10 +1286,11 @@ FlowSimulator::Run(double stopS)
     dirty.reserve(nDir);
     MaxMinFairSolver solver;
     // Links a list of flows loads, at most (to size the solver's input at once without
-    // visiting the flows twice).
+    // visiting the flows twice); never more than every list stored, so that one long list
+    // (a fluid split over many paths) does not make the bound flows x longest list.
     auto compLinkCount = [&](const std::vector<uint32_t>& flows)
     {
-        return flows.size() * s.linkArena.MaxSpan();
+        return std::min(flows.size() * s.linkArena.MaxSpan(), s.linkArena.Stored());
     };
     // Weight of the i-th flow of directed link d's flows (1 on a single path).
     auto weightAt = [&](uint32_t d, size_t i)
