@@ -193,9 +193,7 @@ TEST_F(RoceHostPath, SameBytesThroughASingleNicPortOutage)
             RecordEveryTransmission(net, out, true);
             o.stopAt = MilliSeconds(50);
             return RunFabricRoce(
-                net,
-                {Flow(0, 0, 15, 4000000), Flow(1, 15, 2, 4000000), Flow(2, 1, 6, 100000)},
-                o);
+                net, {Flow(0, 0, 15, 4000000), Flow(1, 15, 2, 4000000), Flow(2, 1, 6, 100000)}, o);
         };
     };
     std::vector<std::string> ipv4;

@@ -33,12 +33,17 @@ class TrafficControlLayer;
  * source/destination pair, checksums only when Node::ChecksumEnabled, read at the first packet)
  * and hands the packet to the route's device, as Ipv4Interface and the traffic-control layer
  * (no queue disc) would; the TTL and the ports (their queue discs, interfaces and transmit
- * queues) are learnt at the host's first packet, so a run hook may still change them. Whenever IPv4
- * would do more than a plain send (no route, a route without gateway, the interface down, a queue
+ * queues) are learnt at the host's first packet, so a run hook may still change them. Without a
+ * route it asks the host's routing protocol, as Ipv4L3Protocol::Send does. Whenever IPv4 would
+ * do more than a plain send (no route, a route without gateway, the interface down, a queue
  * disc on the port, a stopped device queue, a datagram over the MTU, a destination on this host)
  * SendUdp returns false and the caller hands the packet to UdpL4Protocol: drops are counted where
- * they always were. The identification counter still advances then, so the fast packets keep the
- * numbers a run through IPv4 gives.
+ * they always were. The identification counter takes a number exactly when IPv4 keeps one (every
+ * routed datagram, sent or not; none for a datagram without a route, which IPv4 gives back), so
+ * the fast packets carry the numbers a run through IPv4 gives. Not identical to such a run: the
+ * fragments of a datagram over the MTU carry IPv4's own counter, and when the caller passes no
+ * route but the routing protocol finds one and the datagram is then declined, the routing
+ * protocol is asked twice (FabricIpv4Routing's Forward trace fires twice).
  *
  * Receive (BindUdp): on the first bind, the traffic-control layer's IPv4 protocol handler of
  * the host's fabric devices is replaced by a demultiplexer: a UDP datagram for this host (its
