@@ -14,6 +14,7 @@
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-failure-detector.h"
 #include "ns3/fabric-failure-helper.h"
+#include "ns3/fabric-host-path.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/queue-size.h"
@@ -351,4 +352,26 @@ TEST_F(RoceHostPath, OtherTrafficStillReachesIpv4OnAFastHost)
     EXPECT_TRUE(roce.GetRecords()[0].complete);
     EXPECT_TRUE(roce.GetRecords()[1].complete);
     EXPECT_GT(net->GetHostNodes().Get(15)->GetObject<RoceNic>()->GetFastRxPackets(), 0u);
+}
+
+TEST_F(RoceHostPath, RoceRefusesAPortAlreadyBoundOnTheHostPath)
+{
+    // UDP 4791 of GPU 15 already bound on its fast path by someone without a socket (no IPv4
+    // socket conflict to stop the run): the RoCE receiver would lose its packets to that
+    // handler, so the NIC aborts, naming the node and the port.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            auto net = Roft16("8MB");
+            FabricHostPath::Get(net->GetHostNodes().Get(15))
+                ->BindUdp(4791,
+                          FabricHostPath::UdpHandler([](Ptr<Packet>, const Ipv4Header&, uint16_t)
+                                                     { return true; }));
+            RoceTrafficHelper roce(net);
+            roce.Install({Flow(0, 0, 15, 200000)});
+            Simulator::Stop(MicroSeconds(50));
+            Simulator::Run();
+        },
+        "UDP port 4791 of node [0-9]+ is already bound.*RoCE and FabricTrafficHelper UDP sinks "
+        "cannot share a host's port 4791");
 }

@@ -29,7 +29,18 @@ FabricHostPath::GetTypeId()
     static TypeId tid = TypeId("ns3::FabricHostPath")
                             .SetParent<Object>()
                             .SetGroupName("Fabric")
-                            .AddConstructor<FabricHostPath>();
+                            .AddConstructor<FabricHostPath>()
+                            .AddTraceSource("Tx",
+                                            "A UDP datagram sent by the fast path (not IPv4), "
+                                            "with its IPv4 header, as handed to the device.",
+                                            MakeTraceSourceAccessor(&FabricHostPath::m_txTrace),
+                                            "ns3::FabricHostPath::TxRxTracedCallback")
+                            .AddTraceSource("Rx",
+                                            "A UDP datagram for this host taken by the fast path "
+                                            "(a bound port's handler), with its IPv4 header, as "
+                                            "received from the device.",
+                                            MakeTraceSourceAccessor(&FabricHostPath::m_rxTrace),
+                                            "ns3::FabricHostPath::TxRxTracedCallback");
     return tid;
 }
 
@@ -47,6 +58,16 @@ FabricHostPath::DoDispose()
     m_tc = nullptr;
     m_node = nullptr;
     Object::DoDispose();
+}
+
+void
+FabricHostPath::NotifyNewAggregate()
+{
+    if (!m_node)
+    {
+        m_node = GetObject<Node>();
+    }
+    Object::NotifyNewAggregate();
 }
 
 Ptr<FabricHostPath>
@@ -229,6 +250,10 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     }
     p->AddHeader(ip);
     ++m_fastTx;
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(p->Copy(), m_ipv4, hp.ipv4If); // a copy: the device adds its header to p
+    }
     dev->Send(p, hp.broadcast, Ipv4L3Protocol::PROT_NUMBER);
     return true;
 }
@@ -350,6 +375,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                         if (p->GetSize() >= b.minPayload && b.handler(p, ip, udp.GetSourcePort()))
                         {
                             ++m_fastRx;
+                            m_rxTrace(packet, m_ipv4, iface);
                             return;
                         }
                         break;
