@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-traffic-helper.h"
 
-#include "ns3/abort.h"
 #include "ns3/application-container.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-host-path.h"
@@ -149,40 +148,36 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
             // to IPv4 and the socket.
             PacketSink* sinkp = PeekPointer(sink);
             auto stopAt = std::make_shared<Time>(-1);
-            Ptr<FabricHostPath> hostPath = FabricHostPath::Get(net->GetNode(h));
-            const bool bound
-                = !hostPath->IsAvailable()
-               || hostPath->BindUdp(
-                   ROCEV2_UDP_PORT,
-                   FabricHostPath::UdpHandler(
-                       [st, h, netp, sinkp, stopAt](
-                           Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
-                       {
-                           if (!sinkp->GetListeningSocket())
-                           {
-                               return false; // not started
-                           }
-                           if (stopAt->IsNegative())
-                           {
-                               TimeValue stop;
-                               sinkp->GetAttribute("StopTime", stop);
-                               *stopAt = stop.Get().IsZero() ? Time::Max() : stop.Get();
-                           }
-                           if (Simulator::Now() >= *stopAt)
-                           {
-                               return false; // stopped: its socket is closed
-                           }
-                           st->OnRx(h, netp->GetHostOfAddress(ip.GetSource()), sport, p->GetSize());
-                           return true;
-                       }),
-                   1);
-            NS_ABORT_MSG_UNLESS(bound,
-                                "FabricTrafficHelper: UDP port "
-                                    << ROCEV2_UDP_PORT << " of host " << h
-                                    << " is already bound on its FabricHostPath (RoCE?): "
-                                       "FabricTrafficHelper UDP sinks and RoCE cannot share a "
-                                       "host's port "
-                                    << ROCEV2_UDP_PORT);
+            // A port already bound (another FabricTrafficHelper or RoCE on this network) is
+            // left to it: running both fails anyway when the second socket on 4791 binds
+            // (PacketSink or RoceReceiver abort), and RoceNic aborts on its own bind.
+            FabricHostPath::Get(net->GetNode(h))
+                ->BindUdp(ROCEV2_UDP_PORT,
+                          FabricHostPath::UdpHandler(
+                              [st, h, netp, sinkp, stopAt](
+                                  Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
+                              {
+                                  if (!sinkp->GetListeningSocket())
+                                  {
+                                      return false; // not started
+                                  }
+                                  if (stopAt->IsNegative())
+                                  {
+                                      TimeValue stop;
+                                      sinkp->GetAttribute("StopTime", stop);
+                                      *stopAt = stop.Get().IsZero() ? Time::Max() : stop.Get();
+                                  }
+                                  if (Simulator::Now() >= *stopAt)
+                                  {
+                                      return false; // stopped: its socket is closed
+                                  }
+                                  st->OnRx(h,
+                                           netp->GetHostOfAddress(ip.GetSource()),
+                                           sport,
+                                           p->GetSize());
+                                  return true;
+                              }),
+                          1);
         }
     }
 }
