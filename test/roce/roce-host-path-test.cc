@@ -14,6 +14,7 @@
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-failure-detector.h"
 #include "ns3/fabric-failure-helper.h"
+#include "ns3/fabric-host-path.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/queue-size.h"
@@ -174,6 +175,50 @@ TEST_F(RoceHostPath, SameBytesOnEveryLink)
     ExpectSameRoceResults(a.r, b.r);
 }
 
+TEST_F(RoceHostPath, SameBytesThroughASingleNicPortOutage)
+{
+    // ROFT hosts have one NIC port: while host 15's fails, its senders and its receiver's
+    // ACKs/CNPs have no route and IPv4 drops them (no-route) without taking an IPv4
+    // identification. The fast path must not take one either, or every datagram host 15 sends
+    // after the repair carries another identification than in the IPv4 run.
+    auto capture = [](std::vector<std::string>& out)
+    {
+        return [&out](FabricRoceRunOptions o)
+        {
+            auto net = Roft16("8MB");
+            auto det = CreateObject<FabricFailureDetector>();
+            det->Install(net);
+            FabricFailureHelper failures(net);
+            failures.FailNicPort(15, 0, MicroSeconds(10));
+            failures.RepairNicPort(15, 0, MicroSeconds(200));
+            RecordEveryTransmission(net, out, true);
+            o.stopAt = MilliSeconds(50);
+            return RunFabricRoce(
+                net, {Flow(0, 0, 15, 4000000), Flow(1, 15, 2, 4000000), Flow(2, 1, 6, 100000)}, o);
+        };
+    };
+    std::vector<std::string> ipv4;
+    std::vector<std::string> fast;
+    const PathRun a = RunWith("ipv4", capture(ipv4));
+    const PathRun b = RunWith("fast", capture(fast));
+    EXPECT_GT(b.fastTx, 0u);
+    EXPECT_GT(a.r.droppedPackets, 0u);
+    EXPECT_EQ(b.r.incompleteFlows, 0u);
+    ASSERT_GT(ipv4.size(), 200u);
+    ASSERT_EQ(ipv4.size(), fast.size());
+    RelativeUids(ipv4);
+    RelativeUids(fast);
+    for (size_t i = 0; i < ipv4.size(); ++i)
+    {
+        if (ipv4[i] != fast[i])
+        {
+            FAIL() << "transmission " << i << ": " << ipv4[i].substr(0, 160) << " vs "
+                   << fast[i].substr(0, 160);
+        }
+    }
+    ExpectSameRoceResults(a.r, b.r);
+}
+
 TEST_F(RoceHostPath, RoftIncastWithEcnAndQueueDrops)
 {
     const PathRun fast = CompareHostPaths(
@@ -307,4 +352,26 @@ TEST_F(RoceHostPath, OtherTrafficStillReachesIpv4OnAFastHost)
     EXPECT_TRUE(roce.GetRecords()[0].complete);
     EXPECT_TRUE(roce.GetRecords()[1].complete);
     EXPECT_GT(net->GetHostNodes().Get(15)->GetObject<RoceNic>()->GetFastRxPackets(), 0u);
+}
+
+TEST_F(RoceHostPath, RoceRefusesAPortAlreadyBoundOnTheHostPath)
+{
+    // UDP 4791 of GPU 15 already bound on its fast path by someone without a socket (no IPv4
+    // socket conflict to stop the run): the RoCE receiver would lose its packets to that
+    // handler, so the NIC aborts, naming the node and the port.
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            auto net = Roft16("8MB");
+            FabricHostPath::Get(net->GetHostNodes().Get(15))
+                ->BindUdp(4791,
+                          FabricHostPath::UdpHandler([](Ptr<Packet>, const Ipv4Header&, uint16_t)
+                                                     { return true; }));
+            RoceTrafficHelper roce(net);
+            roce.Install({Flow(0, 0, 15, 200000)});
+            Simulator::Stop(MicroSeconds(50));
+            Simulator::Run();
+        },
+        "UDP port 4791 of node [0-9]+ is already bound.*RoCE and FabricTrafficHelper UDP sinks "
+        "cannot share a host's port 4791");
 }

@@ -14,7 +14,10 @@
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-host-path.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-traffic-helper.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/ipv4-flow-classifier.h"
 #include "ns3/packet-sink.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-pattern.h"
@@ -463,4 +466,152 @@ TEST_F(UdpHostPath, AQueueDiscInstalledFromTheHookKeepsIpv4)
     EXPECT_EQ(fast.r.flows[0].txPackets + fast.fastTx
                   + fast.r.drops.at(FabricDropReason::HOST_QUEUE_FULL),
               fast.r.sentPackets);
+}
+
+TEST_F(UdpHostPath, ASinkStoppedMidRunLeavesItsPacketsToIpv4)
+{
+    // GPU 15's sink stops at 15 us while packets still arrive (until about 36 us): its socket is
+    // closed, so IPv4 answers them with ICMP port unreachable; the fast path's handler must
+    // decline them too. Both settings give the same run.
+    auto scenario = [](const FabricRunHook& hook)
+    {
+        FabricRunHook stop = [hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            for (uint32_t i = 0; i < apps.GetN(); ++i)
+            {
+                if (DynamicCast<PacketSink>(apps.Get(i))
+                    && apps.Get(i)->GetNode() == net->GetNode(15))
+                {
+                    apps.Get(i)->SetStopTime(MicroSeconds(15));
+                }
+            }
+            hook(net, apps);
+        };
+        return RunFabricUdp(Roft16("8MB"),
+                            {Flow(0, 0, 15, 400000), Flow(1, 4, 9, 400000)},
+                            {100e9, 100e9},
+                            4096,
+                            Time(0),
+                            stop);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_GT(fast.fastRx, 0u);
+    EXPECT_EQ(fast.fastRx, fast.r.deliveredPackets);
+    ASSERT_EQ(fast.r.flows.size(), 2u);
+    EXPECT_GT(fast.r.flows[0].rxPackets, 0u);
+    EXPECT_LT(fast.r.flows[0].rxPackets, fast.r.flows[0].txPackets); // the late ones refused
+    EXPECT_EQ(fast.r.flows[1].rxPackets, fast.r.flows[1].txPackets);
+    // As ASinkNotYetStartedLeavesItsPacketsToIpv4: every field but the accounting check (a
+    // datagram answered with port unreachable is counted nowhere, in both settings alike).
+    ASSERT_EQ(ipv4.r.flows.size(), fast.r.flows.size());
+    for (size_t i = 0; i < fast.r.flows.size(); ++i)
+    {
+        EXPECT_EQ(ipv4.r.flows[i].rxBytes, fast.r.flows[i].rxBytes) << i;
+        EXPECT_EQ(ipv4.r.flows[i].rxPackets, fast.r.flows[i].rxPackets) << i;
+        EXPECT_EQ(ipv4.r.flows[i].lastRx, fast.r.flows[i].lastRx) << i;
+        EXPECT_EQ(ipv4.r.flows[i].txPackets, fast.r.flows[i].txPackets) << i;
+    }
+    for (size_t l = 0; l < fast.r.links.size(); ++l)
+    {
+        EXPECT_EQ(ipv4.r.links[l].txBytes, fast.r.links[l].txBytes) << l;
+        EXPECT_EQ(ipv4.r.links[l].txPackets, fast.r.links[l].txPackets) << l;
+    }
+    EXPECT_EQ(ipv4.r.drops, fast.r.drops);
+    EXPECT_EQ(ipv4.r.hopPackets, fast.r.hopPackets);
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+    EXPECT_EQ(ipv4.r.lastPacketSeconds, fast.r.lastPacketSeconds);
+    EXPECT_EQ(ipv4.r.Unaccounted(), fast.r.Unaccounted());
+}
+
+TEST_F(UdpHostPath, TxAndRxTracesFireOncePerFastDatagram)
+{
+    // FabricHostPath's Tx and Rx fire once for each datagram it sends or takes, with the
+    // datagram's IPv4 header (UDP inside, at most the flow's packet size of payload).
+    uint64_t tx = 0;
+    uint64_t rx = 0;
+    uint64_t badTx = 0;
+    uint64_t badRx = 0;
+    auto scenario = [&](const FabricRunHook& hook)
+    {
+        FabricRunHook traced = [&, hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            const NodeContainer hosts = net->GetHostNodes();
+            for (uint32_t i = 0; i < hosts.GetN(); ++i)
+            {
+                Ptr<FabricHostPath> hp = FabricHostPath::Get(hosts.Get(i));
+                auto check = [](Ptr<const Packet> p, uint64_t& n, uint64_t& bad)
+                {
+                    ++n;
+                    Ipv4Header ip;
+                    p->PeekHeader(ip);
+                    bad += (ip.GetProtocol() != 17 || ip.GetPayloadSize() + 20u != p->GetSize()
+                            || p->GetSize() > 20 + 8 + 4096)
+                             ? 1
+                             : 0;
+                };
+                hp->TraceConnectWithoutContext(
+                    "Tx",
+                    Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                        [&, check](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
+                        { check(p, tx, badTx); }));
+                hp->TraceConnectWithoutContext(
+                    "Rx",
+                    Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                        [&, check](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
+                        { check(p, rx, badRx); }));
+            }
+            hook(net, apps);
+        };
+        return RunFabricUdp(Roft16("8MB"),
+                            {Flow(0, 0, 15, 400000), Flow(1, 4, 9, 400000)},
+                            {100e9, 100e9},
+                            4096,
+                            Time(0),
+                            traced);
+    };
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_GT(fast.fastTx, 0u);
+    EXPECT_EQ(tx, fast.fastTx);
+    EXPECT_EQ(rx, fast.fastRx);
+    EXPECT_EQ(rx, fast.r.deliveredPackets);
+    EXPECT_EQ(badTx, 0u);
+    EXPECT_EQ(badRx, 0u);
+    tx = rx = 0;
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    EXPECT_EQ(tx, 0u);
+    EXPECT_EQ(rx, 0u);
+}
+
+TEST_F(UdpHostPath, FlowMonitorSeesUdpFlowsWithHostPathIpv4)
+{
+    // UDP flows cross the hosts' IPv4 stacks with HostPath=ipv4, so FlowMonitor classifies them
+    // (the fast path bypasses them).
+    Config::SetDefault("ns3::UdpFlowSender::HostPath", StringValue("ipv4"));
+    auto net = Roft16();
+    FlowMonitorHelper fmh;
+    Ptr<FlowMonitor> fm = fmh.Install(net->GetHostNodes());
+    FabricTrafficHelper udp(net);
+    const FlowSpec flow = Flow(0, 0, 15, 400000);
+    udp.Install({flow}, {100e9});
+    Simulator::Stop(MilliSeconds(1)); // FlowMonitor's periodic check never runs out of events
+    Simulator::Run();
+    fm->CheckForLostPackets();
+    auto classifier = DynamicCast<Ipv4FlowClassifier>(fmh.GetClassifier());
+    bool saw = false;
+    for (const auto& [id, stats] : fm->GetFlowStats())
+    {
+        const auto t = classifier->FindFlow(id);
+        if (t.destinationPort == 4791 && t.sourcePort == flow.SourcePort()
+            && t.sourceAddress == net->GetHostAddress(0)
+            && t.destinationAddress == net->GetHostAddress(15))
+        {
+            saw = true;
+            EXPECT_EQ(stats.txPackets, (400000u + 4095) / 4096);
+            EXPECT_EQ(stats.rxPackets, stats.txPackets);
+            EXPECT_EQ(stats.rxBytes, stats.txBytes);
+        }
+    }
+    EXPECT_TRUE(saw);
+    Config::Reset();
 }

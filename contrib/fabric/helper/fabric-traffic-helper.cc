@@ -6,7 +6,9 @@
 #include "ns3/fabric-host-path.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/nstime.h"
 #include "ns3/packet-sink.h"
+#include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
 #include "ns3/udp-flow-sender.h"
@@ -138,23 +140,44 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
                 }));
         if (fast)
         {
-            // What the sink's socket would get, without IPv4: taken while the sink runs (it
-            // has its socket from its start; the helper never stops it).
+            // What the sink's socket would get, without IPv4: taken while the sink runs. It
+            // has its socket from its start, and keeps it after its stop (closed): the stop is
+            // the StopTime Application::DoInitialize scheduled, read at the first packet (a
+            // sink stopped another way, e.g. by calling StopApplication, is not seen). A
+            // 0-byte datagram ends PacketSink::HandleRead uncounted: minPayload 1 leaves it
+            // to IPv4 and the socket.
             PacketSink* sinkp = PeekPointer(sink);
+            auto stopAt = std::make_shared<Time>(-1);
+            // A port already bound (another FabricTrafficHelper or RoCE on this network) is
+            // left to it: running both fails anyway when the second socket on 4791 binds
+            // (PacketSink or RoceReceiver abort), and RoceNic aborts on its own bind.
             FabricHostPath::Get(net->GetNode(h))
-                ->BindUdp(
-                    ROCEV2_UDP_PORT,
-                    FabricHostPath::UdpHandler(
-                        [st, h, netp, sinkp](Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
-                        {
-                            if (!sinkp->GetListeningSocket())
-                            {
-                                return false;
-                            }
-                            st->OnRx(
-                                h, netp->GetHostOfAddress(ip.GetSource()), sport, p->GetSize());
-                            return true;
-                        }));
+                ->BindUdp(ROCEV2_UDP_PORT,
+                          FabricHostPath::UdpHandler(
+                              [st, h, netp, sinkp, stopAt](
+                                  Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
+                              {
+                                  if (!sinkp->GetListeningSocket())
+                                  {
+                                      return false; // not started
+                                  }
+                                  if (stopAt->IsNegative())
+                                  {
+                                      TimeValue stop;
+                                      sinkp->GetAttribute("StopTime", stop);
+                                      *stopAt = stop.Get().IsZero() ? Time::Max() : stop.Get();
+                                  }
+                                  if (Simulator::Now() >= *stopAt)
+                                  {
+                                      return false; // stopped: its socket is closed
+                                  }
+                                  st->OnRx(h,
+                                           netp->GetHostOfAddress(ip.GetSource()),
+                                           sport,
+                                           p->GetSize());
+                                  return true;
+                              }),
+                          1);
         }
     }
 }

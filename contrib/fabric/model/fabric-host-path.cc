@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/queue-disc.h"
+#include "ns3/socket.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/udp-header.h"
 #include "ns3/udp-l4-protocol.h"
@@ -28,7 +29,18 @@ FabricHostPath::GetTypeId()
     static TypeId tid = TypeId("ns3::FabricHostPath")
                             .SetParent<Object>()
                             .SetGroupName("Fabric")
-                            .AddConstructor<FabricHostPath>();
+                            .AddConstructor<FabricHostPath>()
+                            .AddTraceSource("Tx",
+                                            "A UDP datagram sent by the fast path (not IPv4), "
+                                            "with its IPv4 header, as handed to the device.",
+                                            MakeTraceSourceAccessor(&FabricHostPath::m_txTrace),
+                                            "ns3::FabricHostPath::TxRxTracedCallback")
+                            .AddTraceSource("Rx",
+                                            "A UDP datagram for this host taken by the fast path "
+                                            "(a bound port's handler), with its IPv4 header, as "
+                                            "received from the device.",
+                                            MakeTraceSourceAccessor(&FabricHostPath::m_rxTrace),
+                                            "ns3::FabricHostPath::TxRxTracedCallback");
     return tid;
 }
 
@@ -46,6 +58,16 @@ FabricHostPath::DoDispose()
     m_tc = nullptr;
     m_node = nullptr;
     Object::DoDispose();
+}
+
+void
+FabricHostPath::NotifyNewAggregate()
+{
+    if (!m_node)
+    {
+        m_node = GetObject<Node>();
+    }
+    Object::NotifyNewAggregate();
 }
 
 Ptr<FabricHostPath>
@@ -144,19 +166,49 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     {
         return false;
     }
-    // IPv4 numbers datagrams per (source, destination, protocol); every datagram UdpL4Protocol
-    // hands down takes a number, whether it is then sent or dropped.
-    uint16_t& id = m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()];
-    const uint16_t myId = id++;
-    if (!route)
-    {
-        return false;
-    }
     if (!m_portsKnown)
     {
         InitPorts();
     }
-    const Ptr<NetDevice>& dev = route->GetOutputDevice();
+    // Ipv4L3Protocol::Send numbers datagrams per (source, destination, protocol) in
+    // BuildHeader. With a route (case 1b) the number stays taken whatever happens next (an
+    // interface down, a stopped device queue, fragmentation, loopback delivery). Without one
+    // (case 4) it asks the routing protocol itself: with no route either, it drops the datagram
+    // and gives the number back (DecreaseIdentification); with one, it sends as with that
+    // route. Do the same, so that this counter keeps the one IPv4 would have.
+    Ptr<Ipv4Route> found;
+    if (!route)
+    {
+        // FabricIpv4Routing reads the destination and protocol; the packet and header are what
+        // IPv4 would pass (its forward trace sees them).
+        Ptr<Packet> q = p->Copy();
+        UdpHeader udp;
+        udp.SetDestinationPort(dport);
+        udp.SetSourcePort(sport);
+        q->AddHeader(udp);
+        SocketIpTosTag tag;
+        tag.SetTos(tos);
+        q->AddPacketTag(tag);
+        Ipv4Header h;
+        h.SetSource(src);
+        h.SetDestination(dst);
+        h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+        h.SetPayloadSize(q->GetSize());
+        h.SetTtl(m_ttl);
+        h.SetTos(tos);
+        h.SetMayFragment();
+        h.SetIdentification(m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()]);
+        Socket::SocketErrno err;
+        found = m_ipv4->GetRoutingProtocol()->RouteOutput(q, h, nullptr, err);
+        if (!found)
+        {
+            return false; // IPv4 drops it (no-route) and takes no number
+        }
+    }
+    const Ptr<Ipv4Route>& rt = route ? route : found;
+    uint16_t& id = m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()];
+    const uint16_t myId = id++;
+    const Ptr<NetDevice>& dev = rt->GetOutputDevice();
     const uint32_t idx = dev->GetIfIndex();
     // What IPv4 does with a route (with a gateway), an interface up, a destination not on
     // this host and a running device queue: UdpL4Protocol::Send, Ipv4L3Protocol::Send/
@@ -168,7 +220,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     }
     const HostPort& hp = m_hostPorts[idx];
     if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + 8 + 20 > dev->GetMtu()
-        || route->GetGateway() == Ipv4Address() || !m_ipv4->IsUp(hp.ipv4If)
+        || !rt->GetGateway().IsInitialized() || !m_ipv4->IsUp(hp.ipv4If)
         || (hp.txq && hp.txq->IsStopped()) || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
     {
         return false;
@@ -198,6 +250,10 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     }
     p->AddHeader(ip);
     ++m_fastTx;
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(p->Copy(), m_ipv4, hp.ipv4If); // a copy: the device adds its header to p
+    }
     dev->Send(p, hp.broadcast, Ipv4L3Protocol::PROT_NUMBER);
     return true;
 }
@@ -319,6 +375,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                         if (p->GetSize() >= b.minPayload && b.handler(p, ip, udp.GetSourcePort()))
                         {
                             ++m_fastRx;
+                            m_rxTrace(packet, m_ipv4, iface);
                             return;
                         }
                         break;

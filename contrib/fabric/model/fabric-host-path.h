@@ -4,6 +4,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/net-device-queue-interface.h"
@@ -11,6 +12,7 @@
 #include "ns3/node.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/traced-callback.h"
 
 #include <unordered_map>
 #include <vector>
@@ -18,7 +20,6 @@
 namespace ns3
 {
 
-class Ipv4;
 class TrafficControlLayer;
 
 /**
@@ -33,12 +34,17 @@ class TrafficControlLayer;
  * source/destination pair, checksums only when Node::ChecksumEnabled, read at the first packet)
  * and hands the packet to the route's device, as Ipv4Interface and the traffic-control layer
  * (no queue disc) would; the TTL and the ports (their queue discs, interfaces and transmit
- * queues) are learnt at the host's first packet, so a run hook may still change them. Whenever IPv4
- * would do more than a plain send (no route, a route without gateway, the interface down, a queue
+ * queues) are learnt at the host's first packet, so a run hook may still change them. Without a
+ * route it asks the host's routing protocol, as Ipv4L3Protocol::Send does. Whenever IPv4 would
+ * do more than a plain send (no route, a route without gateway, the interface down, a queue
  * disc on the port, a stopped device queue, a datagram over the MTU, a destination on this host)
  * SendUdp returns false and the caller hands the packet to UdpL4Protocol: drops are counted where
- * they always were. The identification counter still advances then, so the fast packets keep the
- * numbers a run through IPv4 gives.
+ * they always were. The identification counter takes a number exactly when IPv4 keeps one (every
+ * routed datagram, sent or not; none for a datagram without a route, which IPv4 gives back), so
+ * the fast packets carry the numbers a run through IPv4 gives. Not identical to such a run: the
+ * fragments of a datagram over the MTU carry IPv4's own counter, and when the caller passes no
+ * route but the routing protocol finds one and the datagram is then declined, the routing
+ * protocol is asked twice (FabricIpv4Routing's Forward trace fires twice).
  *
  * Receive (BindUdp): on the first bind, the traffic-control layer's IPv4 protocol handler of
  * the host's fabric devices is replaced by a demultiplexer: a UDP datagram for this host (its
@@ -49,7 +55,8 @@ class TrafficControlLayer;
  * Only on hosts routed by FabricIpv4Routing with ns-3's Ipv4L3Protocol, UdpL4Protocol and
  * traffic-control layer (IsAvailable); elsewhere SendUdp always returns false and BindUdp
  * installs nothing. What it gives up: FlowMonitor and the IPv4/UDP trace sources (Tx, Rx,
- * SendOutgoing, LocalDeliver, ...) and raw sockets do not see these packets.
+ * SendOutgoing, LocalDeliver, ...) and raw sockets do not see these packets; its own Tx and Rx
+ * trace sources (the signature of Ipv4L3Protocol's) fire for each of them.
  */
 class FabricHostPath : public Object
 {
@@ -64,7 +71,10 @@ class FabricHostPath : public Object
     static TypeId GetTypeId();
     FabricHostPath();
 
-    /// The host path of \p node, created and aggregated on first use.
+    /**
+     * The host path of \p node, created and aggregated on first use. (One aggregated by hand,
+     * node->AggregateObject(CreateObject<FabricHostPath>()), learns its node too.)
+     */
     static Ptr<FabricHostPath> Get(Ptr<Node> node);
 
     /// Whether this host can use the fast path (learnt once, at the first call).
@@ -97,8 +107,17 @@ class FabricHostPath : public Object
     uint64_t GetFastTxPackets() const { return m_fastTx; }
     uint64_t GetFastRxPackets() const { return m_fastRx; }
 
+    /**
+     * TracedCallback signature of Tx and Rx: the datagram with its IPv4 header, the IPv4 of
+     * the host and the IPv4 interface index (as Ipv4L3Protocol's Tx and Rx).
+     */
+    typedef void (*TxRxTracedCallback)(Ptr<const Packet> packet,
+                                       Ptr<Ipv4> ipv4,
+                                       uint32_t interface);
+
   protected:
     void DoDispose() override;
+    void NotifyNewAggregate() override;
 
   private:
     /// What the fast path needs of a host port.
@@ -146,6 +165,10 @@ class FabricHostPath : public Object
     std::vector<Binding> m_bindings;
     uint64_t m_fastTx{0};
     uint64_t m_fastRx{0};
+    /// A datagram sent by the fast path, as handed to the device.
+    TracedCallback<Ptr<const Packet>, Ptr<Ipv4>, uint32_t> m_txTrace;
+    /// A datagram received by the fast path (a handler took it), as it came from the device.
+    TracedCallback<Ptr<const Packet>, Ptr<Ipv4>, uint32_t> m_rxTrace;
 };
 
 } // namespace ns3

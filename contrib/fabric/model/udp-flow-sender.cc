@@ -63,16 +63,18 @@ UdpFlowSender::GetTypeId()
                             EnumValue(HOST_PATH_FAST),
                             MakeEnumAccessor(&UdpFlowSender::m_hostPath),
                             MakeEnumChecker(HOST_PATH_IPV4, "ipv4", HOST_PATH_FAST, "fast"))
-              .AddTraceSource("Tx",
-                              "A packet was handed to the socket.",
-                              MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
-                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "Tx",
+                  "A packet of the flow (its payload) is being sent: next handed to the host fast "
+                  "path or UdpL4Protocol, or refused (no route: Refused follows).",
+                  MakeTraceSourceAccessor(&UdpFlowSender::m_txTrace),
+                  "ns3::Packet::TracedCallback")
               .AddTraceSource("Refused",
                               "No route at the source for a packet: a drop.",
                               MakeTraceSourceAccessor(&UdpFlowSender::m_refusedTrace),
                               "ns3::Packet::TracedCallback")
               .AddTraceSource("Done",
-                              "The last byte of the flow was handed to the socket.",
+                              "The last packet of the flow was sent (or refused).",
                               MakeTraceSourceAccessor(&UdpFlowSender::m_doneTrace),
                               "ns3::TracedCallback::Void");
     return tid;

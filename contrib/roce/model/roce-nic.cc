@@ -6,6 +6,7 @@
 #include "roce-receiver.h"
 #include "roce-sender.h"
 
+#include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-host-path.h"
@@ -259,12 +260,6 @@ RoceNic::InitHost()
 }
 
 bool
-RoceNic::ChecksumOn()
-{
-    return FabricHostPath::Get(m_node)->ChecksumOn();
-}
-
-bool
 RoceNic::IsFastPath()
 {
     InitHost();
@@ -307,8 +302,15 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
     {
         // UDP 4791 datagrams for this host with at least a RoCE header come to ReceiveFast.
         m_bound = true;
-        m_host->BindUdp(
-            RoceReceiver::PORT, MakeCallback(&RoceNic::ReceiveFast, this), RoceHeader::SIZE);
+        // Another binding of 4791 on this host (FabricTrafficHelper's UDP sink) would get the
+        // RoCE packets: refuse the combination instead of losing them silently.
+        NS_ABORT_MSG_UNLESS(
+            m_host->BindUdp(
+                RoceReceiver::PORT, MakeCallback(&RoceNic::ReceiveFast, this), RoceHeader::SIZE),
+            "RoceNic: UDP port " << RoceReceiver::PORT << " of node " << m_node->GetId()
+                                 << " is already bound on its FabricHostPath: RoCE and "
+                                    "FabricTrafficHelper UDP sinks cannot share a host's port "
+                                 << RoceReceiver::PORT);
     }
 }
 

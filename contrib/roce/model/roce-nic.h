@@ -107,8 +107,6 @@ class RoceNic : public Object
 
     /// Whether this host uses the fast host path (HostPath fast on a FabricIpv4Routing host).
     bool IsFastPath();
-    /// Node::ChecksumEnabled, read at the first packet and then kept.
-    bool ChecksumOn();
     /// Packets sent and received through the fast host path (not through IPv4).
     uint64_t GetFastTxPackets() const { return m_fastTx; }
     uint64_t GetFastRxPackets() const { return m_fastRx; }
