@@ -482,21 +482,23 @@ TEST_F(RoceTransport, LostResendAfterAnIgnoredEarlierRoundNackRewindsByNack)
     opt.senderCreated = [&senders, &resends105](uint32_t, Ptr<RoceSender> s)
     {
         senders.push_back(s);
+        // A raw pointer: a Ptr held by the sender's own trace would keep it alive forever.
+        RoceSender* sender = PeekPointer(s);
         s->TraceConnectWithoutContext(
             "Tx",
             Callback<void, Ptr<const Packet>, uint32_t, bool>(
-                [s, &resends105](Ptr<const Packet>, uint32_t psn, bool isRetx)
+                [sender, &resends105](Ptr<const Packet>, uint32_t psn, bool isRetx)
                 {
                     if (psn == 105 && isRetx && resends105++ == 0)
                     {
                         Simulator::ScheduleNow(
-                            [s]()
+                            [sender]()
                             {
                                 RoceHeader rh;
                                 rh.SetType(RoceHeader::NACK);
                                 rh.SetPsn(105);
                                 rh.SetRound(0);
-                                s->ReceiveControl(rh);
+                                sender->ReceiveControl(rh);
                             });
                     }
                 }));
