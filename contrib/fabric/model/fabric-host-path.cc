@@ -189,15 +189,8 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         SocketIpTosTag tag;
         tag.SetTos(tos);
         q->AddPacketTag(tag);
-        Ipv4Header h;
-        h.SetSource(src);
-        h.SetDestination(dst);
-        h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
-        h.SetPayloadSize(q->GetSize());
-        h.SetTtl(m_ttl);
-        h.SetTos(tos);
-        h.SetMayFragment();
-        h.SetIdentification(m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()]);
+        const Ipv4Header h = UdpIpv4Header(
+            src, dst, tos, q->GetSize(), m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()], false);
         Socket::SocketErrno err;
         found = m_ipv4->GetRoutingProtocol()->RouteOutput(q, h, nullptr, err);
         if (!found)
@@ -235,19 +228,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     udp.SetDestinationPort(dport);
     udp.SetSourcePort(sport);
     p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(src);
-    ip.SetDestination(dst);
-    ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetTtl(m_ttl);
-    ip.SetTos(tos);
-    ip.SetMayFragment();
-    ip.SetIdentification(myId);
-    if (checksum)
-    {
-        ip.EnableChecksum();
-    }
+    const Ipv4Header ip = UdpIpv4Header(src, dst, tos, p->GetSize(), myId, checksum);
     p->AddHeader(ip);
     ++m_fastTx;
     if (!m_txTrace.IsEmpty())
@@ -256,6 +237,30 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     }
     dev->Send(p, hp.broadcast, Ipv4L3Protocol::PROT_NUMBER);
     return true;
+}
+
+Ipv4Header
+FabricHostPath::UdpIpv4Header(Ipv4Address src,
+                              Ipv4Address dst,
+                              uint8_t tos,
+                              uint32_t payloadSize,
+                              uint16_t id,
+                              bool checksum) const
+{
+    Ipv4Header ip;
+    ip.SetSource(src);
+    ip.SetDestination(dst);
+    ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    ip.SetPayloadSize(payloadSize);
+    ip.SetTtl(m_ttl);
+    ip.SetTos(tos);
+    ip.SetMayFragment();
+    ip.SetIdentification(id);
+    if (checksum)
+    {
+        ip.EnableChecksum();
+    }
+    return ip;
 }
 
 bool

@@ -4,9 +4,9 @@
 
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/ipv4.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
+#include "ns3/ipv4.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
@@ -141,6 +141,13 @@ class FabricHostPath : public Object
     /// Learn the host's ports, TTL and queue discs (once, at the first packet).
     void InitPorts();
     void InstallDemux();
+    /// The IPv4 header Ipv4L3Protocol::BuildHeader writes for a UDP datagram from this host.
+    Ipv4Header UdpIpv4Header(Ipv4Address src,
+                             Ipv4Address dst,
+                             uint8_t tos,
+                             uint32_t payloadSize,
+                             uint16_t id,
+                             bool checksum) const;
     /// The protocol handler replacing TrafficControlLayer::Receive for IPv4 on fast ports.
     void ReceiveFromDevice(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
