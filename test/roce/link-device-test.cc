@@ -102,32 +102,6 @@ ZCube16()
     return zcube.Install(links);
 }
 
-std::vector<FlowSpec>
-Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
-{
-    TrafficPatternParams tp;
-    tp.hosts = hosts;
-    tp.bytes = bytes;
-    return MakeTraffic(p, tp);
-}
-
-/// Every flow's on-wire rate at line rate divided by the flows of its source.
-std::vector<double>
-LineRateShares(const std::vector<FlowSpec>& flows, uint32_t hosts)
-{
-    std::vector<uint32_t> perSrc(hosts, 0);
-    for (const auto& f : flows)
-    {
-        perSrc[f.src]++;
-    }
-    std::vector<double> rates;
-    for (const auto& f : flows)
-    {
-        rates.push_back(400e9 / perSrc[f.src]);
-    }
-    return rates;
-}
-
 } // namespace
 
 TEST_F(LinkDevice, SelectedByAttribute)

@@ -102,15 +102,6 @@ CompareHostPaths(const Scenario& scenario)
     return fast;
 }
 
-std::vector<FlowSpec>
-Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
-{
-    TrafficPatternParams tp;
-    tp.hosts = hosts;
-    tp.bytes = bytes;
-    return MakeTraffic(p, tp);
-}
-
 } // namespace
 
 TEST_F(RoceHostPath, ChecksumsFollowAValueBoundDuringInstall)

@@ -10,6 +10,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-pattern.h"
 #include "ns3/zcube-helper.h"
 
 #include <algorithm>
@@ -56,6 +57,33 @@ inline std::vector<FlowSpec>
 IncastAndOneMore()
 {
     return {Flow(0, 0, 15, 300000), Flow(1, 4, 15, 300000), Flow(2, 1, 6, 100000)};
+}
+
+/// The flows of traffic pattern \p p over \p hosts hosts, \p bytes each.
+inline std::vector<FlowSpec>
+Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
+{
+    TrafficPatternParams tp;
+    tp.hosts = hosts;
+    tp.bytes = bytes;
+    return MakeTraffic(p, tp);
+}
+
+/// Every flow's on-wire rate: line rate (400 Gb/s) divided by the flows of its source.
+inline std::vector<double>
+LineRateShares(const std::vector<FlowSpec>& flows, uint32_t hosts)
+{
+    std::vector<uint32_t> perSrc(hosts, 0);
+    for (const auto& f : flows)
+    {
+        perSrc[f.src]++;
+    }
+    std::vector<double> rates;
+    for (const auto& f : flows)
+    {
+        rates.push_back(400e9 / perSrc[f.src]);
+    }
+    return rates;
 }
 
 /**

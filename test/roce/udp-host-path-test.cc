@@ -108,32 +108,6 @@ CompareHostPaths(const Scenario& scenario)
     return fast;
 }
 
-std::vector<FlowSpec>
-Pattern(TrafficPattern p, uint32_t hosts, uint64_t bytes)
-{
-    TrafficPatternParams tp;
-    tp.hosts = hosts;
-    tp.bytes = bytes;
-    return MakeTraffic(p, tp);
-}
-
-/// Every flow's on-wire rate: line rate divided by the flows of its source.
-std::vector<double>
-LineRateShares(const std::vector<FlowSpec>& flows, uint32_t hosts)
-{
-    std::vector<uint32_t> perSrc(hosts, 0);
-    for (const auto& f : flows)
-    {
-        perSrc[f.src]++;
-    }
-    std::vector<double> rates;
-    for (const auto& f : flows)
-    {
-        rates.push_back(400e9 / perSrc[f.src]);
-    }
-    return rates;
-}
-
 /// Eight GPUs at line rate into GPU 15 (queue drops at its leaf), two flows of one host pair
 /// (one IPv4 identification counter), and a flow on the side.
 std::vector<FlowSpec>
