@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "bench-scaling.h"
 
+#include "bench-measure.h"
 #include "packet-flow-compare.h"
 
 #include "ns3/fabric-checks.h"
@@ -271,6 +272,86 @@ RunScalingPoint(const ScalingPoint& point)
               << (wall > 0 ? hop / wall : 0) << " hop packets/s (" << (cpu > 0 ? hop / cpu : 0)
               << " per CPU second), peak RSS " << PeakRssMiB() << " MiB, peak pending events "
               << CountingScheduler::GetLastPeakPending() << "\n";
+    return out;
+}
+
+nlohmann::json
+RunScalingPointRepeated(const ScalingPoint& point, uint32_t repeat)
+{
+    if (repeat == 0)
+    {
+        throw std::invalid_argument("--repeat=0 is out of range [1, 100]: a point runs at least "
+                                    "once");
+    }
+    std::vector<nlohmann::json> runs;
+    for (uint32_t i = 0; i < repeat; ++i)
+    {
+        runs.push_back(RunScalingPoint(point));
+    }
+    nlohmann::json out = runs.front();
+    const bool simulated = point.pattern != "none";
+    // The keys that are clock readings; everything else is the same in every run.
+    std::vector<std::string> timed{"build_s"};
+    if (simulated)
+    {
+        for (const char* k : {"install_run_s",
+                              "run_wall_s",
+                              "run_cpu_s",
+                              "hop_packets_per_s",
+                              "hop_packets_per_cpu_s"})
+        {
+            timed.emplace_back(k);
+        }
+    }
+    nlohmann::json all = nlohmann::json::array();
+    for (const auto& r : runs)
+    {
+        if (simulated && (r["hop_packets"] != out["hop_packets"] || r["events"] != out["events"]))
+        {
+            throw std::runtime_error("--scaling --repeat: run " + std::to_string(all.size() + 1)
+                                     + " simulated " + r["hop_packets"].dump() + " hop packets and "
+                                     + r["events"].dump() + " events, run 1 "
+                                     + out["hop_packets"].dump() + " and " + out["events"].dump());
+        }
+        nlohmann::json one;
+        for (const auto& k : timed)
+        {
+            one[k] = r[k];
+        }
+        all.push_back(one);
+    }
+    auto median = [&runs](const std::string& key)
+    {
+        std::vector<double> v;
+        for (const auto& r : runs)
+        {
+            v.push_back(r[key].get<double>());
+        }
+        return MedianOf(v);
+    };
+    out["repeat"] = repeat;
+    out["runs"] = all;
+    out["build_s"] = median("build_s");
+    out["peak_rss_mib"] = PeakRssMiB();
+    if (!simulated)
+    {
+        return out;
+    }
+    const double hop = out["hop_packets"].get<double>();
+    const double wall = median("run_wall_s");
+    const double cpu = median("run_cpu_s");
+    out["install_run_s"] = median("install_run_s");
+    out["run_wall_s"] = wall;
+    out["run_cpu_s"] = cpu;
+    // hop packets are the same in every run, so these are also the medians of the rates
+    out["hop_packets_per_s"] = wall > 0 ? hop / wall : 0;
+    out["hop_packets_per_cpu_s"] = cpu > 0 ? hop / cpu : 0;
+    if (repeat > 1)
+    {
+        std::cout << "median of " << repeat << " runs: " << std::fixed << std::setprecision(0)
+                  << out["hop_packets_per_s"].get<double>() << " hop packets/s ("
+                  << out["hop_packets_per_cpu_s"].get<double>() << " per CPU second)\n";
+    }
     return out;
 }
 

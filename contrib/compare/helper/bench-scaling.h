@@ -96,6 +96,19 @@ void ParseScalingPoint(const std::string& spec, const std::string& what, Scaling
  */
 nlohmann::json RunScalingPoint(const ScalingPoint& point);
 
+/**
+ * RunScalingPoint \p repeat times in this process (bench-packet-rate --scaling --repeat=N):
+ * a short point is a fraction of a second of CPU, and one run of it swings with the machine.
+ * Returns the first run's summary with the timed keys (build_s, install_run_s, run_wall_s,
+ * run_cpu_s, hop_packets_per_s, hop_packets_per_cpu_s) replaced by the medians over the runs
+ * (MedianOf), "repeat", and "runs": every run's timed keys in order. peak_rss_mib is the
+ * process's at the end (the largest run's). Prints each run's line and the medians.
+ * \throws std::invalid_argument if \p repeat is 0
+ * \throws std::runtime_error if two runs simulated different hop packets or events (the
+ *         simulation is deterministic: that would be a bug)
+ */
+nlohmann::json RunScalingPointRepeated(const ScalingPoint& point, uint32_t repeat);
+
 } // namespace ns3
 
 #endif // BENCH_SCALING_H

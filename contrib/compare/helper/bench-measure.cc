@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "bench-measure.h"
+
+#include "packet-flow-compare.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("BenchMeasure");
+
+double
+MedianOf(std::vector<double> values)
+{
+    if (values.empty())
+    {
+        throw std::invalid_argument("MedianOf: no values");
+    }
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+std::optional<std::array<double, 3>>
+ReadLoadAverage()
+{
+    std::ifstream f("/proc/loadavg");
+    std::array<double, 3> load{};
+    if (!(f >> load[0] >> load[1] >> load[2]))
+    {
+        return std::nullopt;
+    }
+    return load;
+}
+
+MachineLoadProbe::MachineLoadProbe()
+    : m_loadStart(ReadLoadAverage()),
+      m_wall0(std::chrono::steady_clock::now()),
+      m_cpu0(ProcessCpuSeconds())
+{
+}
+
+namespace
+{
+
+nlohmann::json
+LoadJson(const std::optional<std::array<double, 3>>& load)
+{
+    return load ? nlohmann::json(*load) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+nlohmann::json
+MachineLoadProbe::End()
+{
+    m_loadEnd = ReadLoadAverage();
+    m_wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wall0).count();
+    m_cpuS = ProcessCpuSeconds() - m_cpu0;
+    m_ended = true;
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return {{"loadavg_start", LoadJson(m_loadStart)},
+            {"loadavg_end", LoadJson(m_loadEnd)},
+            {"wall_s", m_wallS},
+            {"cpu_s", m_cpuS},
+            {"cpu_per_wall", m_wallS > 0 ? m_cpuS / m_wallS : 0.0},
+            {"cpus_online", cpus > 0 ? cpus : 0}};
+}
+
+void
+MachineLoadProbe::Print(std::ostream& os) const
+{
+    NS_ABORT_MSG_UNLESS(m_ended, "MachineLoadProbe::Print before End");
+    const auto flags = os.flags();
+    const auto precision = os.precision();
+    auto one = [](const std::optional<std::array<double, 3>>& l)
+    {
+        std::ostringstream s;
+        if (l)
+        {
+            s << std::fixed << std::setprecision(2) << (*l)[0];
+        }
+        else
+        {
+            s << "unknown";
+        }
+        return s.str();
+    };
+    os << "machine: load " << one(m_loadStart) << " at start, " << one(m_loadEnd)
+       << " at end (1-min averages, " << sysconf(_SC_NPROCESSORS_ONLN) << " CPUs online); CPU "
+       << std::fixed << std::setprecision(1) << m_cpuS << " s over " << m_wallS << " s wall\n";
+    os.flags(flags);
+    os.precision(precision);
+}
+
+} // namespace ns3
