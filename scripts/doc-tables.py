@@ -23,14 +23,17 @@ results found locally in RESULTS: on a clean checkout (no results/) it reports e
 missing and exits 0, which proves nothing; use --check --strict to fail on missing results. Costs: "cheap" runs are deterministic and
 take a minute or less; "slow" ones are deterministic but take minutes or GiBs; "timed" ones
 measure wall-clock rates and belong on an idle machine (the generated note under each table
-says which).
+says which): before running any, --run refuses (exit 2) when the 1-minute load average is above
+0.5, unless --allow-load is given (then it warns and runs; the timed programs record the load
+in their summary.json, and their tables print it).
 """
 import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doctables.engine import DocError, find_tables, rewrite, run_program  # noqa: E402
+from doctables.engine import (DocError, IDLE_LOAD, check_idle, find_tables, rewrite,  # noqa: E402
+                              run_program)
 from doctables.registry import RUNS, TABLES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -82,6 +85,9 @@ def main():
                     help="missing results are an error (exit 1); with --check, the way to "
                          "prove every table is current")
     mode.add_argument("--list", action="store_true", help="print the registry and exit")
+    ap.add_argument("--allow-load", action="store_true",
+                    help=f"with --run: run timed programs even when the 1-minute load average "
+                         f"is above {IDLE_LOAD} (default: refuse; their tables print the load)")
     args = ap.parse_args()
 
     only = [n for n in args.only.split(",") if n] or None
@@ -108,6 +114,9 @@ def main():
             for r in skipped:
                 print(f"{r}: not run ({RUNS[r].cost}; --include {RUNS[r].cost} runs it)",
                       file=sys.stderr)
+            timed = [r for r in runs if r not in skipped and RUNS[r].cost == "timed"]
+            if timed and not check_idle(args.allow_load, "timed runs " + ", ".join(timed)):
+                return 2
             failed = [r for r in runs if r not in skipped and
                       not run_program(args.run, args.results, r)]
             if failed:

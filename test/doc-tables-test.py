@@ -22,7 +22,7 @@ SCRIPT = os.path.join(ROOT, "scripts", "doc-tables.py")
 FIXTURES = os.path.join(ROOT, "test", "doc-tables", "runs")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from doctables import formats  # noqa: E402
-from doctables.engine import find_tables  # noqa: E402
+from doctables.engine import find_tables, point_args  # noqa: E402
 from doctables.registry import SCALING_POINTS, TABLES  # noqa: E402
 
 
@@ -62,10 +62,31 @@ def formatters():
     expect(formats.udp_callgrind(os.path.join(FIXTURES, "callgrind-udp"))[2:],
            ["| UDP fast variant, one run | 150.0 M | 10,000 | 25,000 | 15.00k |"])
     rows = formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS)
-    assert len(rows) == 2 + len(SCALING_POINTS), len(rows)
-    expect(rows[2:3], ["| zcube | 128 | permutation | udp | 10 | 20 | 1000 | 5000 | 4000 | 2.50 "
-                       "| 100 | 0.2 | 30 |"])
-    expect(rows[-1:], ["| zcube | 16384 | (build only) | | | | | | | | | 26.2 | 56 |"])
+    assert len(rows) == 2 + len(SCALING_POINTS) + 2, len(rows)
+    expect(rows[2:3], ["| zcube | 128 | permutation | udp | 10 | 20 | 9 | 1000 | 5000 | 4000 | "
+                       "2.50 | 100 | 0.2 | 30 |"])
+    expect(rows[-3:-2], ["| zcube | 16384 | (build only) | | | | 1 | | | | | | 26.2 | 56 |"])
+    # under the table: the load of the two points that record it, and #12's 1024/128 line, each
+    # ratio judged (the ZCube RoCE fixture at 1024 GPUs: 2400 per CPU second, under half)
+    expect(rows[-2:], ["", "*Machine during the 27 points: 1-minute load average 0.05-0.21 at "
+                       "the starts, 0.90-1.00 at the ends (2 CPUs); CPU time 97-99% of wall "
+                       "time; 25 without a record.* *Acceptance of issue #12, permutation at "
+                       "1024 GPUs at least half the hop packet rate at 128 GPUs (1024/128, "
+                       "medians per CPU second / per wall second): zcube udp 1.00 (met) / 1.00 "
+                       "(met); zcube roce 0.48 (NOT met) / 1.00 (met); roft udp 1.00 (met) / "
+                       "1.00 (met); roft roce 1.00 (met) / 1.00 (met).*"])
+    # the RoCE rows: medians, the per-round roce/global spread where recorded, the load
+    roce = formats.roce_host_path(os.path.join(FIXTURES, "bench-packet-rate-roce"))
+    expect(roce[2:4], ["| ZCube permutation | 1000 | 3001 | 3500 | 2500 | 3.50x | 2.95-3.90x (5) "
+                       "| 1.40x |",
+                       "| ZCube AllReduce | 1001 | 3002 | 3501 | 2501 | 3.50x | — | 1.40x |"])
+    expect(roce[-2:], ["", "*Machine during the run: 1-minute load average 0.12 at the start, "
+                       "1.04 at the end (2 CPUs); CPU time 97% of wall time.*"])
+    assert formats.machine_note([{"n": 1}]) == [], "a summary without a record got a note"
+    # a point's runs field becomes --repeat (the flags its summary must record)
+    assert point_args("roft:hd:roce:128:16:20:9") == [
+        "--scaling=roft:hd:roce", "--n=128", "--k=16", "--sim-us=20", "--repeat=9"]
+    assert point_args("roft:hd:roce:128:16:20")[-1] == "--sim-us=20"
     try:
         formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS + ["x:y:z:1:1:1"])
         raise AssertionError("a missing scaling point went unnoticed")
@@ -233,6 +254,69 @@ def run_mode():
         # timed runs are skipped unless included
         r = run("--run", bin_dir, "--from", results, "--only", "roce-host-path", doc)
         assert r.returncode == 0 and "not run (timed" in r.stderr, r.stderr
+    load_check()
+
+
+def load_check():
+    """Timed runs are refused on a loaded machine (1-minute load average above 0.5) unless
+    --allow-load; the load is read from AIFABRIC_LOADAVG_FILE here (a stand-in /proc/loadavg).
+    Stand-in bench-packet-rate, no simulation."""
+    fixture = os.path.join(FIXTURES, "bench-packet-rate-roce", "summary.json")
+    with tempfile.TemporaryDirectory() as d:
+        bin_dir = os.path.join(d, "bin")
+        os.makedirs(bin_dir)
+        prog = os.path.join(bin_dir, "bench-packet-rate")
+        ran = os.path.join(d, "ran")
+        with open(prog, "w", encoding="utf-8") as f:
+            f.write(f"#!{sys.executable}\nimport os, shutil, sys\n"
+                    "out = [a[6:] for a in sys.argv if a.startswith('--out=')][0]\n"
+                    "os.makedirs(out, exist_ok=True)\n"
+                    f"open({ran!r}, 'a').write('x')\n"
+                    f"shutil.copy({fixture!r}, os.path.join(out, 'summary.json'))\n")
+        os.chmod(prog, 0o755)
+        doc = os.path.join(d, "page.md")
+        results = os.path.join(d, "results")
+        loadavg = os.path.join(d, "loadavg")
+        args = ["--run", bin_dir, "--from", results, "--only", "roce-host-path", "--include",
+                "timed", doc]
+
+        def timed(load, *extra):
+            with open(loadavg, "w", encoding="utf-8") as f:
+                f.write(f"{load} 0.50 0.40 1/100 12345\n")
+            with open(doc, "w", encoding="utf-8") as f:
+                f.write("<!-- table:roce-host-path -->\nold\n<!-- /table -->\n")
+            env = dict(os.environ, AIFABRIC_LOADAVG_FILE=loadavg)
+            return subprocess.run([sys.executable, SCRIPT, *extra, *args], capture_output=True,
+                                  text=True, env=env)
+
+        r = timed("1.75")
+        assert r.returncode == 2, (r.returncode, r.stderr)
+        assert "error: timed runs bench-packet-rate-roce: the 1-minute load average is 1.75" in \
+            r.stderr and "--allow-load" in r.stderr, r.stderr
+        assert not os.path.exists(ran) and "old" in open(doc).read(), "ran on a loaded machine"
+        r = timed("1.75", "--allow-load")
+        assert r.returncode == 0 and "WARNING: timed runs" in r.stderr, (r.returncode, r.stderr)
+        assert os.path.exists(ran) and "| 2.95-3.90x (5) |" in open(doc).read()
+        os.remove(ran)
+        r = timed("0.31")  # idle: no warning
+        assert r.returncode == 0 and "load average" not in r.stderr, r.stderr
+        assert os.path.exists(ran)
+        # scaling-table.py: the same refusal before any point runs, and bad points (exit 2)
+        os.remove(ran)
+        table = os.path.join(ROOT, "scripts", "scaling-table.py")
+        env = dict(os.environ, AIFABRIC_LOADAVG_FILE=loadavg)
+        with open(loadavg, "w", encoding="utf-8") as f:
+            f.write("0.90 0.50 0.40 1/100 12345\n")
+        point = "zcube:permutation:udp:16:4:2:3"
+        r = subprocess.run([sys.executable, table, bin_dir, os.path.join(d, "s"), point],
+                           capture_output=True, text=True, env=env)
+        assert r.returncode == 2 and "load average is 0.90" in r.stderr, r.stderr
+        assert not os.path.exists(ran)
+        for bad in ("zcube:permutation:udp:16:4", "zcube:permutation:udp:16:4:2:3:9",
+                    "zcube:permutation:udp:16:4::3"):
+            r = subprocess.run([sys.executable, table, "--allow-load", bin_dir, d, bad],
+                               capture_output=True, text=True, env=env)
+            assert r.returncode == 2 and f"error: point '{bad}'" in r.stderr, (bad, r.stderr)
 
 
 def registry():

@@ -154,9 +154,54 @@ def run_program(bin_dir, results, run_name):
 
 
 def point_args(point):
-    """The flags of one --scaling point (fabric:pattern:transport:n:k:sim_us), --out aside."""
-    fab, pat, tr, n, k, us = point.split(":")
-    return [f"--scaling={fab}:{pat}:{tr}", f"--n={n}", f"--k={k}", f"--sim-us={us}"]
+    """The flags of one --scaling point (fabric:pattern:transport:n:k:sim_us[:runs]), --out
+    aside; runs becomes --repeat (median of that many runs in the process)."""
+    fields = point.split(":")
+    fab, pat, tr, n, k, us = fields[:6]
+    args = [f"--scaling={fab}:{pat}:{tr}", f"--n={n}", f"--k={k}", f"--sim-us={us}"]
+    return args + [f"--repeat={r}" for r in fields[6:]]
+
+
+def valid_point(point):
+    """Whether \\p point has the form fabric:pattern:transport:n:k:sim_us[:runs] (the program
+    checks the values)."""
+    fields = point.split(":")
+    return len(fields) in (6, 7) and all(f for f in fields)
+
+
+# Above this 1-minute load average a timed run measures the other jobs as much as the code.
+IDLE_LOAD = 0.5
+
+
+def load_average():
+    """The 1-minute load average (/proc/loadavg, or the file AIFABRIC_LOADAVG_FILE names: the
+    tests' stand-in), or None where it cannot be read."""
+    path = os.environ.get("AIFABRIC_LOADAVG_FILE", "/proc/loadavg")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def check_idle(allow_load, what):
+    """Before timed runs (\\p what): False, with an error, when the 1-minute load average is
+    above IDLE_LOAD, unless \\p allow_load (then a loud warning, and True)."""
+    load = load_average()
+    if load is None:
+        print(f"warning: {what}: the load average is unknown (no /proc/loadavg); timed results "
+              "are only meaningful on an idle machine", file=sys.stderr)
+        return True
+    if load <= IDLE_LOAD:
+        return True
+    msg = (f"{what}: the 1-minute load average is {load:.2f} (above {IDLE_LOAD}): wall-clock "
+           "rates measured now measure the other jobs as much as the code")
+    if allow_load:
+        print(f"WARNING: {msg}; running anyway (--allow-load): the summaries record the load "
+              "and the tables print it", file=sys.stderr)
+        return True
+    print(f"error: {msg}; wait for an idle machine or pass --allow-load", file=sys.stderr)
+    return False
 
 
 def run_point(bin_dir, folder, point, fresh=False):

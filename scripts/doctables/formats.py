@@ -130,7 +130,48 @@ def zcube_bench_variants(folder):
             r = summary["variants"][v]
             rows.append(row([BENCH_VARIANT_LABEL[v], f"{r['hop_packets_per_s'] / 1e3:.0f}k",
                              f"{r['events_per_s'] / 1e3:.0f}k", f"{r['ratio_vs_global']:.2f}x"]))
-    return rows
+    return with_notes(rows, machine_note([summary]))
+
+
+# --- the machine under timed tables -------------------------------------------------------
+
+
+def with_notes(rows, notes):
+    """A table's \\p rows, then its \\p notes as a paragraph (a blank line first: a line right
+    under a Markdown table would be read as one more row)."""
+    return rows + ([""] + [" ".join(notes)] if notes else [])
+
+
+def _range(values, fmt):
+    lo, hi = min(values), max(values)
+    return fmt.format(lo) if fmt.format(lo) == fmt.format(hi) else \
+        f"{fmt.format(lo)}-{fmt.format(hi)}"
+
+
+def machine_note(summaries, what="run"):
+    """One italic line: the 1-minute load average at the start and the end of the runs and
+    their CPU time over wall time (summary.json "machine", MachineLoadProbe), over every
+    summary that records it; nothing when none does (results from before it was recorded).
+    A single-threaded benchmark adds up to 1.0 to the average itself, so the end value of a
+    run of a minute or more is about 1 on an idle machine; the start value says whether
+    something else was running."""
+    m = [s["machine"] for s in summaries if s.get("machine")]
+    if not m:
+        return []
+    start = [x["loadavg_start"][0] for x in m if x.get("loadavg_start")]
+    end = [x["loadavg_end"][0] for x in m if x.get("loadavg_end")]
+    cpu = [100 * x["cpu_per_wall"] for x in m]
+    one = len(summaries) == 1
+    runs = f"the {what}" if one else f"the {len(summaries)} {what}s"
+    if not start or not end:
+        load = "load average not recorded (no /proc/loadavg)"
+    else:
+        load = (f"1-minute load average {_range(start, '{:.2f}')} at the "
+                f"{'start' if one else 'starts'}, {_range(end, '{:.2f}')} at the "
+                f"{'end' if one else 'ends'} ({m[0]['cpus_online']} CPUs)")
+    lacking = len(summaries) - len(m)
+    return [f"*Machine during {runs}: {load}; CPU time {_range(cpu, '{:.0f}')}% of wall time"
+            + (f"; {lacking} without a record" if lacking else "") + ".*"]
 
 
 # --- rng.md ---------------------------------------------------------------------------------
@@ -510,18 +551,27 @@ ROCE_ROWS = (("zcube", "permutation", "ZCube permutation"), ("zcube", "allreduce
              ("roft", "allreduce", "ROFT AllReduce"))
 
 
+def _spread(values):
+    """'min-max' of per-round ratios ('—' without them: a summary from before the rounds)."""
+    if not values:
+        return "—"
+    return f"{min(values):.2f}-{max(values):.2f}x ({len(values)})"
+
+
 def roce_host_path(folder):
-    """Hop-level packets per wall-second of each transport and host path (bench-packet-rate)."""
+    """Hop-level packets per wall-second of each transport and host path (bench-packet-rate):
+    medians over the rounds (--roce-rounds), the per-round roce/global spread beside them."""
     summary = load(folder)
     rows = header("fabric / pattern", "global hop/s", "UDP fast hop/s", "RoCE hop/s",
-                  "RoCE (ipv4 host path) hop/s", "roce/global", "fast / ipv4 host path")
+                  "RoCE (ipv4 host path) hop/s", "roce/global", "roce/global per round "
+                  "(rounds)", "fast / ipv4 host path")
     for fabric, pattern, label in ROCE_ROWS:
         r = summary["roce"][fabric][pattern]
         rows.append(row([label, f"{r['global_udp_hop_packets_per_s']:.0f}",
                          f"{r['udp_hop_packets_per_s']:.0f}", f"{r['roce_hop_packets_per_s']:.0f}",
                          f"{r['roce_ipv4_hop_packets_per_s']:.0f}", f"{r['roce_vs_global']:.2f}x",
-                         f"{r['roce_vs_roce_ipv4']:.2f}x"]))
-    return rows
+                         _spread(r.get("roce_vs_global_all")), f"{r['roce_vs_roce_ipv4']:.2f}x"]))
+    return with_notes(rows, machine_note([summary]))
 
 
 def callgrind_instructions(text):
@@ -583,29 +633,58 @@ def point_folder(folder, point):
 
 
 def scaling_table(folder, points):
-    """The scaling table of every point, in the order given (bench-packet-rate --scaling)."""
+    """The scaling table of every point, in the order given (bench-packet-rate --scaling),
+    the machine's load during the points and the acceptance line of issue #12 under it."""
     missing = [p for p in points if not os.path.exists(
         os.path.join(point_folder(folder, p), "summary.json"))]
     if missing:
         raise MissingResults(f"{folder}: no summary.json for {len(missing)} of {len(points)} "
                              f"points (first: {missing[0]})")
-    return scaling_rows([load(point_folder(folder, p)) for p in points])
+    summaries = [load(point_folder(folder, p)) for p in points]
+    return with_notes(scaling_rows(summaries),
+                      machine_note(summaries, "point") + scaling_acceptance(summaries))
 
 
 def scaling_rows(summaries):
-    """The scaling table from bench-packet-rate --scaling summaries, one per point."""
-    rows = header("fabric", "GPUs", "pattern", "transport", "flows", "sim us", "hop packets",
-                  "hop packets/CPU s", "hop packets/wall s", "events/hop", "peak pending events",
-                  "build s", "peak RSS MiB",
-                  align=["---", "---:", "---", "---"] + ["---:"] * 9)
+    """The scaling table from bench-packet-rate --scaling summaries, one per point; rates and
+    build times are medians over the point's runs (--repeat, the runs column)."""
+    rows = header("fabric", "GPUs", "pattern", "transport", "flows", "sim us", "runs",
+                  "hop packets", "hop packets/CPU s", "hop packets/wall s", "events/hop",
+                  "peak pending events", "build s", "peak RSS MiB",
+                  align=["---", "---:", "---", "---"] + ["---:"] * 10)
     for s in summaries:
+        runs = str(s.get("repeat", 1))
         if s["pattern"] == "none":
-            rows.append(f"| {s['fabric']} | {s['n']} | (build only) | | | | | | | | | "
+            rows.append(f"| {s['fabric']} | {s['n']} | (build only) | | | | {runs} | | | | | | "
                         f"{s['build_s']:.1f} | {s['peak_rss_mib']:.0f} |")
             continue
         rows.append(row([
             s["fabric"], str(s["n"]), s["pattern"], s["transport"], str(s["flows"]),
-            f"{s['sim_us']:.0f}", str(s["hop_packets"]), f"{s['hop_packets_per_cpu_s']:.0f}",
-            f"{s['hop_packets_per_s']:.0f}", f"{s['events_per_hop_packet']:.2f}",
-            str(s["peak_pending_events"]), f"{s['build_s']:.1f}", f"{s['peak_rss_mib']:.0f}"]))
+            f"{s['sim_us']:.0f}", runs, str(s["hop_packets"]),
+            f"{s['hop_packets_per_cpu_s']:.0f}", f"{s['hop_packets_per_s']:.0f}",
+            f"{s['events_per_hop_packet']:.2f}", str(s["peak_pending_events"]),
+            f"{s['build_s']:.1f}", f"{s['peak_rss_mib']:.0f}"]))
     return rows
+
+
+def scaling_acceptance(summaries, small=128, large=1024):
+    """Issue #12's line 'permutation at 1024 GPUs runs at least half the hop packet rate of the
+    same permutation at 128 GPUs', per fabric and transport whose two points are there: the
+    ratio of the medians per CPU second and per wall second, each judged (one italic line)."""
+    perm = {(s["fabric"], s["transport"], s["n"]): s for s in summaries
+            if s["pattern"] == "permutation"}
+    parts = []
+    for fab, tr, n in perm:
+        if n != small or (fab, tr, large) not in perm:
+            continue
+        a, b = perm[(fab, tr, small)], perm[(fab, tr, large)]
+        ratios = []
+        for key in ("hop_packets_per_cpu_s", "hop_packets_per_s"):
+            x = b[key] / a[key] if a[key] > 0 else 0.0
+            ratios.append(f"{x:.2f} ({'met' if x >= 0.5 else 'NOT met'})")
+        parts.append(f"{fab} {tr} {' / '.join(ratios)}")
+    if not parts:
+        return []
+    return [f"*Acceptance of issue #12, permutation at {large} GPUs at least half the hop packet "
+            f"rate at {small} GPUs ({large}/{small}, medians per CPU second / per wall second): "
+            + "; ".join(parts) + ".*"]

@@ -28,7 +28,7 @@ class Run:
         """The command line in Markdown (code spans), for the note under a table."""
         if self.points:
             return (f"{len(self.points)} points of `bench-packet-rate --scaling=FABRIC:PATTERN:"
-                    f"TRANSPORT --n=N --k=K --sim-us=T` (`scripts/scaling-table.py`)")
+                    f"TRANSPORT --n=N --k=K --sim-us=T --repeat=R` (`scripts/scaling-table.py`)")
         pre = " ".join(["valgrind"] + self.valgrind) + " " if self.valgrind else ""
         return "`" + pre + " ".join([self.program] + self.args) + "`"
 
@@ -41,17 +41,35 @@ class Table:
 
 
 SCALING_SIZES = ((128, 16, 20), (1024, 32, 20), (4096, 64, 10))
+
+
+def scaling_runs(n, pattern):
+    """Runs of a point in its process (bench-packet-rate --scaling --repeat; the table shows
+    the medians): a 128-GPU point is a fraction of a second of CPU, where one run swings by
+    2x on a shared machine, so it runs 9 times; the 1024-GPU permutation and halving-doubling
+    points (5-10 s) 5 times; the rest 3 times, and the build-only point once. With the
+    per-point times of the session-8 table (idle machine, 4 min in all) the whole table takes
+    about 14 minutes. Every size simulates the same time (fixed work per GPU)."""
+    if pattern == "none":
+        return 1
+    if n <= 128:
+        return 9
+    if n <= 1024 and pattern in ("permutation", "hd"):
+        return 5
+    return 3
+
+
 # all-pairs at 4096 (16.8M flows) and the ring's 2(n-1)n flow records at 4096 (33.5M) do not
 # fit: see doc/scaling.md; halving-doubling stands in for them there
 SCALING_POINTS = [
-    f"{fab}:{pat}:{tr}:{n}:{k}:{us}"
+    f"{fab}:{pat}:{tr}:{n}:{k}:{us}:{scaling_runs(n, pat)}"
     for fab in ("zcube", "roft")
     for (n, k, us) in SCALING_SIZES
     for (pat, tr) in (("permutation", "udp"), ("permutation", "roce"), ("allreduce", "udp"),
                       ("ring", "roce"))
     if n <= 1024 or pat == "permutation"
-] + [f"{fab}:hd:roce:{n}:{k}:{us}" for fab in ("zcube", "roft") for (n, k, us) in SCALING_SIZES
-     ] + ["zcube:none:udp:16384:128:1"]
+] + [f"{fab}:hd:roce:{n}:{k}:{us}:{scaling_runs(n, 'hd')}" for fab in ("zcube", "roft")
+     for (n, k, us) in SCALING_SIZES] + ["zcube:none:udp:16384:128:1:1"]
 
 IDLE = "an idle machine (wall-clock rates; nothing else running)"
 
@@ -84,8 +102,11 @@ RUNS = {
                               "load)"),
     "bench-packet-rate": Run("bench-packet-rate", ["--roce=false", "--schedulers=none"],
                              cost="timed", machine=IDLE),
+    # 5 alternating rounds of the RoCE rows (about 5 min on the idle machine), the UDP variants
+    # once (their table is zcube-bench-variants)
     "bench-packet-rate-roce": Run("bench-packet-rate",
-                                  ["--build-n=0", "--schedulers=none", "--repeat=1"],
+                                  ["--build-n=0", "--schedulers=none", "--repeat=1",
+                                   "--roce-rounds=5"],
                                   cost="timed", machine=IDLE),
     "callgrind-roce": Run("bench-packet-rate",
                           ["--n=16", "--k=4", "--sim-us=20", "--variants=fast",
