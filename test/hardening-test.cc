@@ -308,6 +308,7 @@ TEST(Hardening, TrailingGarbageAndEmptyValues)
           "build-k",
           "scheduler",
           "repeat",
+          "roce-rounds",
           "roce",
           "out"}},
         {"rng-models", {"n", "d", "p", "h", "seed", "dests", "pairs", "p-compare", "out"}},

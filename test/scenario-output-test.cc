@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,6 +139,12 @@ TEST(ScenarioCli, BadInputExitsTwoWithNamedError)
         {"/zcube-vs-roft --attachment=zigzag", "contiguous|rail"},
         {"/bench-packet-rate --variants=fast,warp", "fast|fastdev|ipv4|global"},
         {"/bench-packet-rate --sim-us=0", "--sim-us=0 is out of range"},
+        {"/bench-packet-rate --repeat=0", "--repeat=0 is out of range [1, 100]"},
+        {"/bench-packet-rate --repeat=101", "--repeat=101 is out of range [1, 100]"},
+        {"/bench-packet-rate --roce-rounds=0", "--roce-rounds=0 is out of range [1, 100]"},
+        {"/bench-packet-rate --roce-rounds=2x", "--roce-rounds='2x' must be an integer"},
+        {"/bench-packet-rate --scaling=zcube:permutation:udp --repeat=0",
+         "--repeat=0 is out of range [1, 100]"},
         {"/zcube-one-flow --src=40", "--src and --dst must be distinct GPUs in [0, 31]"},
         {"/ecmp-collision --leaf-pairs=3", "--leaf-pairs=3 is out of range [1, 2]"},
         {"/ecmp-collision --rate-control=timely", "--rate-control='timely' must be dcqcn, none"},
@@ -172,6 +179,151 @@ TEST(BenchPacketRate, SmokeRunWritesRatios)
         EXPECT_GT(s["variants"][v]["ratio_vs_global"].get<double>(), 0.0) << v;
     }
     EXPECT_GT(s["build"]["nodes"].get<uint64_t>(), 64u);
+    std::filesystem::remove_all(dir);
+}
+
+namespace
+{
+
+/// The median rule of bench-packet-rate (MedianOf): the upper middle of the sorted values.
+double
+MedianOfJson(const json& values)
+{
+    std::vector<double> v = values.get<std::vector<double>>();
+    std::sort(v.begin(), v.end());
+    return v.at(v.size() / 2);
+}
+
+/// Run bench-packet-rate with \p args (no quotes in them), its standard output into \p log.
+Outcome
+RunBenchKeepingStdout(const std::string& args, const std::string& log)
+{
+    return RunProgram("sh -c '" + BIN + "/bench-packet-rate " + args + " > " + log + "'");
+}
+
+} // namespace
+
+// The RoCE rows in alternating rounds: every round's wall times are kept, the rates and
+// roce_vs_global come from the medians; the acceptance lines of #12 and the machine's load
+// are in the summary.
+TEST(BenchPacketRate, RoceRoundsMediansAcceptanceAndLoad)
+{
+    const std::string dir = TempDir("bench-rounds");
+    const std::string log = dir + ".stdout";
+    Outcome o = RunBenchKeepingStdout("--n=8 --k=4 --sim-us=2 --build-n=0 --schedulers=none "
+                                      "--variants=fast,global --repeat=2 --roce-rounds=3 --out="
+                                          + dir,
+                                      log);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    const std::string text = ReadText(log);
+    json s = ReadJson(dir + "/summary.json");
+    EXPECT_EQ(s["params"]["repeat"].get<int>(), 2);
+    EXPECT_EQ(s["params"]["roce_rounds"].get<int>(), 3);
+    EXPECT_EQ(s["variants"]["fast"]["wall_s_all"].size(), 2u);
+    for (const std::string fabric : {"zcube", "roft"})
+    {
+        for (const std::string pattern : {"permutation", "allreduce"})
+        {
+            const json& r = s["roce"][fabric][pattern];
+            const std::string row = fabric + " " + pattern;
+            EXPECT_EQ(r["rounds"].get<int>(), 3) << row;
+            EXPECT_TRUE(r["rounds_same_hop_packets"].get<bool>()) << row;
+            for (const std::string run :
+                 {"global_udp", "udp", "roce", "roce_ipv4", "roce_fast_device"})
+            {
+                ASSERT_EQ(r[run + "_wall_s_all"].size(), 3u) << row << " " << run;
+                EXPECT_DOUBLE_EQ(r[run + "_wall_s"].get<double>(),
+                                 MedianOfJson(r[run + "_wall_s_all"]))
+                    << row << " " << run;
+            }
+            EXPECT_DOUBLE_EQ(r["roce_hop_packets_per_s"].get<double>(),
+                             r["roce_hop_packets"].get<double>() / r["roce_wall_s"].get<double>())
+                << row;
+            // the ratio of the medians, not the median of the per-round ratios
+            EXPECT_DOUBLE_EQ(r["roce_vs_global"].get<double>(),
+                             r["roce_hop_packets_per_s"].get<double>()
+                                 / r["global_udp_hop_packets_per_s"].get<double>())
+                << row;
+            ASSERT_EQ(r["roce_vs_global_all"].size(), 3u) << row;
+            for (size_t i = 0; i < 3; ++i)
+            {
+                const double roce
+                    = r["roce_hop_packets"].get<double>() / r["roce_wall_s_all"][i].get<double>();
+                const double global = r["global_udp_hop_packets"].get<double>()
+                                    / r["global_udp_wall_s_all"][i].get<double>();
+                EXPECT_DOUBLE_EQ(r["roce_vs_global_all"][i].get<double>(), roce / global)
+                    << row << " round " << i;
+            }
+        }
+    }
+    const json& a = s["acceptance"];
+    EXPECT_EQ(a["issue"].get<int>(), 12);
+    EXPECT_EQ(a["lines"].size(), 5u);
+    EXPECT_FALSE(a["all_met"].get<bool>()); // n = 8: the lines are defined at 128 GPUs
+    const json& line = a["lines"]["roce_vs_global_roft_permutation"];
+    EXPECT_DOUBLE_EQ(line["measured"].get<double>(),
+                     s["roce"]["roft"]["permutation"]["roce_vs_global"].get<double>());
+    EXPECT_DOUBLE_EQ(line["min"].get<double>(), 7.0);
+    EXPECT_FALSE(line["applies"].get<bool>());
+    EXPECT_FALSE(line["met"].get<bool>());
+    EXPECT_DOUBLE_EQ(a["lines"]["udp_fast_vs_global"]["measured"].get<double>(),
+                     s["variants"]["fast"]["ratio_vs_global"].get<double>());
+    EXPECT_DOUBLE_EQ(a["lines"]["roce_hop_packets_per_s_zcube_permutation"]["min"].get<double>(),
+                     700e3);
+    const json& m = s["machine"];
+    ASSERT_EQ(m["loadavg_start"].size(), 3u); // Linux: /proc/loadavg
+    ASSERT_EQ(m["loadavg_end"].size(), 3u);
+    EXPECT_GE(m["loadavg_start"][0].get<double>(), 0.0);
+    EXPECT_GT(m["wall_s"].get<double>(), 0.0);
+    EXPECT_GT(m["cpu_s"].get<double>(), 0.0);
+    EXPECT_NE(text.find("Acceptance of issue #12"), std::string::npos) << text;
+    EXPECT_NE(text.find("udp_fast_vs_global"), std::string::npos) << text;
+    EXPECT_NE(text.find("machine: load "), std::string::npos) << text;
+    EXPECT_NE(text.find("roce/global per round:"), std::string::npos) << text;
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove(log);
+}
+
+// A --scaling point with --repeat=N: N runs in the process, every run kept, the rates from the
+// median times; without --repeat one run (the point's default).
+TEST(BenchPacketRate, ScalingRepeatKeepsEveryRunAndTheMedians)
+{
+    const std::string dir = TempDir("bench-scaling-repeat");
+    const std::string log = dir + ".stdout";
+    Outcome o = RunBenchKeepingStdout(
+        "--scaling=roft:permutation:roce --n=8 --k=4 --sim-us=2 --repeat=3 --out=" + dir, log);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    json s = ReadJson(dir + "/summary.json");
+    EXPECT_EQ(s["repeat"].get<int>(), 3);
+    ASSERT_EQ(s["runs"].size(), 3u);
+    json walls = json::array();
+    json cpus = json::array();
+    for (const auto& r : s["runs"])
+    {
+        walls.push_back(r["run_wall_s"]);
+        cpus.push_back(r["run_cpu_s"]);
+        EXPECT_TRUE(r.contains("build_s"));
+    }
+    EXPECT_DOUBLE_EQ(s["run_wall_s"].get<double>(), MedianOfJson(walls));
+    EXPECT_DOUBLE_EQ(s["run_cpu_s"].get<double>(), MedianOfJson(cpus));
+    EXPECT_DOUBLE_EQ(s["hop_packets_per_s"].get<double>(),
+                     s["hop_packets"].get<double>() / s["run_wall_s"].get<double>());
+    EXPECT_GT(s["hop_packets"].get<uint64_t>(), 0u);
+    EXPECT_EQ(s["unaccounted_packets"].get<int64_t>(), 0);
+    EXPECT_EQ(s["machine"]["loadavg_start"].size(), 3u);
+    const std::string text = ReadText(log);
+    EXPECT_NE(text.find("median of 3 runs"), std::string::npos) << text;
+    EXPECT_NE(text.find("machine: load "), std::string::npos) << text;
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove(log);
+    o = RunProgram(BIN
+                   + "/bench-packet-rate --scaling=zcube:permutation:udp --n=8 --k=4 --sim-us=2 "
+                     "--out="
+                   + dir);
+    ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+    s = ReadJson(dir + "/summary.json");
+    EXPECT_EQ(s["repeat"].get<int>(), 1);
+    EXPECT_EQ(s["runs"].size(), 1u);
     std::filesystem::remove_all(dir);
 }
 
