@@ -58,6 +58,23 @@ def formatters():
     # callgrind: Ir of the totals line over both host paths' hop packets (4 rows, 1000-4000 each)
     expect(formats.roce_callgrind(os.path.join(FIXTURES, "callgrind-roce"))[2:],
            ["| four RoCE rows, 2 runs each | 210.0 M | 10,000 + 10,000 | 10.50k |"])
+    # the same profile made by 3 rounds of the rows: 3x the instructions for 3x the hop packets
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(FIXTURES, "callgrind-roce")
+        with open(os.path.join(src, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)
+        for fabric in summary["roce"].values():
+            for r in fabric.values():
+                r["rounds"] = 3
+        with open(os.path.join(d, "summary.json"), "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        with open(os.path.join(src, "callgrind.out"), encoding="utf-8") as f:
+            text = f.read()
+        ir = formats.callgrind_instructions(text)
+        with open(os.path.join(d, "callgrind.out"), "w", encoding="utf-8") as f:
+            f.write(text.replace(str(ir), str(3 * ir)))
+        expect(formats.roce_callgrind(d)[2:],
+               ["| four RoCE rows, 2 runs each, 3 rounds | 630.0 M | 30,000 + 30,000 | 10.50k |"])
     # UDP callgrind: Ir of the totals line over the fast variant's hop packets
     expect(formats.udp_callgrind(os.path.join(FIXTURES, "callgrind-udp"))[2:],
            ["| UDP fast variant, one run | 150.0 M | 10,000 | 25,000 | 15.00k |"])

@@ -585,17 +585,26 @@ def callgrind_instructions(text):
 def roce_callgrind(folder):
     """Instructions per hop-level packet of the RoCE rows, every RoCE run of a row in one
     profile (bench-packet-rate under callgrind, toggle-collect on RunFabricRoce): the fast and
-    the ipv4 host path, and the fast device where the bench ran it (roce_fast_device_*)."""
+    the ipv4 host path, and the fast device where the bench ran it (roce_fast_device_*), in
+    every round of the rows (rounds)."""
     summary = load(folder)
     ir = callgrind_instructions(load(folder, "callgrind.out"))
     runs = [("roce_hop_packets", "fast"), ("roce_ipv4_hop_packets", "ipv4")]
     first = summary["roce"][ROCE_ROWS[0][0]][ROCE_ROWS[0][1]]
     if "roce_fast_device_hop_packets" in first:
         runs.append(("roce_fast_device_hop_packets", "fast device"))
-    counts = [sum(summary["roce"][f][p][key] for f, p, _ in ROCE_ROWS) for key, _ in runs]
+    # Since --roce-rounds each row's runs are repeated (rounds, default --repeat's 3) and the
+    # profile holds every round: the hop packets count once per round.
+    rounds = {summary["roce"][f][p].get("rounds", 1) for f, p, _ in ROCE_ROWS}
+    if len(rounds) != 1:
+        raise MissingResults(f"{folder}: the RoCE rows ran different numbers of rounds")
+    rounds = rounds.pop()
+    counts = [rounds * sum(summary["roce"][f][p][key] for f, p, _ in ROCE_ROWS)
+              for key, _ in runs]
     label = " + ".join(name for _, name in runs)
     rows = header("profile", "instructions", f"hop packets ({label})", "per hop")
-    rows.append(row([f"four RoCE rows, {len(runs)} runs each", f"{ir / 1e6:,.1f} M",
+    what = f"four RoCE rows, {len(runs)} runs each" + (f", {rounds} rounds" if rounds > 1 else "")
+    rows.append(row([what, f"{ir / 1e6:,.1f} M",
                      " + ".join(f"{c:,}" for c in counts), f"{ir / sum(counts) / 1e3:.2f}k"]))
     return rows
 
