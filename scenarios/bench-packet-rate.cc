@@ -17,7 +17,10 @@
 // building a large ZCube (graph, ns-3 nodes, devices and stacks) and reports the process's peak
 // memory after it. With --roce (default), RoCE + DCQCN on ZCube and ROFT, permutation and
 // AllReduce, with the NIC's fast host path and with the hosts' IPv4 path, next to UDP with our
-// routing and UDP with stock global routing on the same fabric and flows (RoceBenchRow).
+// routing and UDP with stock global routing on the same fabric and flows (RoceBenchRow), each
+// row in --roce-rounds alternating rounds with the median wall time per run. It prints and
+// writes the acceptance lines of issue #12 it measures ("acceptance") and the machine's load
+// during the run ("machine": a wall-clock rate on a loaded machine measures the neighbours).
 //
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
