@@ -84,6 +84,7 @@ Programs(const std::string& logical, const std::string& dir)
           "scheduler",
           "schedulers",
           "repeat",
+          "roce-rounds",
           "roce"},
          true},
         {"rng-models",
