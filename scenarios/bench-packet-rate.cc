@@ -338,7 +338,7 @@ Run(int argc, char* argv[])
     cli.Add("out", "results folder", "results/bench-packet-rate");
     cli.Add("scaling",
             "fabric:pattern:transport: measure only this point of the scaling table "
-            "(RunScalingPoint; --n, --k, --sim-us apply)",
+            "(RunScalingPointRepeated; --n, --k, --sim-us, --repeat apply)",
             "");
     cli.Parse(argc, argv);
     for (const char* seedAttribute : {"ns3::EcmpRouting::Seed", "ns3::ZCubeRouting::Seed"})
