@@ -97,8 +97,23 @@ def formatters():
     expect(roce[2:4], ["| ZCube permutation | 1000 | 3001 | 3500 | 2500 | 3.50x | 2.95-3.90x (5) "
                        "| 1.40x |",
                        "| ZCube AllReduce | 1001 | 3002 | 3501 | 2501 | 3.50x | — | 1.40x |"])
-    expect(roce[-2:], ["", "*Machine during the run: 1-minute load average 0.12 at the start, "
-                       "1.04 at the end (2 CPUs); CPU time 97% of wall time.*"])
+    expect(roce[-2:], ["", "*Acceptance of issue #12 in this run (medians): "
+                       "`roce_hop_packets_per_s_zcube_permutation` 703.5k (at least 700k): met; "
+                       "`roce_vs_global_zcube_permutation` 3.50x (at least 7x): NOT met; "
+                       "`udp_fast_vs_global` 6.20x (at least 6x): met.* *Machine during the run: "
+                       "1-minute load average 0.12 at the start, 1.04 at the end (2 CPUs); CPU "
+                       "time 97% of wall time.*"])
+    # at another --n the lines are reported, not judged
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(FIXTURES, "bench-packet-rate-roce", "summary.json"),
+                  encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["acceptance"]["n"] = 16
+        for line in summary["acceptance"]["lines"].values():
+            line.update(applies=False, met=False)
+        note = formats.acceptance_note(summary)[0]
+        assert "this run has 16: not applicable" in note and note.count(": n/a") == 3, note
+        assert formats.acceptance_note({"n": 1}) == []
     assert formats.machine_note([{"n": 1}]) == [], "a summary without a record got a note"
     # a point's runs field becomes --repeat (the flags its summary must record)
     assert point_args("roft:hd:roce:128:16:20:9") == [

@@ -571,7 +571,25 @@ def roce_host_path(folder):
                          f"{r['udp_hop_packets_per_s']:.0f}", f"{r['roce_hop_packets_per_s']:.0f}",
                          f"{r['roce_ipv4_hop_packets_per_s']:.0f}", f"{r['roce_vs_global']:.2f}x",
                          _spread(r.get("roce_vs_global_all")), f"{r['roce_vs_roce_ipv4']:.2f}x"]))
-    return with_notes(rows, machine_note([summary]))
+    return with_notes(rows, acceptance_note(summary) + machine_note([summary]))
+
+
+def acceptance_note(summary):
+    """The acceptance lines of issue #12 a bench-packet-rate run judged ("acceptance"), one
+    italic line; nothing for a summary from before they were recorded."""
+    a = summary.get("acceptance")
+    if not a or not a.get("lines"):
+        return []
+    parts = []
+    for key, line in sorted(a["lines"].items()):
+        x, lo = line["measured"], line["min"]
+        value = f"{x / 1e3:.1f}k (at least {lo / 1e3:g}k)" if lo >= 1000 else \
+            f"{x:.2f}x (at least {lo:g}x)"
+        verdict = ("met" if line["met"] else "NOT met") if line["applies"] else "n/a"
+        parts.append(f"`{key}` {value}: {verdict}")
+    where = "" if a["n"] == a["defined_at_n"] else \
+        f"; defined at {a['defined_at_n']} GPUs, this run has {a['n']}: not applicable"
+    return [f"*Acceptance of issue #12 in this run (medians{where}): " + "; ".join(parts) + ".*"]
 
 
 def callgrind_instructions(text):
