@@ -33,6 +33,7 @@
 #include "ns3/fabric-results.h"
 #include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/packet-flow-compare.h"
 #include "ns3/roce-bench.h"
 #include "ns3/udp-flow-sender.h"
 #include "ns3/zcube-helper.h"
@@ -93,8 +94,14 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
             }
             const FabricChoice fab = MakeFabricChoice(fabric, FabricChoiceParams{n, k});
             std::vector<RoceBenchRow> all;
+            // CPU against wall seconds of each whole round (setup included): a round that got
+            // much less than a CPU second per wall second shared its core
+            std::vector<double> roundCpu;
+            std::vector<double> roundWall;
             for (uint32_t round = 0; round < rounds; ++round)
             {
+                const double cpu0 = ProcessCpuSeconds();
+                const auto wall0 = std::chrono::steady_clock::now();
                 all.push_back(RunRoceBenchRow(
                     [&fab]()
                     {
@@ -109,6 +116,10 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
                     flows,
                     rates,
                     simTime));
+                roundCpu.push_back(ProcessCpuSeconds() - cpu0);
+                roundWall.push_back(
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0)
+                        .count());
             }
             // The simulation is deterministic: every round simulates the same runs, so the
             // median row is the last round's with each variant's median wall time.
@@ -141,6 +152,8 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
             j["roce_ipv4_wall_s_all"] = Walls(all, &RoceBenchRow::roceIpv4);
             j["roce_fast_device_wall_s_all"] = Walls(all, &RoceBenchRow::roceFastDevice);
             j["roce_vs_global_all"] = perRound;
+            j["round_cpu_s_all"] = roundCpu;
+            j["round_wall_s_all"] = roundWall;
             if (rounds > 1 || !same)
             {
                 std::cout << "        roce/global per round:";

@@ -244,6 +244,12 @@ TEST(BenchPacketRate, RoceRoundsMediansAcceptanceAndLoad)
                              r["roce_hop_packets_per_s"].get<double>()
                                  / r["global_udp_hop_packets_per_s"].get<double>())
                 << row;
+            ASSERT_EQ(r["round_cpu_s_all"].size(), 3u) << row;
+            ASSERT_EQ(r["round_wall_s_all"].size(), 3u) << row;
+            // a round's wall time holds its five runs
+            EXPECT_GE(r["round_wall_s_all"][0].get<double>(),
+                      r["roce_wall_s_all"][0].get<double>() + r["udp_wall_s_all"][0].get<double>())
+                << row;
             ASSERT_EQ(r["roce_vs_global_all"].size(), 3u) << row;
             for (size_t i = 0; i < 3; ++i)
             {
