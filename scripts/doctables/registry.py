@@ -109,7 +109,7 @@ RUNS = {
                                   cost="timed", machine=IDLE),
     "callgrind-roce": Run("bench-packet-rate",
                           ["--n=16", "--k=4", "--sim-us=20", "--variants=fast",
-                           "--schedulers=none"], cost="slow",
+                           "--schedulers=none", "--repeat=1"], cost="slow",
                           valgrind=["--tool=callgrind", "--toggle-collect=ns3::RunFabricRoce*"],
                           machine="any machine (instruction counts; same build type)"),
     "callgrind-udp": Run("bench-packet-rate",
