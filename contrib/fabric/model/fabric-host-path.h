@@ -3,6 +3,7 @@
 #define FABRIC_HOST_PATH_H
 
 #include "ns3/callback.h"
+#include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
@@ -21,6 +22,48 @@ namespace ns3
 {
 
 class TrafficControlLayer;
+
+/**
+ * \ingroup fabric
+ * The IPv4 and UDP headers of a datagram as one 28-byte header, for FabricHostPath's send path:
+ * one Packet::AddHeader instead of two (each costs a buffer growth, a virtual serialization
+ * and a metadata record). Set() writes the bytes Ipv4Header (20 bytes: no options, checksum
+ * field 0) followed by UdpHeader (checksum 0) serialize for the same fields, so the packet is
+ * byte for byte what the two headers give, and readers (Ipv4Header, UdpHeader, the switches)
+ * see no difference. Only for checksums off and with packet metadata disabled (its records
+ * would name this header, and a later RemoveHeader(Ipv4Header) would not match them): callers
+ * check both (FabricHostPath does).
+ */
+class FabricUdpIpv4Header : public Header
+{
+  public:
+    /// Header size in bytes: IPv4 (20, no options) then UDP (8).
+    static constexpr uint32_t SIZE = 28;
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
+    /**
+     * Write the fields (no checksums, may-fragment, fragment offset 0).
+     * \param payloadSize UDP payload bytes (the IPv4 total length is payloadSize + 28)
+     */
+    void Set(Ipv4Address src,
+             Ipv4Address dst,
+             uint8_t tos,
+             uint8_t ttl,
+             uint16_t id,
+             uint16_t sport,
+             uint16_t dport,
+             uint32_t payloadSize);
+
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+  private:
+    uint8_t m_bytes[SIZE]{}; //!< the wire bytes
+};
 
 /**
  * \ingroup fabric
@@ -148,6 +191,15 @@ class FabricHostPath : public Object
                              uint32_t payloadSize,
                              uint16_t id,
                              bool checksum) const;
+    /// The UDP then the IPv4 header, as UdpL4Protocol and Ipv4L3Protocol add them.
+    void AddUdpIpv4Headers(Ptr<Packet> p,
+                           Ipv4Address src,
+                           Ipv4Address dst,
+                           uint16_t sport,
+                           uint16_t dport,
+                           uint8_t tos,
+                           uint16_t id,
+                           bool checksum) const;
     /// The protocol handler replacing TrafficControlLayer::Receive for IPv4 on fast ports.
     void ReceiveFromDevice(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
@@ -165,6 +217,8 @@ class FabricHostPath : public Object
     uint8_t m_ttl{64};
     bool m_checksum{false};
     bool m_checksumKnown{false};
+    /// Packet metadata off (seen at the first packet): one FabricUdpIpv4Header, not two.
+    bool m_oneHeader{false};
     Ptr<Ipv4> m_ipv4;
     Ptr<TrafficControlLayer> m_tc;
     std::vector<HostPort> m_hostPorts;             //!< by device index
