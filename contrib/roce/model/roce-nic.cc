@@ -179,7 +179,8 @@ RoceNic::Kick(uint32_t port)
     {
         return; // disposed: a device trace fired during teardown
     }
-    Port& p = GetPort(port);
+    // A known port directly: GetPort checks the node's devices, per transmission here.
+    Port& p = (port < m_ports.size() && m_ports[port].device) ? m_ports[port] : GetPort(port);
     if (!p.pending)
     {
         p.pending = true;
@@ -227,7 +228,10 @@ RoceNic::TrySend(uint32_t port)
         {
             if (earliest != Time::Max() && (!p.wakeArmed || earliest < p.wakeAt))
             {
-                p.wake.Cancel();
+                if (p.wakeArmed)
+                {
+                    p.wake.Cancel(); // an event that has run needs no cancel (a simulator call)
+                }
                 p.wakeAt = earliest;
                 p.wake = Simulator::Schedule(earliest - now, &RoceNic::Wake, this, port);
                 p.wakeArmed = true;
