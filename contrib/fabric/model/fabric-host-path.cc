@@ -484,23 +484,28 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
         const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].ipv4If : -1;
         if (iface >= 0 && m_ipv4->IsUp(iface))
         {
-            // Each header read once, from a copy: the received packet is left untouched for
-            // the IPv4 path if the fast path does not take it.
-            Ptr<Packet> p = packet->Copy();
+            // The IPv4 header read once (peeked: the received packet stays untouched for the
+            // IPv4 path if the fast path does not take it), the UDP ports from the bytes; the
+            // handler's payload is a copy with both headers cut off in one step.
             Ipv4Header ip;
-            p->RemoveHeader(ip);
+            const uint32_t hl = packet->PeekHeader(ip);
+            // IPv4 payload and frame padding (0 for a header longer than the packet: declined)
+            const uint32_t datagram = hl + 8 <= packet->GetSize() ? packet->GetSize() - hl : 0;
             if (ip.GetProtocol() == UdpL4Protocol::PROT_NUMBER
                 && FabricAddressing::HostOf(ip.GetDestination().Get()) == m_fabricNode
                 && ip.IsLastFragment() && ip.GetFragmentOffset() == 0 && ip.GetPayloadSize() >= 8
-                && ip.GetPayloadSize() <= p->GetSize())
+                && ip.GetPayloadSize() <= datagram)
             {
-                if (ip.GetPayloadSize() < p->GetSize())
+                uint8_t bytes[64]; // at most 60 bytes of IPv4 header, then the UDP ports
+                packet->CopyData(bytes, hl + 4);
+                const auto sourcePort = static_cast<uint16_t>((bytes[hl] << 8) | bytes[hl + 1]);
+                const auto port = static_cast<uint16_t>((bytes[hl + 2] << 8) | bytes[hl + 3]);
+                Ptr<Packet> p = packet->Copy();
+                p->RemoveAtStart(hl + 8);
+                if (ip.GetPayloadSize() < datagram)
                 {
-                    p->RemoveAtEnd(p->GetSize() - ip.GetPayloadSize()); // frame padding, as IPv4
+                    p->RemoveAtEnd(datagram - ip.GetPayloadSize()); // frame padding, as IPv4
                 }
-                UdpHeader udp;
-                p->RemoveHeader(udp);
-                const uint16_t port = udp.GetDestinationPort();
                 for (const Binding& b : m_bindings)
                 {
                     if (b.port == port)
@@ -508,7 +513,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                         // Nothing of b is read after the call (a handler that binds a port
                         // may move m_bindings; its callback's implementation is shared, so
                         // the call itself survives that).
-                        if (p->GetSize() >= b.minPayload && b.handler(p, ip, udp.GetSourcePort()))
+                        if (p->GetSize() >= b.minPayload && b.handler(p, ip, sourcePort))
                         {
                             ++m_fastRx;
                             m_rxTrace(packet, m_ipv4, iface);
