@@ -5,6 +5,7 @@
 #include "fabric-ipv4-routing.h"
 #include "fabric-link-device.h"
 
+#include "ns3/abort.h"
 #include "ns3/arp-l3-protocol.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6.h"
@@ -87,23 +88,32 @@ FabricUdpIpv4Header::Set(Ipv4Address src,
     b[27] = 0;
 }
 
+void
+FabricUdpIpv4Header::SetPrefix(const uint8_t* bytes, uint32_t size)
+{
+    NS_ABORT_MSG_IF(size > MAX_PREFIX,
+                    "FabricUdpIpv4Header: prefix of " << size << " bytes, at most " << MAX_PREFIX);
+    std::copy(bytes, bytes + size, m_bytes + SIZE);
+    m_prefix = size;
+}
+
 uint32_t
 FabricUdpIpv4Header::GetSerializedSize() const
 {
-    return SIZE;
+    return SIZE + m_prefix;
 }
 
 void
 FabricUdpIpv4Header::Serialize(Buffer::Iterator start) const
 {
-    start.Write(m_bytes, SIZE);
+    start.Write(m_bytes, SIZE + m_prefix);
 }
 
 uint32_t
 FabricUdpIpv4Header::Deserialize(Buffer::Iterator start)
 {
-    start.Read(m_bytes, SIZE);
-    return SIZE;
+    start.Read(m_bytes, SIZE + m_prefix);
+    return SIZE + m_prefix;
 }
 
 void
@@ -119,6 +129,10 @@ FabricUdpIpv4Header::Print(std::ostream& os) const
        << ((uint32_t(m_bytes[20]) << 8) | m_bytes[21]) << " > "
        << ((uint32_t(m_bytes[22]) << 8) | m_bytes[23]) << " length "
        << ((uint32_t(m_bytes[24]) << 8) | m_bytes[25]);
+    if (m_prefix > 0)
+    {
+        os << " prefix " << m_prefix << " bytes";
+    }
 }
 
 TypeId
@@ -261,13 +275,7 @@ FabricHostPath::ChecksumOn()
 }
 
 bool
-FabricHostPath::SendUdp(Ptr<Packet> p,
-                        Ipv4Address src,
-                        Ipv4Address dst,
-                        uint16_t sport,
-                        uint16_t dport,
-                        uint8_t tos,
-                        const Ptr<Ipv4Route>& route)
+FabricHostPath::TakesPrefix()
 {
     Init();
     if (!m_available)
@@ -278,6 +286,31 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     {
         InitPorts();
     }
+    return m_oneHeader && !ChecksumOn();
+}
+
+bool
+FabricHostPath::SendUdp(Ptr<Packet> p,
+                        Ipv4Address src,
+                        Ipv4Address dst,
+                        uint16_t sport,
+                        uint16_t dport,
+                        uint8_t tos,
+                        const Ptr<Ipv4Route>& route,
+                        const uint8_t* prefix,
+                        uint32_t prefixSize)
+{
+    Init();
+    if (!m_available)
+    {
+        return false;
+    }
+    if (!m_portsKnown)
+    {
+        InitPorts();
+    }
+    NS_ABORT_MSG_IF(prefix && (!route || !TakesPrefix()),
+                    "FabricHostPath::SendUdp: a prefix needs a route and TakesPrefix()");
     // Ipv4L3Protocol::Send numbers datagrams per (source, destination, protocol) in
     // BuildHeader. With a route (case 1b) the number stays taken whatever happens next (an
     // interface down, a stopped device queue, fragmentation, loopback delivery). Without one
@@ -320,7 +353,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         return false;
     }
     const HostPort& hp = m_hostPorts[idx];
-    if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + 8 + 20 > dev->GetMtu()
+    if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + prefixSize + 8 + 20 > dev->GetMtu()
         || !rt->GetGateway().IsInitialized() || !m_ipv4->IsUp(hp.ipv4If)
         || (hp.txq && hp.txq->IsStopped()) || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
     {
@@ -331,7 +364,11 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     {
         // The same 28 bytes as the two headers below, in one AddHeader.
         FabricUdpIpv4Header h;
-        h.Set(src, dst, tos, m_ttl, myId, sport, dport, p->GetSize());
+        h.Set(src, dst, tos, m_ttl, myId, sport, dport, p->GetSize() + prefixSize);
+        if (prefix)
+        {
+            h.SetPrefix(prefix, prefixSize);
+        }
         p->AddHeader(h);
     }
     else

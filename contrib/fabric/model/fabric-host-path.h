@@ -32,20 +32,24 @@ class TrafficControlLayer;
  * byte for byte what the two headers give, and readers (Ipv4Header, UdpHeader, the switches)
  * see no difference. Only for checksums off and with packet metadata disabled (its records
  * would name this header, and a later RemoveHeader(Ipv4Header) would not match them): callers
- * check both (FabricHostPath does).
+ * check both (FabricHostPath does). The first bytes of the UDP payload (a transport header
+ * such as RoCE's) may be written with it too (SetPrefix).
  */
 class FabricUdpIpv4Header : public Header
 {
   public:
-    /// Header size in bytes: IPv4 (20, no options) then UDP (8).
+    /// IPv4 (20 bytes, no options) then UDP (8): the size without a prefix.
     static constexpr uint32_t SIZE = 28;
+    /// The longest prefix (SetPrefix).
+    static constexpr uint32_t MAX_PREFIX = 16;
 
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
 
     /**
      * Write the fields (no checksums, may-fragment, fragment offset 0).
-     * \param payloadSize UDP payload bytes (the IPv4 total length is payloadSize + 28)
+     * \param payloadSize UDP payload bytes, a prefix included (IPv4 total length payloadSize
+     *        + 28)
      */
     void Set(Ipv4Address src,
              Ipv4Address dst,
@@ -56,13 +60,20 @@ class FabricUdpIpv4Header : public Header
              uint16_t dport,
              uint32_t payloadSize);
 
+    /**
+     * Write \p size bytes (at most MAX_PREFIX) after the UDP header: the start of the UDP
+     * payload, counted in Set's payloadSize. Deserialize reads SIZE + the prefix size set.
+     */
+    void SetPrefix(const uint8_t* bytes, uint32_t size);
+
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
   private:
-    uint8_t m_bytes[SIZE]{}; //!< the wire bytes
+    uint8_t m_bytes[SIZE + MAX_PREFIX]{}; //!< the wire bytes
+    uint32_t m_prefix{0};                 //!< prefix bytes after the UDP header
 };
 
 /**
@@ -128,7 +139,11 @@ class FabricHostPath : public Object
     /**
      * Send \p p (the UDP payload) as UdpL4Protocol::Send(p, src, dst, sport, dport, route)
      * with IPv4 TOS \p tos would, if that is a plain send.
-     * \return true if sent; false if the caller must give \p p (unchanged) to UdpL4Protocol
+     * \param prefix null, or (only with a \p route and when TakesPrefix()) the first
+     *        \p prefixSize bytes (at most FabricUdpIpv4Header::MAX_PREFIX) of the UDP payload,
+     *        not in \p p: written with the UDP/IPv4 headers in one header
+     * \return true if sent; false if the caller must give \p p (unchanged; with the prefix
+     *         added first, if one was given) to UdpL4Protocol
      */
     bool SendUdp(Ptr<Packet> p,
                  Ipv4Address src,
@@ -136,7 +151,9 @@ class FabricHostPath : public Object
                  uint16_t sport,
                  uint16_t dport,
                  uint8_t tos,
-                 const Ptr<Ipv4Route>& route);
+                 const Ptr<Ipv4Route>& route,
+                 const uint8_t* prefix = nullptr,
+                 uint32_t prefixSize = 0);
 
     /**
      * Offer UDP datagrams for this host to \p port to \p handler, if their payload has at
@@ -145,6 +162,13 @@ class FabricHostPath : public Object
      *         (nothing is installed; those datagrams take IPv4 or the first binding)
      */
     bool BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload = 0);
+
+    /**
+     * Whether SendUdp takes a payload prefix: the host can use the fast path and writes one
+     * FabricUdpIpv4Header (checksums off, packet metadata off). Learns the host's ports (as the
+     * first packet does).
+     */
+    bool TakesPrefix();
 
     /// Datagrams sent and received through the fast path (not through IPv4).
     uint64_t GetFastTxPackets() const { return m_fastTx; }

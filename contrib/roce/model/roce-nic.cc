@@ -277,15 +277,35 @@ RoceNic::SendIp(Ptr<Packet> p,
                 uint16_t sport,
                 uint16_t dport,
                 uint8_t tos,
-                const Ptr<Ipv4Route>& route)
+                const Ptr<Ipv4Route>& route,
+                const RoceHeader* rh)
 {
     InitHost();
     // The host's FabricHostPath writes the headers IPv4 would and sends to the device, or
     // declines (anything but a plain send) and the packet takes IPv4.
-    if (m_fast && m_host->SendUdp(p, src, dst, sport, dport, tos, route))
+    if (rh && m_fast && route && m_host->TakesPrefix())
     {
-        ++m_fastTx;
-        return;
+        // The RoCE header written with the UDP/IPv4 headers: one AddHeader, not two.
+        uint8_t bytes[RoceHeader::SIZE];
+        rh->Write(bytes);
+        if (m_host->SendUdp(p, src, dst, sport, dport, tos, route, bytes, RoceHeader::SIZE))
+        {
+            ++m_fastTx;
+            return;
+        }
+        p->AddHeader(*rh); // declined: IPv4 sends the packet with its RoCE header
+    }
+    else
+    {
+        if (rh)
+        {
+            p->AddHeader(*rh);
+        }
+        if (m_fast && m_host->SendUdp(p, src, dst, sport, dport, tos, route))
+        {
+            ++m_fastTx;
+            return;
+        }
     }
     SocketIpTosTag tag;
     tag.SetTos(tos);

@@ -166,9 +166,11 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t rou
     rh.SetQp(f.qp);
     rh.SetPsn(psn);
     rh.SetRound(round);
-    p->AddHeader(rh);
-    if (!f.route)
+    const bool routed = static_cast<bool>(f.route);
+    if (!routed)
     {
+        // The routing protocol is asked with the packet IPv4 would give it.
+        p->AddHeader(rh);
         Ipv4Header h;
         h.SetDestination(f.peer);
         h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
@@ -183,7 +185,8 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t rou
     // control packets hash alike, as RoCEv2 NICs do. With no route back (every port believed
     // dead) IPv4 drops it (no-route) and the sender's timeout recovers.
     const Ipv4Address src = f.route ? f.route->GetSource() : m_primary;
-    m_nic->SendIp(p, src, f.peer, f.peerPort, PORT, CONTROL_TOS, f.route);
+    // With a route the header goes in with the UDP/IPv4 headers (RoceNic::SendIp).
+    m_nic->SendIp(p, src, f.peer, f.peerPort, PORT, CONTROL_TOS, f.route, routed ? &rh : nullptr);
 }
 
 void
