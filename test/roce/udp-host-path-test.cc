@@ -468,6 +468,14 @@ TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
     EXPECT_TRUE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
     EXPECT_FALSE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
     EXPECT_TRUE(host->BindUdp(5001, FabricHostPath::UdpHandler(take)));
+    // In-place handlers share the ports' one binding each.
+    auto read = [](Ptr<const Packet>, uint32_t, uint32_t, const Ipv4Header&, uint16_t)
+    {
+        return true;
+    };
+    EXPECT_FALSE(host->BindUdpInPlace(5000, FabricHostPath::UdpInPlaceHandler(read)));
+    EXPECT_TRUE(host->BindUdpInPlace(5002, FabricHostPath::UdpInPlaceHandler(read)));
+    EXPECT_FALSE(host->BindUdp(5002, FabricHostPath::UdpHandler(take)));
 
     ZCubeHelper zcube(16, 4);
     FabricNetworkHelper stock;
@@ -475,6 +483,7 @@ TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
     Ptr<FabricHostPath> other = FabricHostPath::Get(global->GetHostNodes().Get(0));
     EXPECT_FALSE(other->IsAvailable());
     EXPECT_FALSE(other->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_FALSE(other->BindUdpInPlace(5000, FabricHostPath::UdpInPlaceHandler(read)));
     EXPECT_FALSE(other->SendUdp(Create<Packet>(100),
                                 global->GetHostAddress(0),
                                 global->GetHostAddress(1),

@@ -435,9 +435,22 @@ bool
 FabricHostPath::BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload)
 {
     NS_LOG_FUNCTION(this << port << minPayload);
+    return AddBinding(Binding{port, minPayload, handler, UdpInPlaceHandler()});
+}
+
+bool
+FabricHostPath::BindUdpInPlace(uint16_t port, UdpInPlaceHandler handler, uint32_t minPayload)
+{
+    NS_LOG_FUNCTION(this << port << minPayload);
+    return AddBinding(Binding{port, minPayload, UdpHandler(), handler});
+}
+
+bool
+FabricHostPath::AddBinding(Binding binding)
+{
     for (const Binding& b : m_bindings)
     {
-        if (b.port == port)
+        if (b.port == binding.port)
         {
             return false;
         }
@@ -446,7 +459,7 @@ FabricHostPath::BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload)
     {
         return false;
     }
-    m_bindings.push_back(Binding{port, minPayload, handler});
+    m_bindings.push_back(binding);
     InstallDemux();
     return true;
 }
@@ -522,8 +535,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
         if (iface >= 0 && m_ipv4->IsUp(iface))
         {
             // The IPv4 header read once (peeked: the received packet stays untouched for the
-            // IPv4 path if the fast path does not take it), the UDP ports from the bytes; the
-            // handler's payload is a copy with both headers cut off in one step.
+            // IPv4 path if the fast path does not take it), the UDP ports from the bytes.
             Ipv4Header ip;
             const uint32_t hl = packet->PeekHeader(ip);
             // IPv4 payload and frame padding (0 for a header longer than the packet: declined)
@@ -537,20 +549,36 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                 packet->CopyData(bytes, hl + 4);
                 const auto sourcePort = static_cast<uint16_t>((bytes[hl] << 8) | bytes[hl + 1]);
                 const auto port = static_cast<uint16_t>((bytes[hl + 2] << 8) | bytes[hl + 3]);
-                Ptr<Packet> p = packet->Copy();
-                p->RemoveAtStart(hl + 8);
-                if (ip.GetPayloadSize() < datagram)
-                {
-                    p->RemoveAtEnd(datagram - ip.GetPayloadSize()); // frame padding, as IPv4
-                }
+                const uint32_t payload = ip.GetPayloadSize() - 8;
                 for (const Binding& b : m_bindings)
                 {
                     if (b.port == port)
                     {
+                        if (payload < b.minPayload)
+                        {
+                            break;
+                        }
                         // Nothing of b is read after the call (a handler that binds a port
                         // may move m_bindings; its callback's implementation is shared, so
                         // the call itself survives that).
-                        if (p->GetSize() >= b.minPayload && b.handler(p, ip, sourcePort))
+                        bool taken = false;
+                        if (!b.inPlace.IsNull())
+                        {
+                            taken = b.inPlace(packet, hl + 8, payload, ip, sourcePort);
+                        }
+                        else
+                        {
+                            // The handler's payload: a copy with both headers cut off in one
+                            // step, and any frame padding, as IPv4 removes it.
+                            Ptr<Packet> p = packet->Copy();
+                            p->RemoveAtStart(hl + 8);
+                            if (payload < p->GetSize())
+                            {
+                                p->RemoveAtEnd(p->GetSize() - payload);
+                            }
+                            taken = b.handler(p, ip, sourcePort);
+                        }
+                        if (taken)
                         {
                             ++m_fastRx;
                             m_rxTrace(packet, m_ipv4, iface);

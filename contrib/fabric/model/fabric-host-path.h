@@ -122,6 +122,15 @@ class FabricHostPath : public Object
      */
     using UdpHandler = Callback<bool, Ptr<Packet>, const Ipv4Header&, uint16_t>;
 
+    /**
+     * A bound port's handler that reads the datagram where it is (BindUdpInPlace: no copy of
+     * the packet, no header removed): the received packet (IPv4 header first), the offset of
+     * the UDP payload in it, the payload's length (frame padding excluded), the IPv4 header,
+     * the UDP source port. Returns false to leave the datagram to IPv4.
+     */
+    using UdpInPlaceHandler
+        = Callback<bool, Ptr<const Packet>, uint32_t, uint32_t, const Ipv4Header&, uint16_t>;
+
     static TypeId GetTypeId();
     FabricHostPath();
 
@@ -163,6 +172,9 @@ class FabricHostPath : public Object
      */
     bool BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload = 0);
 
+    /// BindUdp with a handler that reads the datagram in place (UdpInPlaceHandler).
+    bool BindUdpInPlace(uint16_t port, UdpInPlaceHandler handler, uint32_t minPayload = 0);
+
     /**
      * Whether SendUdp takes a payload prefix: the host can use the fast path and writes one
      * FabricUdpIpv4Header (checksums off, packet metadata off). Learns the host's ports (as the
@@ -200,8 +212,12 @@ class FabricHostPath : public Object
     {
         uint16_t port;
         uint32_t minPayload;
-        UdpHandler handler;
+        UdpHandler handler;        //!< null for an in-place binding
+        UdpInPlaceHandler inPlace; //!< null for a BindUdp binding
     };
+
+    /// Add a binding (BindUdp, BindUdpInPlace); false if the port is bound already.
+    bool AddBinding(Binding binding);
 
     /// Learn whether the host can use the fast path (once).
     void Init();

@@ -59,6 +59,16 @@ RoceHeader::Write(uint8_t* out) const
     out[11] = static_cast<uint8_t>(m_psn);
 }
 
+void
+RoceHeader::Read(const uint8_t* in)
+{
+    m_type = static_cast<Type>(in[0]);
+    m_flags = in[1];
+    m_round = static_cast<uint16_t>((in[2] << 8) | in[3]);
+    m_qp = (uint32_t(in[4]) << 24) | (uint32_t(in[5]) << 16) | (uint32_t(in[6]) << 8) | in[7];
+    m_psn = (uint32_t(in[8]) << 24) | (uint32_t(in[9]) << 16) | (uint32_t(in[10]) << 8) | in[11];
+}
+
 uint32_t
 RoceHeader::Deserialize(Buffer::Iterator i)
 {

@@ -329,7 +329,7 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
         // Another binding of 4791 on this host (FabricTrafficHelper's UDP sink) would get the
         // RoCE packets: refuse the combination instead of losing them silently.
         NS_ABORT_MSG_UNLESS(
-            m_host->BindUdp(
+            m_host->BindUdpInPlace(
                 RoceReceiver::PORT, MakeCallback(&RoceNic::ReceiveFast, this), RoceHeader::SIZE),
             "RoceNic: UDP port " << RoceReceiver::PORT << " of node " << m_node->GetId()
                                  << " is already bound on its FabricHostPath: RoCE and "
@@ -339,14 +339,16 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
 }
 
 bool
-RoceNic::ReceiveFast(Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
+RoceNic::ReceiveFast(
+    Ptr<const Packet> packet, uint32_t offset, uint32_t size, const Ipv4Header& ip, uint16_t sport)
 {
     if (!m_receiverActive)
     {
         return false; // IPv4 answers as before (the receiver's socket is closed)
     }
     ++m_fastRx;
-    m_receiver->ReceivePacket(p, ip.GetSource(), sport, ip.GetTos());
+    // Read in place: the receiver needs the RoCE header and the payload's length only.
+    m_receiver->ReceiveInPlace(packet, offset, size, ip.GetSource(), sport, ip.GetTos());
     return true;
 }
 

@@ -105,7 +105,7 @@ class RoceNic : public Object
 
     /**
      * The host's RoCE receiver: with the fast host path, UDP 4791 packets for this host go
-     * to \p rx (RoceReceiver::ReceivePacket) while \p active, without the IPv4 stack.
+     * to \p rx (RoceReceiver::ReceiveInPlace) while \p active, without the IPv4 stack.
      */
     void SetReceiver(Ptr<RoceReceiver> rx, bool active);
 
@@ -139,7 +139,11 @@ class RoceNic : public Object
     /// Learn the host's stack (once): whether the fast path applies.
     void InitHost();
     /// FabricHostPath's handler for UDP 4791: to the receiver while it runs.
-    bool ReceiveFast(Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport);
+    bool ReceiveFast(Ptr<const Packet> packet,
+                     uint32_t offset,
+                     uint32_t size,
+                     const Ipv4Header& ip,
+                     uint16_t sport);
 
     Ptr<Node> m_node;
     uint32_t m_depth{1};

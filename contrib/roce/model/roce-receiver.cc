@@ -235,6 +235,33 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
     {
         return;
     }
+    Process(rh, p->GetSize(), peer, peerPort, tosByte);
+}
+
+void
+RoceReceiver::ReceiveInPlace(Ptr<const Packet> packet,
+                             uint32_t offset,
+                             uint32_t size,
+                             Ipv4Address peer,
+                             uint16_t peerPort,
+                             uint8_t tos)
+{
+    // At most 60 bytes of IPv4 header and 8 of UDP before the RoCE header.
+    uint8_t bytes[60 + 8 + RoceHeader::SIZE];
+    if (size < RoceHeader::SIZE || offset + RoceHeader::SIZE > sizeof(bytes))
+    {
+        return;
+    }
+    packet->CopyData(bytes, offset + RoceHeader::SIZE);
+    RoceHeader rh;
+    rh.Read(bytes + offset);
+    Process(rh, size - RoceHeader::SIZE, peer, peerPort, tos);
+}
+
+void
+RoceReceiver::Process(
+    const RoceHeader& rh, uint32_t payload, Ipv4Address peer, uint16_t peerPort, uint8_t tosByte)
+{
     if (rh.GetType() != RoceHeader::DATA)
     {
         // ACK, NACK or CNP for one of this host's queue pairs.
@@ -272,8 +299,8 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
     if (psn == f.expected)
     {
         ++f.expected;
-        f.deliveredBytes += p->GetSize();
-        m_deliverTrace(f.qp, p->GetSize());
+        f.deliveredBytes += payload;
+        m_deliverTrace(f.qp, payload);
         if (last && !f.complete)
         {
             f.complete = true;
