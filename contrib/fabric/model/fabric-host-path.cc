@@ -7,6 +7,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/arp-l3-protocol.h"
+#include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
@@ -246,6 +247,12 @@ FabricHostPath::InitPorts()
             continue;
         }
         hp.ipv4If = m_ipv4->GetInterfaceForDevice(hp.device);
+        if (hp.ipv4If >= 0)
+        {
+            // Ipv4L3Protocol::IsUp(i) asks this interface (found per call); ns-3 never
+            // removes an interface, so it is kept.
+            hp.iface = DynamicCast<Ipv4L3Protocol>(m_ipv4)->GetInterface(hp.ipv4If);
+        }
         if (auto ndqi = hp.device->GetObject<NetDeviceQueueInterface>())
         {
             hp.txq = ndqi->GetTxQueue(0);
@@ -354,8 +361,8 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     }
     const HostPort& hp = m_hostPorts[idx];
     if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + prefixSize + 8 + 20 > dev->GetMtu()
-        || !rt->GetGateway().IsInitialized() || !m_ipv4->IsUp(hp.ipv4If)
-        || (hp.txq && hp.txq->IsStopped()) || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
+        || !rt->GetGateway().IsInitialized() || !hp.iface->IsUp() || (hp.txq && hp.txq->IsStopped())
+        || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
     {
         return false;
     }
@@ -532,7 +539,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
         }
         const uint32_t idx = device->GetIfIndex();
         const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].ipv4If : -1;
-        if (iface >= 0 && m_ipv4->IsUp(iface))
+        if (iface >= 0 && m_hostPorts[idx].iface->IsUp())
         {
             // The IPv4 header read once (peeked: the received packet stays untouched for the
             // IPv4 path if the fast path does not take it), the UDP ports from the bytes.

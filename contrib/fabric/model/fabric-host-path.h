@@ -21,6 +21,7 @@
 namespace ns3
 {
 
+class Ipv4Interface;
 class TrafficControlLayer;
 
 /**
@@ -202,8 +203,9 @@ class FabricHostPath : public Object
     /// What the fast path needs of a host port.
     struct HostPort
     {
-        int32_t ipv4If{-1};      //!< IPv4 interface of the device; -1: not a fast port
-        Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
+        int32_t ipv4If{-1};       //!< IPv4 interface of the device; -1: not a fast port
+        Ptr<Ipv4Interface> iface; //!< that interface (asked for its state, as Ipv4::IsUp does)
+        Ptr<NetDeviceQueue> txq;  //!< the device's transmit queue (flow control)
         Ptr<NetDevice> device;
         Address broadcast; //!< the device's broadcast address (asked once)
     };
