@@ -104,8 +104,10 @@ class FabricUdpIpv4Header : public Header
  * Receive (BindUdp): on the first bind, the traffic-control layer's IPv4 protocol handler of
  * the host's fabric devices is replaced by a demultiplexer: a UDP datagram for this host (its
  * interface up, not a fragment, checksums off) to a bound port is offered to that port's
- * handler with the UDP header removed; every other packet (and one the handler declines) goes to
- * TrafficControlLayer::Receive unchanged (ARP, IPv6 and loopback handlers are left as they were).
+ * handler (BindUdp: a copy with the headers removed; BindUdpInPlace: the received packet itself
+ * with the payload's offset and length); every other packet (and one the handler declines)
+ * goes to TrafficControlLayer::Receive unchanged (ARP, IPv6 and loopback handlers are left as
+ * they were).
  *
  * Only on hosts routed by FabricIpv4Routing with ns-3's Ipv4L3Protocol, UdpL4Protocol and
  * traffic-control layer (IsAvailable); elsewhere SendUdp always returns false and BindUdp
