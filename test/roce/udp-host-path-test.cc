@@ -22,12 +22,14 @@
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/udp-flow-sender.h"
+#include "ns3/udp-header.h"
 #include "ns3/zcube-helper.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -180,6 +182,74 @@ TEST_F(UdpHostPath, SameBytesOnEveryLinkWithChecksums)
 {
     // The UDP and IPv4 checksums the fast path writes are those IPv4 writes.
     ExpectSameTransmissions(true);
+}
+
+TEST(FabricUdpIpv4Header, WritesTheBytesOfUdpHeaderThenIpv4Header)
+{
+    // The host path's one-header send writes what UdpL4Protocol's UdpHeader and
+    // Ipv4L3Protocol's Ipv4Header write (checksums off), for payloads, TOS/ECN, TTL,
+    // identification and ports at their edges; Ipv4Header and UdpHeader read it back.
+    struct Case
+    {
+        uint32_t payload;
+        uint8_t tos;
+        uint8_t ttl;
+        uint16_t id;
+        uint16_t sport;
+        uint16_t dport;
+    };
+    const Case cases[] = {{0, 0, 64, 0, 1, 4791},
+                          {4116, Ipv4Header::ECN_ECT0, 64, 1, 49152, 4791},
+                          {1000, 0xc0 | Ipv4Header::ECN_CE, 1, 0xffff, 0xffff, 9},
+                          {8972, 0xff, 255, 0x1234, 0x8001, 0xfffe}};
+    for (const Case& c : cases)
+    {
+        const Ipv4Address src("10.1.2.3");
+        const Ipv4Address dst("10.200.0.254");
+        Ptr<Packet> two = Create<Packet>(c.payload);
+        UdpHeader udp;
+        udp.SetSourcePort(c.sport);
+        udp.SetDestinationPort(c.dport);
+        two->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(src);
+        ip.SetDestination(dst);
+        ip.SetProtocol(17);
+        ip.SetPayloadSize(two->GetSize());
+        ip.SetTtl(c.ttl);
+        ip.SetTos(c.tos);
+        ip.SetMayFragment();
+        ip.SetIdentification(c.id);
+        two->AddHeader(ip);
+
+        Ptr<Packet> one = Create<Packet>(c.payload);
+        FabricUdpIpv4Header h;
+        h.Set(src, dst, c.tos, c.ttl, c.id, c.sport, c.dport, c.payload);
+        one->AddHeader(h);
+
+        ASSERT_EQ(one->GetSize(), two->GetSize());
+        std::vector<uint8_t> a(one->GetSize());
+        std::vector<uint8_t> b(two->GetSize());
+        one->CopyData(a.data(), a.size());
+        two->CopyData(b.data(), b.size());
+        EXPECT_EQ(a, b) << "payload " << c.payload << " tos " << unsigned(c.tos);
+
+        Ipv4Header rip;
+        one->RemoveHeader(rip);
+        UdpHeader rudp;
+        one->RemoveHeader(rudp);
+        EXPECT_EQ(rip.GetSource(), src);
+        EXPECT_EQ(rip.GetDestination(), dst);
+        EXPECT_EQ(rip.GetTos(), c.tos);
+        EXPECT_EQ(rip.GetTtl(), c.ttl);
+        EXPECT_EQ(rip.GetIdentification(), c.id);
+        EXPECT_EQ(rip.GetPayloadSize(), c.payload + 8);
+        EXPECT_FALSE(rip.IsDontFragment());
+        EXPECT_TRUE(rip.IsLastFragment());
+        EXPECT_EQ(rudp.GetSourcePort(), c.sport);
+        EXPECT_EQ(rudp.GetDestinationPort(), c.dport);
+        EXPECT_EQ(one->GetSize(), c.payload);
+    }
 }
 
 TEST_F(UdpHostPath, IncastWithQueueDropsRunsToTheEnd)
@@ -398,6 +468,14 @@ TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
     EXPECT_TRUE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
     EXPECT_FALSE(host->BindUdp(5000, FabricHostPath::UdpHandler(take)));
     EXPECT_TRUE(host->BindUdp(5001, FabricHostPath::UdpHandler(take)));
+    // In-place handlers share the ports' one binding each.
+    auto read = [](Ptr<const Packet>, uint32_t, uint32_t, const Ipv4Header&, uint16_t)
+    {
+        return true;
+    };
+    EXPECT_FALSE(host->BindUdpInPlace(5000, FabricHostPath::UdpInPlaceHandler(read)));
+    EXPECT_TRUE(host->BindUdpInPlace(5002, FabricHostPath::UdpInPlaceHandler(read)));
+    EXPECT_FALSE(host->BindUdp(5002, FabricHostPath::UdpHandler(take)));
 
     ZCubeHelper zcube(16, 4);
     FabricNetworkHelper stock;
@@ -405,6 +483,7 @@ TEST_F(UdpHostPath, OneBindingPerPortAndOnlyOnFabricRoutedHosts)
     Ptr<FabricHostPath> other = FabricHostPath::Get(global->GetHostNodes().Get(0));
     EXPECT_FALSE(other->IsAvailable());
     EXPECT_FALSE(other->BindUdp(5000, FabricHostPath::UdpHandler(take)));
+    EXPECT_FALSE(other->BindUdpInPlace(5000, FabricHostPath::UdpInPlaceHandler(read)));
     EXPECT_FALSE(other->SendUdp(Create<Packet>(100),
                                 global->GetHostAddress(0),
                                 global->GetHostAddress(1),
@@ -588,4 +667,48 @@ TEST_F(UdpHostPath, FlowMonitorSeesUdpFlowsWithHostPathIpv4)
     }
     EXPECT_TRUE(saw);
     Config::Reset();
+}
+
+TEST_F(UdpHostPath, PacketMetadataOnKeepsTheTwoHeaders)
+{
+    // With packet metadata on (Packet::EnablePrinting), the fast path adds ns-3's UdpHeader and
+    // Ipv4Header, not its one FabricUdpIpv4Header: the records then name the headers readers
+    // remove, and printing shows them; results stay those of the IPv4 path. (Metadata stays on
+    // for the rest of the process: this test is the file's last; ctest runs each alone.)
+    Packet::EnablePrinting();
+    std::string printed;
+    auto scenario = [&](const FabricRunHook& hook)
+    {
+        FabricRunHook traced = [&, hook](Ptr<FabricNetwork> net, const ApplicationContainer& apps)
+        {
+            const NodeContainer hosts = net->GetHostNodes();
+            for (uint32_t i = 0; i < hosts.GetN(); ++i)
+            {
+                FabricHostPath::Get(hosts.Get(i))
+                    ->TraceConnectWithoutContext(
+                        "Tx",
+                        Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                            [&](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
+                            {
+                                if (printed.empty())
+                                {
+                                    std::ostringstream os;
+                                    p->Print(os);
+                                    printed = os.str();
+                                }
+                            }));
+            }
+            hook(net, apps);
+        };
+        return RunFabricUdp(Roft16("8MB"),
+                            {Flow(0, 0, 15, 400000), Flow(1, 4, 9, 400000)},
+                            {100e9, 100e9},
+                            4096,
+                            Time(0),
+                            traced);
+    };
+    CompareHostPaths(scenario);
+    EXPECT_NE(printed.find("ns3::Ipv4Header"), std::string::npos) << printed;
+    EXPECT_NE(printed.find("ns3::UdpHeader"), std::string::npos) << printed;
+    EXPECT_EQ(printed.find("FabricUdpIpv4Header"), std::string::npos) << printed;
 }

@@ -152,32 +152,34 @@ FabricTrafficHelper::FabricTrafficHelper(Ptr<FabricNetwork> net)
             // left to it: running both fails anyway when the second socket on 4791 binds
             // (PacketSink or RoceReceiver abort), and RoceNic aborts on its own bind.
             FabricHostPath::Get(net->GetNode(h))
-                ->BindUdp(ROCEV2_UDP_PORT,
-                          FabricHostPath::UdpHandler(
-                              [st, h, netp, sinkp, stopAt](
-                                  Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
-                              {
-                                  if (!sinkp->GetListeningSocket())
-                                  {
-                                      return false; // not started
-                                  }
-                                  if (stopAt->IsNegative())
-                                  {
-                                      TimeValue stop;
-                                      sinkp->GetAttribute("StopTime", stop);
-                                      *stopAt = stop.Get().IsZero() ? Time::Max() : stop.Get();
-                                  }
-                                  if (Simulator::Now() >= *stopAt)
-                                  {
-                                      return false; // stopped: its socket is closed
-                                  }
-                                  st->OnRx(h,
-                                           netp->GetHostOfAddress(ip.GetSource()),
-                                           sport,
-                                           p->GetSize());
-                                  return true;
-                              }),
-                          1);
+                ->BindUdpInPlace(
+                    ROCEV2_UDP_PORT,
+                    // In place: the sink counts the payload's length only.
+                    FabricHostPath::UdpInPlaceHandler(
+                        [st, h, netp, sinkp, stopAt](Ptr<const Packet>,
+                                                     uint32_t,
+                                                     uint32_t size,
+                                                     const Ipv4Header& ip,
+                                                     uint16_t sport)
+                        {
+                            if (!sinkp->GetListeningSocket())
+                            {
+                                return false; // not started
+                            }
+                            if (stopAt->IsNegative())
+                            {
+                                TimeValue stop;
+                                sinkp->GetAttribute("StopTime", stop);
+                                *stopAt = stop.Get().IsZero() ? Time::Max() : stop.Get();
+                            }
+                            if (Simulator::Now() >= *stopAt)
+                            {
+                                return false; // stopped: its socket is closed
+                            }
+                            st->OnRx(h, netp->GetHostOfAddress(ip.GetSource()), sport, size);
+                            return true;
+                        }),
+                    1);
         }
     }
 }

@@ -5,11 +5,14 @@
 #include "fabric-ipv4-routing.h"
 #include "fabric-link-device.h"
 
+#include "ns3/abort.h"
 #include "ns3/arp-l3-protocol.h"
+#include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
+#include "ns3/packet-metadata.h"
 #include "ns3/queue-disc.h"
 #include "ns3/socket.h"
 #include "ns3/traffic-control-layer.h"
@@ -22,6 +25,116 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FabricHostPath");
 NS_OBJECT_ENSURE_REGISTERED(FabricHostPath);
+NS_OBJECT_ENSURE_REGISTERED(FabricUdpIpv4Header);
+
+TypeId
+FabricUdpIpv4Header::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricUdpIpv4Header")
+                            .SetParent<Header>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<FabricUdpIpv4Header>();
+    return tid;
+}
+
+TypeId
+FabricUdpIpv4Header::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+FabricUdpIpv4Header::Set(Ipv4Address src,
+                         Ipv4Address dst,
+                         uint8_t tos,
+                         uint8_t ttl,
+                         uint16_t id,
+                         uint16_t sport,
+                         uint16_t dport,
+                         uint32_t payloadSize)
+{
+    // As Ipv4Header::Serialize and UdpHeader::Serialize write them (network byte order).
+    const uint32_t total = payloadSize + SIZE;
+    const uint32_t udpLen = payloadSize + 8;
+    const uint32_t s = src.Get();
+    const uint32_t d = dst.Get();
+    uint8_t* b = m_bytes;
+    b[0] = 0x45; // version 4, 5 words
+    b[1] = tos;
+    b[2] = static_cast<uint8_t>(total >> 8);
+    b[3] = static_cast<uint8_t>(total);
+    b[4] = static_cast<uint8_t>(id >> 8);
+    b[5] = static_cast<uint8_t>(id);
+    b[6] = 0; // may fragment, no more fragments, offset 0
+    b[7] = 0;
+    b[8] = ttl;
+    b[9] = UdpL4Protocol::PROT_NUMBER;
+    b[10] = 0; // checksum off
+    b[11] = 0;
+    b[12] = static_cast<uint8_t>(s >> 24);
+    b[13] = static_cast<uint8_t>(s >> 16);
+    b[14] = static_cast<uint8_t>(s >> 8);
+    b[15] = static_cast<uint8_t>(s);
+    b[16] = static_cast<uint8_t>(d >> 24);
+    b[17] = static_cast<uint8_t>(d >> 16);
+    b[18] = static_cast<uint8_t>(d >> 8);
+    b[19] = static_cast<uint8_t>(d);
+    b[20] = static_cast<uint8_t>(sport >> 8);
+    b[21] = static_cast<uint8_t>(sport);
+    b[22] = static_cast<uint8_t>(dport >> 8);
+    b[23] = static_cast<uint8_t>(dport);
+    b[24] = static_cast<uint8_t>(udpLen >> 8);
+    b[25] = static_cast<uint8_t>(udpLen);
+    b[26] = 0; // checksum off
+    b[27] = 0;
+}
+
+void
+FabricUdpIpv4Header::SetPrefix(const uint8_t* bytes, uint32_t size)
+{
+    NS_ABORT_MSG_IF(size > MAX_PREFIX,
+                    "FabricUdpIpv4Header: prefix of " << size << " bytes, at most " << MAX_PREFIX);
+    std::copy(bytes, bytes + size, m_bytes + SIZE);
+    m_prefix = size;
+}
+
+uint32_t
+FabricUdpIpv4Header::GetSerializedSize() const
+{
+    return SIZE + m_prefix;
+}
+
+void
+FabricUdpIpv4Header::Serialize(Buffer::Iterator start) const
+{
+    start.Write(m_bytes, SIZE + m_prefix);
+}
+
+uint32_t
+FabricUdpIpv4Header::Deserialize(Buffer::Iterator start)
+{
+    start.Read(m_bytes, SIZE + m_prefix);
+    return SIZE + m_prefix;
+}
+
+void
+FabricUdpIpv4Header::Print(std::ostream& os) const
+{
+    os << "IPv4 "
+       << Ipv4Address((uint32_t(m_bytes[12]) << 24) | (uint32_t(m_bytes[13]) << 16)
+                      | (uint32_t(m_bytes[14]) << 8) | m_bytes[15])
+       << " > "
+       << Ipv4Address((uint32_t(m_bytes[16]) << 24) | (uint32_t(m_bytes[17]) << 16)
+                      | (uint32_t(m_bytes[18]) << 8) | m_bytes[19])
+       << " tos " << uint32_t(m_bytes[1]) << " ttl " << uint32_t(m_bytes[8]) << " UDP "
+       << ((uint32_t(m_bytes[20]) << 8) | m_bytes[21]) << " > "
+       << ((uint32_t(m_bytes[22]) << 8) | m_bytes[23]) << " length "
+       << ((uint32_t(m_bytes[24]) << 8) | m_bytes[25]);
+    if (m_prefix > 0)
+    {
+        os << " prefix " << m_prefix << " bytes";
+    }
+}
 
 TypeId
 FabricHostPath::GetTypeId()
@@ -112,6 +225,16 @@ FabricHostPath::InitPorts()
     UintegerValue ttl;
     DynamicCast<Ipv4L3Protocol>(m_ipv4)->GetAttribute("DefaultTtl", ttl);
     m_ttl = static_cast<uint8_t>(ttl.Get());
+    // Packet metadata (Packet::EnablePrinting / EnableChecking, before the first packet) records
+    // each header's type: then keep ns-3's two headers, so that the records match what readers
+    // remove. With it off, a header leaves no record. Asked of a bare PacketMetadata: a Packet
+    // would take a packet uid and shift those of the run's packets.
+    PacketMetadata probe(0, 0);
+    UdpHeader udp;
+    probe.AddHeader(udp, udp.GetSerializedSize());
+    Buffer bytes;
+    bytes.AddAtStart(udp.GetSerializedSize());
+    m_oneHeader = !probe.BeginItem(bytes).HasNext();
     m_hostPorts.resize(m_node->GetNDevices());
     for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
     {
@@ -124,6 +247,12 @@ FabricHostPath::InitPorts()
             continue;
         }
         hp.ipv4If = m_ipv4->GetInterfaceForDevice(hp.device);
+        if (hp.ipv4If >= 0)
+        {
+            // Ipv4L3Protocol::IsUp(i) asks this interface (found per call); ns-3 never
+            // removes an interface, so it is kept.
+            hp.iface = DynamicCast<Ipv4L3Protocol>(m_ipv4)->GetInterface(hp.ipv4If);
+        }
         if (auto ndqi = hp.device->GetObject<NetDeviceQueueInterface>())
         {
             hp.txq = ndqi->GetTxQueue(0);
@@ -153,13 +282,7 @@ FabricHostPath::ChecksumOn()
 }
 
 bool
-FabricHostPath::SendUdp(Ptr<Packet> p,
-                        Ipv4Address src,
-                        Ipv4Address dst,
-                        uint16_t sport,
-                        uint16_t dport,
-                        uint8_t tos,
-                        const Ptr<Ipv4Route>& route)
+FabricHostPath::TakesPrefix()
 {
     Init();
     if (!m_available)
@@ -170,6 +293,31 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     {
         InitPorts();
     }
+    return m_oneHeader && !ChecksumOn();
+}
+
+bool
+FabricHostPath::SendUdp(Ptr<Packet> p,
+                        Ipv4Address src,
+                        Ipv4Address dst,
+                        uint16_t sport,
+                        uint16_t dport,
+                        uint8_t tos,
+                        const Ptr<Ipv4Route>& route,
+                        const uint8_t* prefix,
+                        uint32_t prefixSize)
+{
+    Init();
+    if (!m_available)
+    {
+        return false;
+    }
+    if (!m_portsKnown)
+    {
+        InitPorts();
+    }
+    NS_ABORT_MSG_IF(prefix && (!route || !TakesPrefix()),
+                    "FabricHostPath::SendUdp: a prefix needs a route and TakesPrefix()");
     // Ipv4L3Protocol::Send numbers datagrams per (source, destination, protocol) in
     // BuildHeader. With a route (case 1b) the number stays taken whatever happens next (an
     // interface down, a stopped device queue, fragmentation, loopback delivery). Without one
@@ -212,13 +360,47 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         return false;
     }
     const HostPort& hp = m_hostPorts[idx];
-    if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + 8 + 20 > dev->GetMtu()
-        || !rt->GetGateway().IsInitialized() || !m_ipv4->IsUp(hp.ipv4If)
-        || (hp.txq && hp.txq->IsStopped()) || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
+    if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + prefixSize + 8 + 20 > dev->GetMtu()
+        || !rt->GetGateway().IsInitialized() || !hp.iface->IsUp() || (hp.txq && hp.txq->IsStopped())
+        || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
     {
         return false;
     }
     const bool checksum = ChecksumOn();
+    if (!checksum && m_oneHeader)
+    {
+        // The same 28 bytes as the two headers below, in one AddHeader.
+        FabricUdpIpv4Header h;
+        h.Set(src, dst, tos, m_ttl, myId, sport, dport, p->GetSize() + prefixSize);
+        if (prefix)
+        {
+            h.SetPrefix(prefix, prefixSize);
+        }
+        p->AddHeader(h);
+    }
+    else
+    {
+        AddUdpIpv4Headers(p, src, dst, sport, dport, tos, myId, checksum);
+    }
+    ++m_fastTx;
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(p->Copy(), m_ipv4, hp.ipv4If); // a copy: the device adds its header to p
+    }
+    dev->Send(p, hp.broadcast, Ipv4L3Protocol::PROT_NUMBER);
+    return true;
+}
+
+void
+FabricHostPath::AddUdpIpv4Headers(Ptr<Packet> p,
+                                  Ipv4Address src,
+                                  Ipv4Address dst,
+                                  uint16_t sport,
+                                  uint16_t dport,
+                                  uint8_t tos,
+                                  uint16_t id,
+                                  bool checksum) const
+{
     UdpHeader udp;
     if (checksum)
     {
@@ -228,15 +410,8 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     udp.SetDestinationPort(dport);
     udp.SetSourcePort(sport);
     p->AddHeader(udp);
-    const Ipv4Header ip = UdpIpv4Header(src, dst, tos, p->GetSize(), myId, checksum);
+    const Ipv4Header ip = UdpIpv4Header(src, dst, tos, p->GetSize(), id, checksum);
     p->AddHeader(ip);
-    ++m_fastTx;
-    if (!m_txTrace.IsEmpty())
-    {
-        m_txTrace(p->Copy(), m_ipv4, hp.ipv4If); // a copy: the device adds its header to p
-    }
-    dev->Send(p, hp.broadcast, Ipv4L3Protocol::PROT_NUMBER);
-    return true;
 }
 
 Ipv4Header
@@ -267,9 +442,22 @@ bool
 FabricHostPath::BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload)
 {
     NS_LOG_FUNCTION(this << port << minPayload);
+    return AddBinding(Binding{port, minPayload, handler, UdpInPlaceHandler()});
+}
+
+bool
+FabricHostPath::BindUdpInPlace(uint16_t port, UdpInPlaceHandler handler, uint32_t minPayload)
+{
+    NS_LOG_FUNCTION(this << port << minPayload);
+    return AddBinding(Binding{port, minPayload, UdpHandler(), handler});
+}
+
+bool
+FabricHostPath::AddBinding(Binding binding)
+{
     for (const Binding& b : m_bindings)
     {
-        if (b.port == port)
+        if (b.port == binding.port)
         {
             return false;
         }
@@ -278,7 +466,7 @@ FabricHostPath::BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload)
     {
         return false;
     }
-    m_bindings.push_back(Binding{port, minPayload, handler});
+    m_bindings.push_back(binding);
     InstallDemux();
     return true;
 }
@@ -351,33 +539,53 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
         }
         const uint32_t idx = device->GetIfIndex();
         const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].ipv4If : -1;
-        if (iface >= 0 && m_ipv4->IsUp(iface))
+        if (iface >= 0 && m_hostPorts[idx].iface->IsUp())
         {
-            // Each header read once, from a copy: the received packet is left untouched for
-            // the IPv4 path if the fast path does not take it.
-            Ptr<Packet> p = packet->Copy();
+            // The IPv4 header read once (peeked: the received packet stays untouched for the
+            // IPv4 path if the fast path does not take it), the UDP ports from the bytes.
             Ipv4Header ip;
-            p->RemoveHeader(ip);
+            const uint32_t hl = packet->PeekHeader(ip);
+            // IPv4 payload and frame padding (0 for a header longer than the packet: declined)
+            const uint32_t datagram = hl + 8 <= packet->GetSize() ? packet->GetSize() - hl : 0;
             if (ip.GetProtocol() == UdpL4Protocol::PROT_NUMBER
                 && FabricAddressing::HostOf(ip.GetDestination().Get()) == m_fabricNode
                 && ip.IsLastFragment() && ip.GetFragmentOffset() == 0 && ip.GetPayloadSize() >= 8
-                && ip.GetPayloadSize() <= p->GetSize())
+                && ip.GetPayloadSize() <= datagram)
             {
-                if (ip.GetPayloadSize() < p->GetSize())
-                {
-                    p->RemoveAtEnd(p->GetSize() - ip.GetPayloadSize()); // frame padding, as IPv4
-                }
-                UdpHeader udp;
-                p->RemoveHeader(udp);
-                const uint16_t port = udp.GetDestinationPort();
+                uint8_t bytes[64]; // at most 60 bytes of IPv4 header, then the UDP ports
+                packet->CopyData(bytes, hl + 4);
+                const auto sourcePort = static_cast<uint16_t>((bytes[hl] << 8) | bytes[hl + 1]);
+                const auto port = static_cast<uint16_t>((bytes[hl + 2] << 8) | bytes[hl + 3]);
+                const uint32_t payload = ip.GetPayloadSize() - 8;
                 for (const Binding& b : m_bindings)
                 {
                     if (b.port == port)
                     {
+                        if (payload < b.minPayload)
+                        {
+                            break;
+                        }
                         // Nothing of b is read after the call (a handler that binds a port
                         // may move m_bindings; its callback's implementation is shared, so
                         // the call itself survives that).
-                        if (p->GetSize() >= b.minPayload && b.handler(p, ip, udp.GetSourcePort()))
+                        bool taken = false;
+                        if (!b.inPlace.IsNull())
+                        {
+                            taken = b.inPlace(packet, hl + 8, payload, ip, sourcePort);
+                        }
+                        else
+                        {
+                            // The handler's payload: a copy with both headers cut off in one
+                            // step, and any frame padding, as IPv4 removes it.
+                            Ptr<Packet> p = packet->Copy();
+                            p->RemoveAtStart(hl + 8);
+                            if (payload < p->GetSize())
+                            {
+                                p->RemoveAtEnd(p->GetSize() - payload);
+                            }
+                            taken = b.handler(p, ip, sourcePort);
+                        }
+                        if (taken)
                         {
                             ++m_fastRx;
                             m_rxTrace(packet, m_ipv4, iface);

@@ -3,6 +3,7 @@
 #define FABRIC_HOST_PATH_H
 
 #include "ns3/callback.h"
+#include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
@@ -20,7 +21,61 @@
 namespace ns3
 {
 
+class Ipv4Interface;
 class TrafficControlLayer;
+
+/**
+ * \ingroup fabric
+ * The IPv4 and UDP headers of a datagram as one 28-byte header, for FabricHostPath's send path:
+ * one Packet::AddHeader instead of two (each costs a buffer growth, a virtual serialization
+ * and a metadata record). Set() writes the bytes Ipv4Header (20 bytes: no options, checksum
+ * field 0) followed by UdpHeader (checksum 0) serialize for the same fields, so the packet is
+ * byte for byte what the two headers give, and readers (Ipv4Header, UdpHeader, the switches)
+ * see no difference. Only for checksums off and with packet metadata disabled (its records
+ * would name this header, and a later RemoveHeader(Ipv4Header) would not match them): callers
+ * check both (FabricHostPath does). The first bytes of the UDP payload (a transport header
+ * such as RoCE's) may be written with it too (SetPrefix).
+ */
+class FabricUdpIpv4Header : public Header
+{
+  public:
+    /// IPv4 (20 bytes, no options) then UDP (8): the size without a prefix.
+    static constexpr uint32_t SIZE = 28;
+    /// The longest prefix (SetPrefix).
+    static constexpr uint32_t MAX_PREFIX = 16;
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
+    /**
+     * Write the fields (no checksums, may-fragment, fragment offset 0).
+     * \param payloadSize UDP payload bytes, a prefix included (IPv4 total length payloadSize
+     *        + 28)
+     */
+    void Set(Ipv4Address src,
+             Ipv4Address dst,
+             uint8_t tos,
+             uint8_t ttl,
+             uint16_t id,
+             uint16_t sport,
+             uint16_t dport,
+             uint32_t payloadSize);
+
+    /**
+     * Write \p size bytes (at most MAX_PREFIX) after the UDP header: the start of the UDP
+     * payload, counted in Set's payloadSize. Deserialize reads SIZE + the prefix size set.
+     */
+    void SetPrefix(const uint8_t* bytes, uint32_t size);
+
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+  private:
+    uint8_t m_bytes[SIZE + MAX_PREFIX]{}; //!< the wire bytes
+    uint32_t m_prefix{0};                 //!< prefix bytes after the UDP header
+};
 
 /**
  * \ingroup fabric
@@ -49,8 +104,10 @@ class TrafficControlLayer;
  * Receive (BindUdp): on the first bind, the traffic-control layer's IPv4 protocol handler of
  * the host's fabric devices is replaced by a demultiplexer: a UDP datagram for this host (its
  * interface up, not a fragment, checksums off) to a bound port is offered to that port's
- * handler with the UDP header removed; every other packet (and one the handler declines) goes to
- * TrafficControlLayer::Receive unchanged (ARP, IPv6 and loopback handlers are left as they were).
+ * handler (BindUdp: a copy with the headers removed; BindUdpInPlace: the received packet itself
+ * with the payload's offset and length); every other packet (and one the handler declines)
+ * goes to TrafficControlLayer::Receive unchanged (ARP, IPv6 and loopback handlers are left as
+ * they were).
  *
  * Only on hosts routed by FabricIpv4Routing with ns-3's Ipv4L3Protocol, UdpL4Protocol and
  * traffic-control layer (IsAvailable); elsewhere SendUdp always returns false and BindUdp
@@ -67,6 +124,15 @@ class FabricHostPath : public Object
      * payload must then be left untouched.
      */
     using UdpHandler = Callback<bool, Ptr<Packet>, const Ipv4Header&, uint16_t>;
+
+    /**
+     * A bound port's handler that reads the datagram where it is (BindUdpInPlace: no copy of
+     * the packet, no header removed): the received packet (IPv4 header first), the offset of
+     * the UDP payload in it, the payload's length (frame padding excluded), the IPv4 header,
+     * the UDP source port. Returns false to leave the datagram to IPv4.
+     */
+    using UdpInPlaceHandler
+        = Callback<bool, Ptr<const Packet>, uint32_t, uint32_t, const Ipv4Header&, uint16_t>;
 
     static TypeId GetTypeId();
     FabricHostPath();
@@ -85,7 +151,11 @@ class FabricHostPath : public Object
     /**
      * Send \p p (the UDP payload) as UdpL4Protocol::Send(p, src, dst, sport, dport, route)
      * with IPv4 TOS \p tos would, if that is a plain send.
-     * \return true if sent; false if the caller must give \p p (unchanged) to UdpL4Protocol
+     * \param prefix null, or (only with a \p route and when TakesPrefix()) the first
+     *        \p prefixSize bytes (at most FabricUdpIpv4Header::MAX_PREFIX) of the UDP payload,
+     *        not in \p p: written with the UDP/IPv4 headers in one header
+     * \return true if sent; false if the caller must give \p p (unchanged; with the prefix
+     *         added first, if one was given) to UdpL4Protocol
      */
     bool SendUdp(Ptr<Packet> p,
                  Ipv4Address src,
@@ -93,7 +163,9 @@ class FabricHostPath : public Object
                  uint16_t sport,
                  uint16_t dport,
                  uint8_t tos,
-                 const Ptr<Ipv4Route>& route);
+                 const Ptr<Ipv4Route>& route,
+                 const uint8_t* prefix = nullptr,
+                 uint32_t prefixSize = 0);
 
     /**
      * Offer UDP datagrams for this host to \p port to \p handler, if their payload has at
@@ -102,6 +174,16 @@ class FabricHostPath : public Object
      *         (nothing is installed; those datagrams take IPv4 or the first binding)
      */
     bool BindUdp(uint16_t port, UdpHandler handler, uint32_t minPayload = 0);
+
+    /// BindUdp with a handler that reads the datagram in place (UdpInPlaceHandler).
+    bool BindUdpInPlace(uint16_t port, UdpInPlaceHandler handler, uint32_t minPayload = 0);
+
+    /**
+     * Whether SendUdp takes a payload prefix: the host can use the fast path and writes one
+     * FabricUdpIpv4Header (checksums off, packet metadata off). Learns the host's ports (as the
+     * first packet does).
+     */
+    bool TakesPrefix();
 
     /// Datagrams sent and received through the fast path (not through IPv4).
     uint64_t GetFastTxPackets() const { return m_fastTx; }
@@ -123,8 +205,9 @@ class FabricHostPath : public Object
     /// What the fast path needs of a host port.
     struct HostPort
     {
-        int32_t ipv4If{-1};      //!< IPv4 interface of the device; -1: not a fast port
-        Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
+        int32_t ipv4If{-1};       //!< IPv4 interface of the device; -1: not a fast port
+        Ptr<Ipv4Interface> iface; //!< that interface (asked for its state, as Ipv4::IsUp does)
+        Ptr<NetDeviceQueue> txq;  //!< the device's transmit queue (flow control)
         Ptr<NetDevice> device;
         Address broadcast; //!< the device's broadcast address (asked once)
     };
@@ -133,8 +216,12 @@ class FabricHostPath : public Object
     {
         uint16_t port;
         uint32_t minPayload;
-        UdpHandler handler;
+        UdpHandler handler;        //!< null for an in-place binding
+        UdpInPlaceHandler inPlace; //!< null for a BindUdp binding
     };
+
+    /// Add a binding (BindUdp, BindUdpInPlace); false if the port is bound already.
+    bool AddBinding(Binding binding);
 
     /// Learn whether the host can use the fast path (once).
     void Init();
@@ -148,6 +235,15 @@ class FabricHostPath : public Object
                              uint32_t payloadSize,
                              uint16_t id,
                              bool checksum) const;
+    /// The UDP then the IPv4 header, as UdpL4Protocol and Ipv4L3Protocol add them.
+    void AddUdpIpv4Headers(Ptr<Packet> p,
+                           Ipv4Address src,
+                           Ipv4Address dst,
+                           uint16_t sport,
+                           uint16_t dport,
+                           uint8_t tos,
+                           uint16_t id,
+                           bool checksum) const;
     /// The protocol handler replacing TrafficControlLayer::Receive for IPv4 on fast ports.
     void ReceiveFromDevice(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
@@ -165,6 +261,8 @@ class FabricHostPath : public Object
     uint8_t m_ttl{64};
     bool m_checksum{false};
     bool m_checksumKnown{false};
+    /// Packet metadata off (seen at the first packet): one FabricUdpIpv4Header, not two.
+    bool m_oneHeader{false};
     Ptr<Ipv4> m_ipv4;
     Ptr<TrafficControlLayer> m_tc;
     std::vector<HostPort> m_hostPorts;             //!< by device index

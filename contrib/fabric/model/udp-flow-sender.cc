@@ -113,6 +113,9 @@ UdpFlowSender::StartApplication()
     const InetSocketAddress remote = InetSocketAddress::ConvertFrom(m_remote);
     m_dstAddr = remote.GetIpv4();
     m_dstPort = remote.GetPort();
+    m_routeQuery = Ipv4Header();
+    m_routeQuery.SetDestination(m_dstAddr);
+    m_routeQuery.SetProtocol(UdpL4Protocol::PROT_NUMBER);
     if (m_hostPath == HOST_PATH_FAST)
     {
         Ptr<FabricHostPath> hp = FabricHostPath::Get(GetNode());
@@ -144,11 +147,8 @@ UdpFlowSender::SendNext()
     Ptr<Ipv4Route> route;
     if (Ptr<Ipv4RoutingProtocol> rp = m_ipv4->GetRoutingProtocol())
     {
-        Ipv4Header h;
-        h.SetDestination(m_dstAddr);
-        h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
         Socket::SocketErrno err;
-        route = rp->RouteOutput(p, h, nullptr, err);
+        route = rp->RouteOutput(p, m_routeQuery, nullptr, err);
     }
     if (route)
     {

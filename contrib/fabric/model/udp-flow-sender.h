@@ -7,6 +7,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-cache.h"
@@ -90,6 +91,8 @@ class UdpFlowSender : public Application
     HostPath m_hostPath{HOST_PATH_FAST};
     Ptr<FabricHostPath> m_fast; //!< the host's fast path, if HostPath fast and available
     Ipv4Address m_dstAddr;
+    /// What the routing protocol is asked with per packet (destination, UDP), built once.
+    Ipv4Header m_routeQuery;
     uint16_t m_dstPort{0};
     EventId m_sendEvent;
     uint64_t m_sentBytes{0};

@@ -42,6 +42,33 @@ RoceHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_psn);
 }
 
+void
+RoceHeader::Write(uint8_t* out) const
+{
+    out[0] = m_type;
+    out[1] = m_flags;
+    out[2] = static_cast<uint8_t>(m_round >> 8);
+    out[3] = static_cast<uint8_t>(m_round);
+    out[4] = static_cast<uint8_t>(m_qp >> 24);
+    out[5] = static_cast<uint8_t>(m_qp >> 16);
+    out[6] = static_cast<uint8_t>(m_qp >> 8);
+    out[7] = static_cast<uint8_t>(m_qp);
+    out[8] = static_cast<uint8_t>(m_psn >> 24);
+    out[9] = static_cast<uint8_t>(m_psn >> 16);
+    out[10] = static_cast<uint8_t>(m_psn >> 8);
+    out[11] = static_cast<uint8_t>(m_psn);
+}
+
+void
+RoceHeader::Read(const uint8_t* in)
+{
+    m_type = static_cast<Type>(in[0]);
+    m_flags = in[1];
+    m_round = static_cast<uint16_t>((in[2] << 8) | in[3]);
+    m_qp = (uint32_t(in[4]) << 24) | (uint32_t(in[5]) << 16) | (uint32_t(in[6]) << 8) | in[7];
+    m_psn = (uint32_t(in[8]) << 24) | (uint32_t(in[9]) << 16) | (uint32_t(in[10]) << 8) | in[11];
+}
+
 uint32_t
 RoceHeader::Deserialize(Buffer::Iterator i)
 {

@@ -54,6 +54,11 @@ class RoceHeader : public Header
     uint16_t GetRound() const { return m_round; }
     void SetRound(uint16_t round) { m_round = round; }
 
+    /// Write the SIZE bytes Serialize writes to \p out (for a header built with others).
+    void Write(uint8_t* out) const;
+    /// Read the SIZE bytes at \p in as Deserialize reads them.
+    void Read(const uint8_t* in);
+
     /// Whether round \p a is later than round \p b (serial-number arithmetic modulo 2^16).
     static bool RoundAfter(uint16_t a, uint16_t b) { return static_cast<int16_t>(a - b) > 0; }
 

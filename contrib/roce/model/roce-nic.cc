@@ -179,7 +179,8 @@ RoceNic::Kick(uint32_t port)
     {
         return; // disposed: a device trace fired during teardown
     }
-    Port& p = GetPort(port);
+    // A known port directly: GetPort checks the node's devices, per transmission here.
+    Port& p = (port < m_ports.size() && m_ports[port].device) ? m_ports[port] : GetPort(port);
     if (!p.pending)
     {
         p.pending = true;
@@ -227,7 +228,10 @@ RoceNic::TrySend(uint32_t port)
         {
             if (earliest != Time::Max() && (!p.wakeArmed || earliest < p.wakeAt))
             {
-                p.wake.Cancel();
+                if (p.wakeArmed)
+                {
+                    p.wake.Cancel(); // an event that has run needs no cancel (a simulator call)
+                }
                 p.wakeAt = earliest;
                 p.wake = Simulator::Schedule(earliest - now, &RoceNic::Wake, this, port);
                 p.wakeArmed = true;
@@ -273,15 +277,35 @@ RoceNic::SendIp(Ptr<Packet> p,
                 uint16_t sport,
                 uint16_t dport,
                 uint8_t tos,
-                const Ptr<Ipv4Route>& route)
+                const Ptr<Ipv4Route>& route,
+                const RoceHeader* rh)
 {
     InitHost();
     // The host's FabricHostPath writes the headers IPv4 would and sends to the device, or
     // declines (anything but a plain send) and the packet takes IPv4.
-    if (m_fast && m_host->SendUdp(p, src, dst, sport, dport, tos, route))
+    if (rh && m_fast && route && m_host->TakesPrefix())
     {
-        ++m_fastTx;
-        return;
+        // The RoCE header written with the UDP/IPv4 headers: one AddHeader, not two.
+        uint8_t bytes[RoceHeader::SIZE];
+        rh->Write(bytes);
+        if (m_host->SendUdp(p, src, dst, sport, dport, tos, route, bytes, RoceHeader::SIZE))
+        {
+            ++m_fastTx;
+            return;
+        }
+        p->AddHeader(*rh); // declined: IPv4 sends the packet with its RoCE header
+    }
+    else
+    {
+        if (rh)
+        {
+            p->AddHeader(*rh);
+        }
+        if (m_fast && m_host->SendUdp(p, src, dst, sport, dport, tos, route))
+        {
+            ++m_fastTx;
+            return;
+        }
     }
     SocketIpTosTag tag;
     tag.SetTos(tos);
@@ -305,7 +329,7 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
         // Another binding of 4791 on this host (FabricTrafficHelper's UDP sink) would get the
         // RoCE packets: refuse the combination instead of losing them silently.
         NS_ABORT_MSG_UNLESS(
-            m_host->BindUdp(
+            m_host->BindUdpInPlace(
                 RoceReceiver::PORT, MakeCallback(&RoceNic::ReceiveFast, this), RoceHeader::SIZE),
             "RoceNic: UDP port " << RoceReceiver::PORT << " of node " << m_node->GetId()
                                  << " is already bound on its FabricHostPath: RoCE and "
@@ -315,14 +339,16 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
 }
 
 bool
-RoceNic::ReceiveFast(Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport)
+RoceNic::ReceiveFast(
+    Ptr<const Packet> packet, uint32_t offset, uint32_t size, const Ipv4Header& ip, uint16_t sport)
 {
     if (!m_receiverActive)
     {
         return false; // IPv4 answers as before (the receiver's socket is closed)
     }
     ++m_fastRx;
-    m_receiver->ReceivePacket(p, ip.GetSource(), sport, ip.GetTos());
+    // Read in place: the receiver needs the RoCE header and the payload's length only.
+    m_receiver->ReceiveInPlace(packet, offset, size, ip.GetSource(), sport, ip.GetTos());
     return true;
 }
 

@@ -19,6 +19,7 @@ namespace ns3
 
 class FabricHostPath;
 class PfcQueue;
+class RoceHeader;
 class RoceReceiver;
 class RoceSender;
 class UdpL4Protocol;
@@ -87,9 +88,11 @@ class RoceNic : public Object
     Ptr<RoceSender> FindQp(uint32_t qpn) const;
 
     /**
-     * Send a RoCE packet (\p p starts with its RoceHeader) as UDP/IPv4 from \p src:\p sport to
-     * \p dst:\p dport with IPv4 TOS \p tos over \p route (null: no route, IPv4 drops it),
-     * by the HostPath the NIC uses.
+     * Send a RoCE packet as UDP/IPv4 from \p src:\p sport to \p dst:\p dport with IPv4 TOS
+     * \p tos over \p route (null: no route, IPv4 drops it), by the HostPath the NIC uses.
+     * \p p starts with its RoceHeader, or \p rh is that header, not yet in \p p: the fast path
+     * then writes it with the UDP/IPv4 headers in one (FabricHostPath::TakesPrefix), the
+     * same bytes; any other path adds it first.
      */
     void SendIp(Ptr<Packet> p,
                 Ipv4Address src,
@@ -97,11 +100,12 @@ class RoceNic : public Object
                 uint16_t sport,
                 uint16_t dport,
                 uint8_t tos,
-                const Ptr<Ipv4Route>& route);
+                const Ptr<Ipv4Route>& route,
+                const RoceHeader* rh = nullptr);
 
     /**
      * The host's RoCE receiver: with the fast host path, UDP 4791 packets for this host go
-     * to \p rx (RoceReceiver::ReceivePacket) while \p active, without the IPv4 stack.
+     * to \p rx (RoceReceiver::ReceiveInPlace) while \p active, without the IPv4 stack.
      */
     void SetReceiver(Ptr<RoceReceiver> rx, bool active);
 
@@ -135,7 +139,11 @@ class RoceNic : public Object
     /// Learn the host's stack (once): whether the fast path applies.
     void InitHost();
     /// FabricHostPath's handler for UDP 4791: to the receiver while it runs.
-    bool ReceiveFast(Ptr<Packet> p, const Ipv4Header& ip, uint16_t sport);
+    bool ReceiveFast(Ptr<const Packet> packet,
+                     uint32_t offset,
+                     uint32_t size,
+                     const Ipv4Header& ip,
+                     uint16_t sport);
 
     Ptr<Node> m_node;
     uint32_t m_depth{1};

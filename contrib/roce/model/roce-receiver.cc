@@ -166,9 +166,11 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t rou
     rh.SetQp(f.qp);
     rh.SetPsn(psn);
     rh.SetRound(round);
-    p->AddHeader(rh);
-    if (!f.route)
+    const bool routed = static_cast<bool>(f.route);
+    if (!routed)
     {
+        // The routing protocol is asked with the packet IPv4 would give it.
+        p->AddHeader(rh);
         Ipv4Header h;
         h.SetDestination(f.peer);
         h.SetProtocol(UdpL4Protocol::PROT_NUMBER);
@@ -183,7 +185,8 @@ RoceReceiver::SendControl(FlowState& f, uint8_t type, uint32_t psn, uint16_t rou
     // control packets hash alike, as RoCEv2 NICs do. With no route back (every port believed
     // dead) IPv4 drops it (no-route) and the sender's timeout recovers.
     const Ipv4Address src = f.route ? f.route->GetSource() : m_primary;
-    m_nic->SendIp(p, src, f.peer, f.peerPort, PORT, CONTROL_TOS, f.route);
+    // With a route the header goes in with the UDP/IPv4 headers (RoceNic::SendIp).
+    m_nic->SendIp(p, src, f.peer, f.peerPort, PORT, CONTROL_TOS, f.route, routed ? &rh : nullptr);
 }
 
 void
@@ -232,6 +235,33 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
     {
         return;
     }
+    Process(rh, p->GetSize(), peer, peerPort, tosByte);
+}
+
+void
+RoceReceiver::ReceiveInPlace(Ptr<const Packet> packet,
+                             uint32_t offset,
+                             uint32_t size,
+                             Ipv4Address peer,
+                             uint16_t peerPort,
+                             uint8_t tos)
+{
+    // At most 60 bytes of IPv4 header and 8 of UDP before the RoCE header.
+    uint8_t bytes[60 + 8 + RoceHeader::SIZE];
+    if (size < RoceHeader::SIZE || offset + RoceHeader::SIZE > sizeof(bytes))
+    {
+        return;
+    }
+    packet->CopyData(bytes, offset + RoceHeader::SIZE);
+    RoceHeader rh;
+    rh.Read(bytes + offset);
+    Process(rh, size - RoceHeader::SIZE, peer, peerPort, tos);
+}
+
+void
+RoceReceiver::Process(
+    const RoceHeader& rh, uint32_t payload, Ipv4Address peer, uint16_t peerPort, uint8_t tosByte)
+{
     if (rh.GetType() != RoceHeader::DATA)
     {
         // ACK, NACK or CNP for one of this host's queue pairs.
@@ -269,8 +299,8 @@ RoceReceiver::ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, 
     if (psn == f.expected)
     {
         ++f.expected;
-        f.deliveredBytes += p->GetSize();
-        m_deliverTrace(f.qp, p->GetSize());
+        f.deliveredBytes += payload;
+        m_deliverTrace(f.qp, payload);
         if (last && !f.complete)
         {
             f.complete = true;

@@ -16,6 +16,8 @@
 namespace ns3
 {
 
+class RoceHeader;
+
 class RoceNic;
 class UdpL4Protocol;
 
@@ -88,6 +90,17 @@ class RoceReceiver : public Application
      */
     void ReceivePacket(Ptr<Packet> p, Ipv4Address peer, uint16_t peerPort, uint8_t tos);
 
+    /**
+     * ReceivePacket for a packet read in place (RoceNic fast host path): the RoCE packet is
+     * the \p size bytes at \p offset of \p packet.
+     */
+    void ReceiveInPlace(Ptr<const Packet> packet,
+                        uint32_t offset,
+                        uint32_t size,
+                        Ipv4Address peer,
+                        uint16_t peerPort,
+                        uint8_t tos);
+
     /// (flow id, message bytes delivered in order)
     typedef void (*CompleteTracedCallback)(uint32_t flowId, uint64_t bytes);
     /// (flow id, payload bytes delivered in order by this packet)
@@ -99,6 +112,12 @@ class RoceReceiver : public Application
     void DoDispose() override;
 
   private:
+    /// A RoCE packet with header \p rh and \p payload bytes after it arrived (both paths).
+    void Process(const RoceHeader& rh,
+                 uint32_t payload,
+                 Ipv4Address peer,
+                 uint16_t peerPort,
+                 uint8_t tosByte);
     /// The host's view changed: forget the cached routes back (NIC port failover).
     void OnNodeViewChange(uint32_t node, bool isNode, uint32_t id, bool up);
     void StartApplication() override;

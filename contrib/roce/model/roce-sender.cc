@@ -317,7 +317,6 @@ RoceSender::SendOne()
     rh.SetPsn(psn);
     rh.SetFlags(psn + 1 == m_nPkts ? RoceHeader::FLAG_LAST : 0);
     rh.SetRound(m_round);
-    p->AddHeader(rh);
     const bool retx = psn < m_highSent;
     if (m_sndUna == m_highSent)
     {
@@ -327,10 +326,23 @@ RoceSender::SendOne()
     m_highSent = std::max(m_highSent, m_sndNxt);
     ++m_txPackets;
     m_retxPackets += retx ? 1 : 0;
-    m_txTrace(p, psn, retx);
+    // The header goes in with the UDP/IPv4 headers (RoceNic::SendIp), unless a Tx sink is
+    // to see the packet with it.
+    const bool traced = !m_txTrace.IsEmpty();
+    if (traced)
+    {
+        p->AddHeader(rh);
+        m_txTrace(p, psn, retx);
+    }
     // ECN-capable transport, best-effort DSCP; through the NIC's host path (RoceNic::HostPath).
-    m_nic->SendIp(
-        p, m_srcAddr, m_dstAddr, m_localPort, ROCEV2_UDP_PORT, Ipv4Header::ECN_ECT0, m_route);
+    m_nic->SendIp(p,
+                  m_srcAddr,
+                  m_dstAddr,
+                  m_localPort,
+                  ROCEV2_UDP_PORT,
+                  Ipv4Header::ECN_ECT0,
+                  m_route,
+                  traced ? nullptr : &rh);
     const uint32_t wire = size + WIRE_OVERHEAD;
     m_cc->OnSent(wire);
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.
