@@ -87,7 +87,10 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     // Per link, side by side (one reset per call, one cache line per link visited): spare
     // capacity, unfrozen weight and flow count, level.
     auto& ls = m_links;
-    ls.resize(nl);
+    if (ls.size() < nl)
+    {
+        ls.resize(nl); // never shrunk: a smaller instance does not make the next one re-grow
+    }
     for (size_t l = 0; l < nl; ++l)
     {
         if (!(capacity[l] >= 0))
@@ -148,11 +151,14 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     {
         return std::max(0.0, ls[l].spare) / ls[l].weight;
     };
-    // Min-heap of (level, (link, unused)) in m_heap's storage.
-    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
+    // Min-heap of (level, link) in m_heap's storage, ordered by level, then link.
+    using Entry = HeapEntry;
     auto& heap = m_heap;
     heap.clear();
-    const std::greater<Entry> later;
+    auto later = [](const Entry& a, const Entry& b)
+    {
+        return a.level > b.level || (a.level == b.level && a.link > b.link);
+    };
     // Few links: a linear scan for the lowest level beats keeping a heap up to date. The scan
     // runs over the links that still have unfrozen flows, in index order (ties go to the
     // lowest index), dropping the others as it goes.
@@ -206,7 +212,7 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
             }
             else
             {
-                heap.push_back({ls[l].level, {l, 0}});
+                heap.push_back({ls[l].level, l});
             }
         }
     }
@@ -278,28 +284,28 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
         else
         {
             // A freeze at the water level never lowers a link's level (it takes at most the
-            // link's fair share), so an entry whose level went up is pushed again only when
+            // link's fair share), so an entry whose level went up is replaced only when
             // it reaches the top: the top entry that is current is the lowest link.
             while (!heap.empty())
             {
-                const uint32_t top = heap.front().second.first;
+                const uint32_t top = heap.front().link;
                 if (ls[top].count == 0)
                 {
                     pop();
                     continue;
                 }
                 const double now = ls[top].level;
-                if (now == heap.front().first)
+                if (now == heap.front().level)
                 {
                     break;
                 }
-                heap.front() = {now, {top, 0}};
+                heap.front() = {now, top};
                 siftDown(0);
             }
             if (!heap.empty())
             {
-                linkLevel = heap.front().first;
-                l = heap.front().second.first;
+                linkLevel = heap.front().level;
+                l = heap.front().link;
             }
         }
         const bool haveCap = nextCap < byCap.size();

@@ -143,7 +143,14 @@ class MaxMinFairSolver
     std::vector<uint8_t> m_frozen;
     std::vector<uint32_t> m_byCap;
     std::vector<uint32_t> m_active;
-    std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
+    /// A link in the heap of levels.
+    struct HeapEntry
+    {
+        double level;
+        uint32_t link;
+    };
+
+    std::vector<HeapEntry> m_heap;
 };
 
 } // namespace ns3
