@@ -1088,21 +1088,37 @@ FlowSimulator::Run(double stopS)
     };
 
     // The links (and weights) a flow loads under the current view; false: no route.
-    FabricPath scratch;                // the last traced path (storage reused)
+    // The last traced path: its nodes and directed links in arrays sized once for the longest
+    // path allowed (written by index: a push_back per hop was an out-of-line call).
+    struct Trace
+    {
+        std::vector<uint32_t> nodes;    //!< hops + 1 entries valid
+        std::vector<uint32_t> dirLinks; //!< hops entries valid
+        uint32_t hops{0};
+        bool delivered{false};
+
+        const uint32_t* LinksBegin() const { return dirLinks.data(); }
+        const uint32_t* LinksEnd() const { return dirLinks.data() + hops; }
+    };
+
+    Trace scratch;
+    scratch.nodes.resize(size_t(m_maxHops) + 1);
+    scratch.dirLinks.resize(m_maxHops);
     std::vector<LinkShare> routeLinks; // the links it loads (storage reused)
-    auto route = [&](uint32_t f, FabricPath& hashed, std::vector<LinkShare>& out)
+    auto route = [&](uint32_t f, Trace& hashed, std::vector<LinkShare>& out)
     {
         const FlowSpec& fs = m_records[f].spec;
         // TracePath (fabric-routing.h) hop by hop, into storage reused from flow to flow (a
         // small run spends much of its time allocating path vectors otherwise).
-        hashed.nodes.clear();
-        hashed.dirLinks.clear();
-        hashed.nodes.push_back(fs.src);
+        uint32_t* nodes = hashed.nodes.data();
+        uint32_t* dirLinks = hashed.dirLinks.data();
+        uint32_t hops = 0;
+        nodes[0] = fs.src;
         {
             const FlowKey key = fs.Key();
             uint32_t node = fs.src;
             uint32_t inPort = FabricRouting::NO_PORT;
-            while (node != fs.dst && hashed.dirLinks.size() < m_maxHops)
+            while (node != fs.dst && hops < m_maxHops)
             {
                 const uint32_t port = m_routing->SelectPort(node, inPort, fs.dst, key);
                 if (port == FabricRouting::NO_PORT)
@@ -1113,11 +1129,12 @@ FlowSimulator::Run(double stopS)
                 const uint32_t id = g.GetPortLink(node, port);
                 const FabricLink& l = g.GetLink(id);
                 const uint32_t side = (l.node[0] == node && l.port[0] == port) ? 0 : 1;
-                hashed.dirLinks.push_back(2 * id + side);
+                dirLinks[hops] = 2 * id + side;
                 inPort = l.port[1 - side];
                 node = l.node[1 - side];
-                hashed.nodes.push_back(node);
+                nodes[++hops] = node;
             }
+            hashed.hops = hops;
             hashed.delivered = (node == fs.dst);
         }
         out.clear();
@@ -1127,9 +1144,10 @@ FlowSimulator::Run(double stopS)
         }
         if (!m_fluidSplit)
         {
-            out.reserve(hashed.dirLinks.size());
-            for (uint32_t d : hashed.dirLinks)
+            out.reserve(hops);
+            for (uint32_t i = 0; i < hops; ++i)
             {
+                const uint32_t d = dirLinks[i];
                 out.emplace_back(d, 1.0);
             }
             return true;
@@ -1149,7 +1167,7 @@ FlowSimulator::Run(double stopS)
     };
 
     // Path timing: base RTT and the tail after the fluid's end (see the class comment).
-    auto timing = [&](uint32_t f, const FabricPath& p)
+    auto timing = [&](uint32_t f, const Trace& p)
     {
         FlowSimRecord& r = m_records[f];
         Impl::Flow& fl = s.flows[f];
@@ -1159,8 +1177,9 @@ FlowSimulator::Run(double stopS)
         r.wireBytes = double(bytes) + double(pkts) * m_header;
         double rtt = 0;
         double line = INF;
-        for (uint32_t d : p.dirLinks)
+        for (const uint32_t* it = p.LinksBegin(); it != p.LinksEnd(); ++it)
         {
+            const uint32_t d = *it;
             rtt += 2 * delay + 8.0 * (dataWire + m_ackBytes) / s.capacity[d];
             line = std::min(line, s.capacity[d]);
         }
@@ -2007,8 +2026,8 @@ FlowSimulator::Run(double stopS)
         const bool ok = route(f, scratch, routeLinks);
         fl.links = s.linkArena.Store(routeLinks);
         timing(f, scratch);
-        r.path.assign(scratch.nodes.begin(), scratch.nodes.end());
-        r.dirLinks.assign(scratch.dirLinks.begin(), scratch.dirLinks.end());
+        r.path.assign(scratch.nodes.data(), scratch.nodes.data() + scratch.hops + 1);
+        r.dirLinks.assign(scratch.LinksBegin(), scratch.LinksEnd());
         fl.remaining = r.wireBytes;
         if (!ok)
         {
@@ -2043,7 +2062,7 @@ FlowSimulator::Run(double stopS)
             {
                 continue;
             }
-            FabricPath& hashed = scratch;
+            Trace& hashed = scratch;
             std::vector<LinkShare>& links = routeLinks;
             const bool ok = route(f, hashed, links);
             if (fl.links == links)
@@ -2059,8 +2078,8 @@ FlowSimulator::Run(double stopS)
             r.reroutes++;
             if (ok)
             {
-                r.path = hashed.nodes;
-                r.dirLinks = hashed.dirLinks;
+                r.path.assign(hashed.nodes.data(), hashed.nodes.data() + hashed.hops + 1);
+                r.dirLinks.assign(hashed.LinksBegin(), hashed.LinksEnd());
                 const double base = r.idealS;
                 timing(f, hashed); // tail of the new path; ideal stays the original one
                 r.idealS = std::isfinite(base) ? base : r.idealS;
