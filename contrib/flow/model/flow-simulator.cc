@@ -1501,6 +1501,11 @@ FlowSimulator::Run(double stopS)
     };
     auto tryLocal = [&](double t)
     {
+        // The per-flow and per-link arrays do not move during a recomputation: their bases are
+        // read once here (through s, every access reloaded them after any byte-sized store).
+        Impl::Hot* const hot = s.hot.data();
+        Impl::Link* const lnk = s.links.data();
+        const Impl::Flow* const fls = s.flows.data();
         ++localStamp;
         setS.clear();
         // S holds at least the new flows that send over links: more than the budget (e.g. a
@@ -1510,7 +1515,7 @@ FlowSimulator::Run(double stopS)
             size_t newSending = 0;
             for (uint32_t f : s.freshFlows)
             {
-                const Impl::Hot& h = s.hot[f];
+                const Impl::Hot& h = hot[f];
                 newSending += h.fresh && h.phase == FlowPhase::SENDING && h.routed ? 1 : 0;
             }
             if (newSending > 64 + s.sending / 4)
@@ -1521,7 +1526,7 @@ FlowSimulator::Run(double stopS)
         }
         auto addS = [&](uint32_t f)
         {
-            Impl::Hot& h = s.hot[f];
+            Impl::Hot& h = hot[f];
             if (h.inS != localStamp && h.phase == FlowPhase::SENDING && h.routed)
             {
                 h.inS = localStamp;
@@ -1531,7 +1536,7 @@ FlowSimulator::Run(double stopS)
         };
         for (uint32_t f : s.freshFlows)
         {
-            if (s.hot[f].fresh)
+            if (hot[f].fresh)
             {
                 addS(f);
             }
@@ -1541,9 +1546,9 @@ FlowSimulator::Run(double stopS)
             // A departure at rate theta frees capacity for the flows at least as fast on the
             // link; a capacity change (theta 0) concerns every flow on it.
             const double theta = s.linkTheta[d] * (1 - TOL);
-            for (uint32_t g : s.links[d].flows)
+            for (uint32_t g : lnk[d].flows)
             {
-                const Impl::Hot& h = s.hot[g];
+                const Impl::Hot& h = hot[g];
                 if (!h.fresh && h.rate >= theta)
                 {
                     addS(g);
@@ -1552,13 +1557,13 @@ FlowSimulator::Run(double stopS)
         }
         auto rateOf = [&](uint32_t f)
         {
-            const Impl::Hot& h = s.hot[f];
+            const Impl::Hot& h = hot[f];
             return h.inS == localStamp ? h.cand : h.rate;
         };
         // Load and fastest flow of a link under the candidate rates (once per round).
         auto stat = [&](uint32_t d)
         {
-            Impl::Link& l = s.links[d];
+            Impl::Link& l = lnk[d];
             if (l.statMark != statStamp)
             {
                 l.statMark = statStamp;
@@ -1578,14 +1583,14 @@ FlowSimulator::Run(double stopS)
         auto isBottleneck = [&](uint32_t d, double r)
         {
             stat(d);
-            const Impl::Link& l = s.links[d];
+            const Impl::Link& l = lnk[d];
             return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
         };
         // The link that was the flow's bottleneck the last time it passed is tried first (an
         // OR over the flow's links: the order changes the work, not the answer).
         auto bottlenecked = [&](uint32_t f)
         {
-            Impl::Hot& h = s.hot[f];
+            Impl::Hot& h = hot[f];
             const double r = h.inS == localStamp ? h.cand : h.rate;
             if (r >= nic * (1 - TOL))
             {
@@ -1595,7 +1600,7 @@ FlowSimulator::Run(double stopS)
             {
                 return true;
             }
-            for (const auto& [d, w] : s.flows[f].links)
+            for (const auto& [d, w] : fls[f].links)
             {
                 if (d != h.hint && isBottleneck(d, r))
                 {
@@ -1614,13 +1619,13 @@ FlowSimulator::Run(double stopS)
             bool grown = false;
             for (size_t i = 0; i < setS.size() && !grown; ++i)
             {
-                for (const auto& [d, w] : s.flows[setS[i]].links)
+                for (const auto& [d, w] : fls[setS[i]].links)
                 {
-                    if (s.links[d].mark == s.stamp)
+                    if (lnk[d].mark == s.stamp)
                     {
                         continue;
                     }
-                    s.links[d].mark = s.stamp;
+                    lnk[d].mark = s.stamp;
                     s.localOf[d] = compLinks.size();
                     compLinks.push_back(d);
                 }
@@ -1629,12 +1634,12 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < compLinks.size(); ++i)
             {
                 const uint32_t d = compLinks[i];
-                const Impl::Link& l = s.links[d];
+                const Impl::Link& l = lnk[d];
                 const double cap = l.cap;
                 double c = cap;
                 for (size_t j = 0; j < l.flows.size(); ++j)
                 {
-                    const Impl::Hot& h = s.hot[l.flows[j]];
+                    const Impl::Hot& h = hot[l.flows[j]];
                     if (h.inS != localStamp)
                     {
                         c -= weightAt(d, j) * h.rate;
@@ -1659,7 +1664,7 @@ FlowSimulator::Run(double stopS)
             localFlows.Reserve(setS.size(), compLinkCount(setS));
             for (size_t i = 0; i < setS.size(); ++i)
             {
-                const Impl::Flow& fl = s.flows[setS[i]];
+                const Impl::Flow& fl = fls[setS[i]];
                 for (const auto& [d, w] : fl.links)
                 {
                     localFlows.AddLink(s.localOf[d], w);
@@ -1672,13 +1677,13 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < setS.size(); ++i)
             {
                 const uint32_t f = setS[i];
-                const double old = s.hot[f].rate;
+                const double old = hot[f].rate;
                 double rate = rates[i];
                 if (old > 0 && std::fabs(rate - old) <= 1e-12 * old)
                 {
                     rate = old; // rounding noise: no needless rescheduling
                 }
-                s.hot[f].cand = rate;
+                hot[f].cand = rate;
             }
             // Check every flow on a link that changed: dirty links and the links of the flows
             // of S whose rate moved (S's own flows are among them or unchanged in place).
@@ -1687,20 +1692,20 @@ FlowSimulator::Run(double stopS)
             checkList.clear();
             auto checkFlow = [&](uint32_t g)
             {
-                if (s.hot[g].check != mark)
+                if (hot[g].check != mark)
                 {
-                    s.hot[g].check = mark;
+                    hot[g].check = mark;
                     checkList.push_back(g);
                 }
             };
             auto checkLink = [&](uint32_t d)
             {
-                if (s.links[d].mark == mark)
+                if (lnk[d].mark == mark)
                 {
                     return;
                 }
-                s.links[d].mark = mark;
-                for (uint32_t g : s.links[d].flows)
+                lnk[d].mark = mark;
+                for (uint32_t g : lnk[d].flows)
                 {
                     checkFlow(g);
                 }
@@ -1711,9 +1716,9 @@ FlowSimulator::Run(double stopS)
             for (uint32_t d : s.dirtyLinks)
             {
                 const double theta = s.linkTheta[d] * (1 - TOL);
-                for (uint32_t g : s.links[d].flows)
+                for (uint32_t g : lnk[d].flows)
                 {
-                    if (s.hot[g].rate >= theta)
+                    if (hot[g].rate >= theta)
                     {
                         checkFlow(g);
                     }
@@ -1725,9 +1730,9 @@ FlowSimulator::Run(double stopS)
             }
             for (uint32_t f : setS)
             {
-                if (s.hot[f].cand != s.hot[f].rate || s.hot[f].fresh)
+                if (hot[f].cand != hot[f].rate || hot[f].fresh)
                 {
-                    for (const auto& [d, w] : s.flows[f].links)
+                    for (const auto& [d, w] : fls[f].links)
                     {
                         checkLink(d);
                     }
@@ -1736,7 +1741,7 @@ FlowSimulator::Run(double stopS)
             failed.clear();
             for (uint32_t g : checkList)
             {
-                if (s.hot[g].phase == FlowPhase::SENDING && !bottlenecked(g))
+                if (hot[g].phase == FlowPhase::SENDING && !bottlenecked(g))
                 {
                     failed.push_back(g);
                 }
@@ -1745,18 +1750,18 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t f : setS)
                 {
-                    setRate(f, s.hot[f].cand, t);
+                    setRate(f, hot[f].cand, t);
                 }
                 // The dirty links' marks were overwritten by the stamps above.
                 for (uint32_t d : s.dirtyLinks)
                 {
                     s.linkTheta[d] = INF;
-                    s.links[d].mark = 0;
+                    lnk[d].mark = 0;
                 }
                 s.dirtyLinks.clear();
                 for (uint32_t f : s.freshFlows)
                 {
-                    s.hot[f].fresh = false;
+                    hot[f].fresh = false;
                 }
                 s.freshFlows.clear();
                 return true;
@@ -1768,9 +1773,9 @@ FlowSimulator::Run(double stopS)
             {
                 addS(g);
                 const double r = rateOf(g) * (1 + TOL);
-                for (const auto& [d, w] : s.flows[g].links)
+                for (const auto& [d, w] : fls[g].links)
                 {
-                    for (uint32_t h : s.links[d].flows)
+                    for (uint32_t h : lnk[d].flows)
                     {
                         if (rateOf(h) > r)
                         {
@@ -1783,9 +1788,9 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t g : failed)
                 {
-                    for (const auto& [d, w] : s.flows[g].links)
+                    for (const auto& [d, w] : fls[g].links)
                     {
-                        for (uint32_t h : s.links[d].flows)
+                        for (uint32_t h : lnk[d].flows)
                         {
                             addS(h);
                         }
@@ -1800,7 +1805,7 @@ FlowSimulator::Run(double stopS)
         // Over budget: restore the dirty links' marks for the threshold recomputation.
         for (uint32_t d : s.dirtyLinks)
         {
-            s.links[d].mark = UINT32_MAX;
+            lnk[d].mark = UINT32_MAX;
         }
         m_stats.localFallbacks++;
         return false;
