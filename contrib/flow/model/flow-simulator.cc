@@ -274,6 +274,52 @@ class FlowIdIndex
     std::unordered_map<uint32_t, uint32_t> m_sparse;
 };
 
+/**
+ * Ids (flows or links) for the recomputation's scratch lists: reserved up front for the
+ * most they can hold, push_back inline (std::vector's stayed an out-of-line call in these
+ * loops, once per id).
+ */
+class IdScratch
+{
+  public:
+    void reserve(size_t n)
+    {
+        if (n > m_cap)
+        {
+            Grow(n);
+        }
+    }
+
+    void push_back(uint32_t id)
+    {
+        if (m_size == m_cap)
+        {
+            Grow(2 * m_cap + 16);
+        }
+        m_data[m_size++] = id;
+    }
+
+    void clear() { m_size = 0; }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const uint32_t* begin() const { return m_data.get(); }
+    const uint32_t* end() const { return m_data.get() + m_size; }
+    uint32_t operator[](size_t i) const { return m_data[i]; }
+
+  private:
+    [[gnu::noinline]] void Grow(size_t n)
+    {
+        auto grown = std::make_unique<uint32_t[]>(n);
+        std::copy(begin(), end(), grown.get());
+        m_data = std::move(grown);
+        m_cap = n;
+    }
+
+    std::unique_ptr<uint32_t[]> m_data;
+    size_t m_size{0};
+    size_t m_cap{0};
+};
+
 } // namespace
 
 struct FlowSimulator::Impl
@@ -1290,8 +1336,8 @@ FlowSimulator::Run(double stopS)
     // Scratch lists, at most one entry per flow or directed link: reserved once, so a small
     // run does not grow them step by step.
     const size_t nDir = s.links.size();
-    std::vector<uint32_t> compLinks;
-    std::vector<uint32_t> compFlows;
+    IdScratch compLinks;
+    IdScratch compFlows;
     compLinks.reserve(nDir);
     compFlows.reserve(n);
     s.dirtyLinks.reserve(nDir);
@@ -1299,7 +1345,7 @@ FlowSimulator::Run(double stopS)
     std::vector<double> localCap;
     MaxMinFlowSet localFlows;                      // the instance's flows, in flat arrays
     std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
-    std::vector<uint32_t> levelKnown;
+    IdScratch levelKnown;
     std::vector<uint32_t> dirty;
     levelKnown.reserve(nDir);
     dirty.reserve(nDir);
@@ -1307,7 +1353,7 @@ FlowSimulator::Run(double stopS)
     // Links a list of flows loads, at most (to size the solver's input at once without
     // visiting the flows twice); never more than every list stored, so that one long list
     // (a fluid split over many paths) does not make the bound flows x longest list.
-    auto compLinkCount = [&](const std::vector<uint32_t>& flows)
+    auto compLinkCount = [&](const IdScratch& flows)
     {
         return std::min(flows.size() * s.linkArena.MaxSpan(), s.linkArena.Stored());
     };
@@ -1377,11 +1423,12 @@ FlowSimulator::Run(double stopS)
     // are applied only once verified; false (nothing changed) if S grows past its budget, and
     // the threshold recomputation below takes over.
     // (Per flow: Impl::Hot's cand, inS, check; per link: Impl::Link's stat fields.)
-    std::vector<uint32_t> setS;
-    std::vector<uint32_t> checkList;
-    std::vector<uint32_t> failed;
+    IdScratch setS;
+    IdScratch checkList;
+    IdScratch failed;
     setS.reserve(n);
     checkList.reserve(n);
+    failed.reserve(n);
     uint32_t localStamp = 0;
     uint32_t statStamp = 0;
     constexpr double TOL = 1e-9;
