@@ -309,7 +309,8 @@ class IdScratch
   private:
     [[gnu::noinline]] void Grow(size_t n)
     {
-        auto grown = std::make_unique<uint32_t[]>(n);
+        // Not value-initialized: reserved pages stay untouched until used (peak RSS).
+        std::unique_ptr<uint32_t[]> grown(new uint32_t[n]);
         std::copy(begin(), end(), grown.get());
         m_data = std::move(grown);
         m_cap = n;
