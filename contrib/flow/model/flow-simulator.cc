@@ -1049,6 +1049,7 @@ FlowSimulator::Run(double stopS)
     // Pending at once: a completion per sending flow (or a start, a ramp step), the link
     // events and a recomputation tick.
     s.queue.Reserve(n + s.linkEvents.size() + 1);
+    s.endHeap.reserve(n); // a fluid end per sending flow at most
     for (size_t f = 0; f < n; ++f)
     {
         if (s.flows[f].waiting == 0)
