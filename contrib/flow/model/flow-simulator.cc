@@ -1192,7 +1192,10 @@ FlowSimulator::Run(double stopS)
         }
         if (!m_fluidSplit)
         {
-            out.reserve(hops);
+            if (out.capacity() < hops)
+            {
+                out.reserve(hops); // (an out-of-line call even when there is room)
+            }
             for (uint32_t i = 0; i < hops; ++i)
             {
                 const uint32_t d = dirLinks[i];

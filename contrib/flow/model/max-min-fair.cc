@@ -165,6 +165,10 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     const bool scan = nl <= 64;
     auto& active = m_active;
     active.clear();
+    if (scan && active.capacity() < nl)
+    {
+        active.reserve(nl); // at most every link, once: no growth step by step
+    }
     // The heap holds one entry per link, so its keys are distinct and its top (the lowest
     // key) does not depend on how the entries are laid out: it is built at once (Floyd) and
     // a stale top is replaced in place (one sift-down instead of a pop and a push).
@@ -223,6 +227,10 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     // Flows with a finite cap, smallest first; flows without links are limited by their cap.
     auto& byCap = m_byCap;
     byCap.clear();
+    if (byCap.capacity() < nf)
+    {
+        byCap.reserve(nf);
+    }
     for (uint32_t f = 0; f < nf; ++f)
     {
         if (std::isfinite(capOf(f)))
