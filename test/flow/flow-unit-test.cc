@@ -91,7 +91,7 @@ TEST(MaxMinFair, NoLinkExceedsCapacity)
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         return x >> 33;
     };
-    // The last trial has more links than the solver's linear-scan limit (256): heap mode.
+    // The last trial has more links than the solver's linear-scan limit (64): heap mode.
     for (int trial = 0; trial < 51; ++trial)
     {
         const bool big = trial == 50;
