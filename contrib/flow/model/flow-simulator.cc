@@ -7,11 +7,13 @@
 #include "ns3/double.h"
 #include "ns3/link-load.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <queue>
@@ -733,6 +735,70 @@ FlowSimulator::FlowSimulator()
 }
 
 FlowSimulator::~FlowSimulator() = default;
+
+TypeId
+FlowSimulator::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+Ptr<FlowSimulator>
+FlowSimulator::CreateWithAttributes(const AttributeConstructionList& attributes)
+{
+    if (std::getenv("NS_ATTRIBUTE_DEFAULT") != nullptr)
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(GetTypeId());
+        for (auto it = attributes.Begin(); it != attributes.End(); ++it)
+        {
+            factory.Set(it->name, *it->value);
+        }
+        return factory.Create<FlowSimulator>();
+    }
+    Ptr<FlowSimulator> sim(new FlowSimulator(), false);
+    // ConstructSelf's order and precedence: this type's attributes, then its parents'; a
+    // value given in the list, else the initial value; each made valid as ObjectBase::DoSet
+    // does (a value its checker accepts is set as it is, a string is parsed).
+    TypeId tid = GetTypeId();
+    while (true)
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+            {
+                continue;
+            }
+            Ptr<const AttributeValue> value = attributes.Find(info.checker);
+            if (!value)
+            {
+                value = info.initialValue;
+            }
+            bool set = false;
+            if (info.checker->Check(*value))
+            {
+                set = info.accessor->Set(PeekPointer(sim), *value);
+            }
+            else if (Ptr<AttributeValue> valid = info.checker->CreateValidValue(*value))
+            {
+                set = info.accessor->Set(PeekPointer(sim), *valid);
+            }
+            if (!set)
+            {
+                NS_FATAL_ERROR("FlowSimulator: attribute " << tid.GetName() << "::" << info.name
+                                                           << " cannot be set to its value");
+            }
+        }
+        const TypeId parent = tid.GetParent();
+        if (parent == tid)
+        {
+            break;
+        }
+        tid = parent;
+    }
+    sim->NotifyConstructionCompleted();
+    return sim;
+}
 
 void
 FlowSimulator::DoDispose()
