@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Unit tests of the rng module: random regular graphs, ShuffleBox construction and expansion,
 // Spraypoint levels, loop freedom, determinism, the two VRFs, baselines, models, bad input.
+#include "ns3/boolean.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/failure-mask-routing.h"
 #include "ns3/ksp-routing.h"
@@ -254,6 +255,164 @@ TEST(Spraypoint, TablesDependOnlyOnTheGraphAndKey)
             }
         }
     }
+}
+
+namespace
+{
+/// Whether two tables hold the same levels and candidates for every (destination, router).
+::testing::AssertionResult
+SameTables(const SpraypointTables& a, const SpraypointTables& b)
+{
+    if (a.GetN() != b.GetN() || a.GetLevels() != b.GetLevels())
+    {
+        return ::testing::AssertionFailure() << "sizes or level counts differ";
+    }
+    for (uint32_t t = 0; t < a.GetN(); ++t)
+    {
+        for (uint32_t v = 0; v < a.GetN(); ++v)
+        {
+            if (a.Distance(t, v) != b.Distance(t, v) || a.NCandidates(t, v) != b.NCandidates(t, v))
+            {
+                return ::testing::AssertionFailure() << "t " << t << " v " << v << " differ";
+            }
+            for (uint32_t i = 0; i < a.NCandidates(t, v); ++i)
+            {
+                if (a.Candidate(t, v, i) != b.Candidate(t, v, i))
+                {
+                    return ::testing::AssertionFailure() << "t " << t << " v " << v << " differ";
+                }
+            }
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+/// A routing by attributes (through SetGraph's cache) routes every server pair as one over
+/// tables computed here from \p prm (never cached), with the same flow-hash seed.
+void
+ExpectAsUncached(const Ptr<SpraypointRouting>& r,
+                 const RngFabric& fab,
+                 const std::shared_ptr<const FabricGraph>& graph,
+                 const SpraypointParams& prm,
+                 uint64_t seed)
+{
+    auto fresh = std::make_shared<SpraypointTables>(fab.GetRouters(), prm);
+    ASSERT_TRUE(SameTables(r->GetTables(), *fresh));
+    auto ref = MakeSpraypointRouting(graph, fresh, seed);
+    const uint32_t n = fab.GetNServers();
+    for (uint32_t a = 0; a < n; ++a)
+    {
+        for (uint32_t b = 0; b < n; ++b)
+        {
+            if (a == b)
+            {
+                continue;
+            }
+            const FlowKey k = Key(a, b, static_cast<uint16_t>(49152 + a + b));
+            ASSERT_EQ(TracePath(*r, a, b, k, 64).nodes, TracePath(*ref, a, b, k, 64).nodes)
+                << a << "->" << b;
+        }
+    }
+}
+} // namespace
+
+// SetGraph reuses the last graph's tables (and what the wiring alone determines) when the
+// wiring and the table attributes are the same, and never otherwise: each case below that
+// must miss would route over the previous case's tables if it hit.
+TEST(Spraypoint, TablesCachedPerWiringAndAttributes)
+{
+    const RngFabric fab(MakeRandomRegularGraph(40, 6, 101), 2);
+    const std::shared_ptr<const FabricGraph> graph = fab.Build();
+    SpraypointParams prm = Params(2, 2, 7);
+    auto make = [](std::shared_ptr<const FabricGraph> g, const SpraypointParams& q, uint64_t seed)
+    {
+        return MakeRouting<SpraypointRouting>(g,
+                                              "P",
+                                              UintegerValue(q.p),
+                                              "H",
+                                              UintegerValue(q.h),
+                                              "Levels",
+                                              UintegerValue(q.levels),
+                                              "Key",
+                                              UintegerValue(q.key),
+                                              "DistinctPicks",
+                                              BooleanValue(q.distinctPicks),
+                                              "Seed",
+                                              UintegerValue(seed));
+    };
+    uint64_t builds = SpraypointRouting::GetTableBuilds();
+    auto a = make(graph, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), ++builds);
+    ExpectAsUncached(a, fab, graph, prm, 3);
+
+    // Hits: another flow-hash seed, and another graph object with the same wiring.
+    auto b = make(graph, prm, 4);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), builds);
+    EXPECT_EQ(&a->GetTables(), &b->GetTables());
+    ExpectAsUncached(b, fab, graph, prm, 4);
+    const std::shared_ptr<const FabricGraph> rebuilt = fab.Build();
+    auto c = make(rebuilt, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), builds);
+    ExpectAsUncached(c, fab, rebuilt, prm, 3);
+
+    // Misses: each table attribute changed alone.
+    std::vector<SpraypointParams> variants(5, prm);
+    variants[0].p = 3;
+    variants[1].h = 3;
+    variants[2].levels = 3;
+    variants[3].key = 8;
+    variants[4].distinctPicks = false;
+    for (const SpraypointParams& q : variants)
+    {
+        auto v = make(graph, q, 3);
+        EXPECT_EQ(SpraypointRouting::GetTableBuilds(), ++builds);
+        ExpectAsUncached(v, fab, graph, q, 3);
+    }
+    // Back to the first attributes: the cache holds the last tables only.
+    ExpectAsUncached(make(graph, prm, 3), fab, graph, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), ++builds);
+
+    // Misses: another mesh of the same size and degree, the same mesh with other servers per
+    // router, then the first graph again.
+    const RngFabric other(MakeRandomRegularGraph(40, 6, 102), 2);
+    const std::shared_ptr<const FabricGraph> otherGraph = other.Build();
+    ExpectAsUncached(make(otherGraph, prm, 3), other, otherGraph, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), ++builds);
+    const RngFabric oneServer(fab.GetRouters(), 1);
+    const std::shared_ptr<const FabricGraph> oneServerGraph = oneServer.Build();
+    ExpectAsUncached(make(oneServerGraph, prm, 3), oneServer, oneServerGraph, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), ++builds);
+    auto d = make(graph, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), ++builds);
+    ExpectAsUncached(d, fab, graph, prm, 3);
+
+    // Failure state: a router of d recomputes its levels over a view without a link; a
+    // routing made afterwards still gets the intact tables (from the cache), and d's own
+    // intact tables are untouched.
+    const uint32_t edge = 0;
+    const uint32_t link = fab.RouterLink(*graph, edge);
+    auto view = std::make_shared<FabricState>(graph);
+    view->FailLink(link);
+    const uint32_t node = fab.RouterNode(fab.GetRouters().GetEdges()[edge].first);
+    uint32_t changed = 0;
+    d->TraceConnectWithoutContext(
+        "TableChange",
+        Callback<void, uint32_t, uint32_t>([&changed](uint32_t, uint32_t n) { changed += n; }));
+    d->SetNodeView(node, view);
+    d->NotifyNodeConverged(node);
+    EXPECT_GT(changed, 0u);
+    auto e = make(graph, prm, 3);
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), builds);
+    ExpectAsUncached(e, fab, graph, prm, 3);
+    EXPECT_TRUE(SameTables(d->GetTables(), e->GetTables()));
+
+    // Tables given by the caller are used as given, and leave the cache as it was.
+    auto given = std::make_shared<SpraypointTables>(fab.GetRouters(), variants[3]);
+    auto f = MakeSpraypointRouting(graph, given, 3);
+    EXPECT_EQ(&f->GetTables(), given.get());
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), builds);
+    EXPECT_EQ(&make(graph, prm, 3)->GetTables(), &e->GetTables());
+    EXPECT_EQ(SpraypointRouting::GetTableBuilds(), builds);
 }
 
 TEST(Spraypoint, TwoVrfs)

@@ -2,6 +2,7 @@
 #ifndef FLOW_SIM_HELPER_H
 #define FLOW_SIM_HELPER_H
 
+#include "ns3/attribute-construction-list.h"
 #include "ns3/flow-simulator.h"
 #include "ns3/object-factory.h"
 
@@ -29,7 +30,8 @@ class FlowSimHelper
   public:
     FlowSimHelper();
 
-    /// Set a FlowSimulator attribute for every run.
+    /// Set a FlowSimulator attribute for every run (aborts, as ObjectFactory::Set does, on an
+    /// unknown name or a value its checker rejects).
     void SetAttribute(const std::string& name, const AttributeValue& value);
 
     /**
@@ -42,7 +44,7 @@ class FlowSimHelper
                            double stopS = std::numeric_limits<double>::infinity()) const;
 
   private:
-    ObjectFactory m_factory;
+    AttributeConstructionList m_attributes; //!< values given to SetAttribute, validated
 };
 
 /**

@@ -7,11 +7,13 @@
 #include "ns3/double.h"
 #include "ns3/link-load.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <queue>
@@ -272,6 +274,53 @@ class FlowIdIndex
   private:
     std::vector<uint32_t> m_dense;
     std::unordered_map<uint32_t, uint32_t> m_sparse;
+};
+
+/**
+ * Ids (flows or links) for the recomputation's scratch lists: reserved up front for the
+ * most they can hold, push_back inline (std::vector's stayed an out-of-line call in these
+ * loops, once per id).
+ */
+class IdScratch
+{
+  public:
+    void reserve(size_t n)
+    {
+        if (n > m_cap)
+        {
+            Grow(n);
+        }
+    }
+
+    void push_back(uint32_t id)
+    {
+        if (m_size == m_cap)
+        {
+            Grow(2 * m_cap + 16);
+        }
+        m_data[m_size++] = id;
+    }
+
+    void clear() { m_size = 0; }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const uint32_t* begin() const { return m_data.get(); }
+    const uint32_t* end() const { return m_data.get() + m_size; }
+    uint32_t operator[](size_t i) const { return m_data[i]; }
+
+  private:
+    [[gnu::noinline]] void Grow(size_t n)
+    {
+        // Not value-initialized: reserved pages stay untouched until used (peak RSS).
+        std::unique_ptr<uint32_t[]> grown(new uint32_t[n]);
+        std::copy(begin(), end(), grown.get());
+        m_data = std::move(grown);
+        m_cap = n;
+    }
+
+    std::unique_ptr<uint32_t[]> m_data;
+    size_t m_size{0};
+    size_t m_cap{0};
 };
 
 } // namespace
@@ -687,6 +736,70 @@ FlowSimulator::FlowSimulator()
 
 FlowSimulator::~FlowSimulator() = default;
 
+TypeId
+FlowSimulator::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+Ptr<FlowSimulator>
+FlowSimulator::CreateWithAttributes(const AttributeConstructionList& attributes)
+{
+    if (std::getenv("NS_ATTRIBUTE_DEFAULT") != nullptr)
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(GetTypeId());
+        for (auto it = attributes.Begin(); it != attributes.End(); ++it)
+        {
+            factory.Set(it->name, *it->value);
+        }
+        return factory.Create<FlowSimulator>();
+    }
+    Ptr<FlowSimulator> sim(new FlowSimulator(), false);
+    // ConstructSelf's order and precedence: this type's attributes, then its parents'; a
+    // value given in the list, else the initial value; each made valid as ObjectBase::DoSet
+    // does (a value its checker accepts is set as it is, a string is parsed).
+    TypeId tid = GetTypeId();
+    while (true)
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+            {
+                continue;
+            }
+            Ptr<const AttributeValue> value = attributes.Find(info.checker);
+            if (!value)
+            {
+                value = info.initialValue;
+            }
+            bool set = false;
+            if (info.checker->Check(*value))
+            {
+                set = info.accessor->Set(PeekPointer(sim), *value);
+            }
+            else if (Ptr<AttributeValue> valid = info.checker->CreateValidValue(*value))
+            {
+                set = info.accessor->Set(PeekPointer(sim), *valid);
+            }
+            if (!set)
+            {
+                NS_FATAL_ERROR("FlowSimulator: attribute " << tid.GetName() << "::" << info.name
+                                                           << " cannot be set to its value");
+            }
+        }
+        const TypeId parent = tid.GetParent();
+        if (parent == tid)
+        {
+            break;
+        }
+        tid = parent;
+    }
+    sim->NotifyConstructionCompleted();
+    return sim;
+}
+
 void
 FlowSimulator::DoDispose()
 {
@@ -1002,6 +1115,7 @@ FlowSimulator::Run(double stopS)
     // Pending at once: a completion per sending flow (or a start, a ramp step), the link
     // events and a recomputation tick.
     s.queue.Reserve(n + s.linkEvents.size() + 1);
+    s.endHeap.reserve(n); // a fluid end per sending flow at most
     for (size_t f = 0; f < n; ++f)
     {
         if (s.flows[f].waiting == 0)
@@ -1088,21 +1202,37 @@ FlowSimulator::Run(double stopS)
     };
 
     // The links (and weights) a flow loads under the current view; false: no route.
-    FabricPath scratch;                // the last traced path (storage reused)
+    // The last traced path: its nodes and directed links in arrays sized once for the longest
+    // path allowed (written by index: a push_back per hop was an out-of-line call).
+    struct Trace
+    {
+        std::vector<uint32_t> nodes;    //!< hops + 1 entries valid
+        std::vector<uint32_t> dirLinks; //!< hops entries valid
+        uint32_t hops{0};
+        bool delivered{false};
+
+        const uint32_t* LinksBegin() const { return dirLinks.data(); }
+        const uint32_t* LinksEnd() const { return dirLinks.data() + hops; }
+    };
+
+    Trace scratch;
+    scratch.nodes.resize(size_t(m_maxHops) + 1);
+    scratch.dirLinks.resize(m_maxHops);
     std::vector<LinkShare> routeLinks; // the links it loads (storage reused)
-    auto route = [&](uint32_t f, FabricPath& hashed, std::vector<LinkShare>& out)
+    auto route = [&](uint32_t f, Trace& hashed, std::vector<LinkShare>& out)
     {
         const FlowSpec& fs = m_records[f].spec;
         // TracePath (fabric-routing.h) hop by hop, into storage reused from flow to flow (a
         // small run spends much of its time allocating path vectors otherwise).
-        hashed.nodes.clear();
-        hashed.dirLinks.clear();
-        hashed.nodes.push_back(fs.src);
+        uint32_t* nodes = hashed.nodes.data();
+        uint32_t* dirLinks = hashed.dirLinks.data();
+        uint32_t hops = 0;
+        nodes[0] = fs.src;
         {
             const FlowKey key = fs.Key();
             uint32_t node = fs.src;
             uint32_t inPort = FabricRouting::NO_PORT;
-            while (node != fs.dst && hashed.dirLinks.size() < m_maxHops)
+            while (node != fs.dst && hops < m_maxHops)
             {
                 const uint32_t port = m_routing->SelectPort(node, inPort, fs.dst, key);
                 if (port == FabricRouting::NO_PORT)
@@ -1113,11 +1243,12 @@ FlowSimulator::Run(double stopS)
                 const uint32_t id = g.GetPortLink(node, port);
                 const FabricLink& l = g.GetLink(id);
                 const uint32_t side = (l.node[0] == node && l.port[0] == port) ? 0 : 1;
-                hashed.dirLinks.push_back(2 * id + side);
+                dirLinks[hops] = 2 * id + side;
                 inPort = l.port[1 - side];
                 node = l.node[1 - side];
-                hashed.nodes.push_back(node);
+                nodes[++hops] = node;
             }
+            hashed.hops = hops;
             hashed.delivered = (node == fs.dst);
         }
         out.clear();
@@ -1127,9 +1258,13 @@ FlowSimulator::Run(double stopS)
         }
         if (!m_fluidSplit)
         {
-            out.reserve(hashed.dirLinks.size());
-            for (uint32_t d : hashed.dirLinks)
+            if (out.capacity() < hops)
             {
+                out.reserve(hops); // (an out-of-line call even when there is room)
+            }
+            for (uint32_t i = 0; i < hops; ++i)
+            {
+                const uint32_t d = dirLinks[i];
                 out.emplace_back(d, 1.0);
             }
             return true;
@@ -1149,7 +1284,7 @@ FlowSimulator::Run(double stopS)
     };
 
     // Path timing: base RTT and the tail after the fluid's end (see the class comment).
-    auto timing = [&](uint32_t f, const FabricPath& p)
+    auto timing = [&](uint32_t f, const Trace& p)
     {
         FlowSimRecord& r = m_records[f];
         Impl::Flow& fl = s.flows[f];
@@ -1159,8 +1294,9 @@ FlowSimulator::Run(double stopS)
         r.wireBytes = double(bytes) + double(pkts) * m_header;
         double rtt = 0;
         double line = INF;
-        for (uint32_t d : p.dirLinks)
+        for (const uint32_t* it = p.LinksBegin(); it != p.LinksEnd(); ++it)
         {
+            const uint32_t d = *it;
             rtt += 2 * delay + 8.0 * (dataWire + m_ackBytes) / s.capacity[d];
             line = std::min(line, s.capacity[d]);
         }
@@ -1271,8 +1407,8 @@ FlowSimulator::Run(double stopS)
     // Scratch lists, at most one entry per flow or directed link: reserved once, so a small
     // run does not grow them step by step.
     const size_t nDir = s.links.size();
-    std::vector<uint32_t> compLinks;
-    std::vector<uint32_t> compFlows;
+    IdScratch compLinks;
+    IdScratch compFlows;
     compLinks.reserve(nDir);
     compFlows.reserve(n);
     s.dirtyLinks.reserve(nDir);
@@ -1280,7 +1416,7 @@ FlowSimulator::Run(double stopS)
     std::vector<double> localCap;
     MaxMinFlowSet localFlows;                      // the instance's flows, in flat arrays
     std::vector<std::pair<double, double>> onLink; // (rate, weight) of the old flows of a link
-    std::vector<uint32_t> levelKnown;
+    IdScratch levelKnown;
     std::vector<uint32_t> dirty;
     levelKnown.reserve(nDir);
     dirty.reserve(nDir);
@@ -1288,7 +1424,7 @@ FlowSimulator::Run(double stopS)
     // Links a list of flows loads, at most (to size the solver's input at once without
     // visiting the flows twice); never more than every list stored, so that one long list
     // (a fluid split over many paths) does not make the bound flows x longest list.
-    auto compLinkCount = [&](const std::vector<uint32_t>& flows)
+    auto compLinkCount = [&](const IdScratch& flows)
     {
         return std::min(flows.size() * s.linkArena.MaxSpan(), s.linkArena.Stored());
     };
@@ -1358,11 +1494,12 @@ FlowSimulator::Run(double stopS)
     // are applied only once verified; false (nothing changed) if S grows past its budget, and
     // the threshold recomputation below takes over.
     // (Per flow: Impl::Hot's cand, inS, check; per link: Impl::Link's stat fields.)
-    std::vector<uint32_t> setS;
-    std::vector<uint32_t> checkList;
-    std::vector<uint32_t> failed;
+    IdScratch setS;
+    IdScratch checkList;
+    IdScratch failed;
     setS.reserve(n);
     checkList.reserve(n);
+    failed.reserve(n);
     uint32_t localStamp = 0;
     uint32_t statStamp = 0;
     constexpr double TOL = 1e-9;
@@ -1482,6 +1619,11 @@ FlowSimulator::Run(double stopS)
     };
     auto tryLocal = [&](double t)
     {
+        // The per-flow and per-link arrays do not move during a recomputation: their bases are
+        // read once here (through s, every access reloaded them after any byte-sized store).
+        Impl::Hot* const hot = s.hot.data();
+        Impl::Link* const lnk = s.links.data();
+        const Impl::Flow* const fls = s.flows.data();
         ++localStamp;
         setS.clear();
         // S holds at least the new flows that send over links: more than the budget (e.g. a
@@ -1491,7 +1633,7 @@ FlowSimulator::Run(double stopS)
             size_t newSending = 0;
             for (uint32_t f : s.freshFlows)
             {
-                const Impl::Hot& h = s.hot[f];
+                const Impl::Hot& h = hot[f];
                 newSending += h.fresh && h.phase == FlowPhase::SENDING && h.routed ? 1 : 0;
             }
             if (newSending > 64 + s.sending / 4)
@@ -1502,7 +1644,7 @@ FlowSimulator::Run(double stopS)
         }
         auto addS = [&](uint32_t f)
         {
-            Impl::Hot& h = s.hot[f];
+            Impl::Hot& h = hot[f];
             if (h.inS != localStamp && h.phase == FlowPhase::SENDING && h.routed)
             {
                 h.inS = localStamp;
@@ -1512,7 +1654,7 @@ FlowSimulator::Run(double stopS)
         };
         for (uint32_t f : s.freshFlows)
         {
-            if (s.hot[f].fresh)
+            if (hot[f].fresh)
             {
                 addS(f);
             }
@@ -1522,9 +1664,9 @@ FlowSimulator::Run(double stopS)
             // A departure at rate theta frees capacity for the flows at least as fast on the
             // link; a capacity change (theta 0) concerns every flow on it.
             const double theta = s.linkTheta[d] * (1 - TOL);
-            for (uint32_t g : s.links[d].flows)
+            for (uint32_t g : lnk[d].flows)
             {
-                const Impl::Hot& h = s.hot[g];
+                const Impl::Hot& h = hot[g];
                 if (!h.fresh && h.rate >= theta)
                 {
                     addS(g);
@@ -1533,13 +1675,13 @@ FlowSimulator::Run(double stopS)
         }
         auto rateOf = [&](uint32_t f)
         {
-            const Impl::Hot& h = s.hot[f];
+            const Impl::Hot& h = hot[f];
             return h.inS == localStamp ? h.cand : h.rate;
         };
         // Load and fastest flow of a link under the candidate rates (once per round).
         auto stat = [&](uint32_t d)
         {
-            Impl::Link& l = s.links[d];
+            Impl::Link& l = lnk[d];
             if (l.statMark != statStamp)
             {
                 l.statMark = statStamp;
@@ -1559,14 +1701,14 @@ FlowSimulator::Run(double stopS)
         auto isBottleneck = [&](uint32_t d, double r)
         {
             stat(d);
-            const Impl::Link& l = s.links[d];
+            const Impl::Link& l = lnk[d];
             return l.statLoad >= l.cap * (1 - TOL) && r >= l.statMax * (1 - TOL);
         };
         // The link that was the flow's bottleneck the last time it passed is tried first (an
         // OR over the flow's links: the order changes the work, not the answer).
         auto bottlenecked = [&](uint32_t f)
         {
-            Impl::Hot& h = s.hot[f];
+            Impl::Hot& h = hot[f];
             const double r = h.inS == localStamp ? h.cand : h.rate;
             if (r >= nic * (1 - TOL))
             {
@@ -1576,7 +1718,7 @@ FlowSimulator::Run(double stopS)
             {
                 return true;
             }
-            for (const auto& [d, w] : s.flows[f].links)
+            for (const auto& [d, w] : fls[f].links)
             {
                 if (d != h.hint && isBottleneck(d, r))
                 {
@@ -1595,13 +1737,13 @@ FlowSimulator::Run(double stopS)
             bool grown = false;
             for (size_t i = 0; i < setS.size() && !grown; ++i)
             {
-                for (const auto& [d, w] : s.flows[setS[i]].links)
+                for (const auto& [d, w] : fls[setS[i]].links)
                 {
-                    if (s.links[d].mark == s.stamp)
+                    if (lnk[d].mark == s.stamp)
                     {
                         continue;
                     }
-                    s.links[d].mark = s.stamp;
+                    lnk[d].mark = s.stamp;
                     s.localOf[d] = compLinks.size();
                     compLinks.push_back(d);
                 }
@@ -1610,12 +1752,12 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < compLinks.size(); ++i)
             {
                 const uint32_t d = compLinks[i];
-                const Impl::Link& l = s.links[d];
+                const Impl::Link& l = lnk[d];
                 const double cap = l.cap;
                 double c = cap;
                 for (size_t j = 0; j < l.flows.size(); ++j)
                 {
-                    const Impl::Hot& h = s.hot[l.flows[j]];
+                    const Impl::Hot& h = hot[l.flows[j]];
                     if (h.inS != localStamp)
                     {
                         c -= weightAt(d, j) * h.rate;
@@ -1640,7 +1782,7 @@ FlowSimulator::Run(double stopS)
             localFlows.Reserve(setS.size(), compLinkCount(setS));
             for (size_t i = 0; i < setS.size(); ++i)
             {
-                const Impl::Flow& fl = s.flows[setS[i]];
+                const Impl::Flow& fl = fls[setS[i]];
                 for (const auto& [d, w] : fl.links)
                 {
                     localFlows.AddLink(s.localOf[d], w);
@@ -1653,13 +1795,13 @@ FlowSimulator::Run(double stopS)
             for (size_t i = 0; i < setS.size(); ++i)
             {
                 const uint32_t f = setS[i];
-                const double old = s.hot[f].rate;
+                const double old = hot[f].rate;
                 double rate = rates[i];
                 if (old > 0 && std::fabs(rate - old) <= 1e-12 * old)
                 {
                     rate = old; // rounding noise: no needless rescheduling
                 }
-                s.hot[f].cand = rate;
+                hot[f].cand = rate;
             }
             // Check every flow on a link that changed: dirty links and the links of the flows
             // of S whose rate moved (S's own flows are among them or unchanged in place).
@@ -1668,20 +1810,20 @@ FlowSimulator::Run(double stopS)
             checkList.clear();
             auto checkFlow = [&](uint32_t g)
             {
-                if (s.hot[g].check != mark)
+                if (hot[g].check != mark)
                 {
-                    s.hot[g].check = mark;
+                    hot[g].check = mark;
                     checkList.push_back(g);
                 }
             };
             auto checkLink = [&](uint32_t d)
             {
-                if (s.links[d].mark == mark)
+                if (lnk[d].mark == mark)
                 {
                     return;
                 }
-                s.links[d].mark = mark;
-                for (uint32_t g : s.links[d].flows)
+                lnk[d].mark = mark;
+                for (uint32_t g : lnk[d].flows)
                 {
                     checkFlow(g);
                 }
@@ -1692,9 +1834,9 @@ FlowSimulator::Run(double stopS)
             for (uint32_t d : s.dirtyLinks)
             {
                 const double theta = s.linkTheta[d] * (1 - TOL);
-                for (uint32_t g : s.links[d].flows)
+                for (uint32_t g : lnk[d].flows)
                 {
-                    if (s.hot[g].rate >= theta)
+                    if (hot[g].rate >= theta)
                     {
                         checkFlow(g);
                     }
@@ -1706,9 +1848,9 @@ FlowSimulator::Run(double stopS)
             }
             for (uint32_t f : setS)
             {
-                if (s.hot[f].cand != s.hot[f].rate || s.hot[f].fresh)
+                if (hot[f].cand != hot[f].rate || hot[f].fresh)
                 {
-                    for (const auto& [d, w] : s.flows[f].links)
+                    for (const auto& [d, w] : fls[f].links)
                     {
                         checkLink(d);
                     }
@@ -1717,7 +1859,7 @@ FlowSimulator::Run(double stopS)
             failed.clear();
             for (uint32_t g : checkList)
             {
-                if (s.hot[g].phase == FlowPhase::SENDING && !bottlenecked(g))
+                if (hot[g].phase == FlowPhase::SENDING && !bottlenecked(g))
                 {
                     failed.push_back(g);
                 }
@@ -1726,18 +1868,18 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t f : setS)
                 {
-                    setRate(f, s.hot[f].cand, t);
+                    setRate(f, hot[f].cand, t);
                 }
                 // The dirty links' marks were overwritten by the stamps above.
                 for (uint32_t d : s.dirtyLinks)
                 {
                     s.linkTheta[d] = INF;
-                    s.links[d].mark = 0;
+                    lnk[d].mark = 0;
                 }
                 s.dirtyLinks.clear();
                 for (uint32_t f : s.freshFlows)
                 {
-                    s.hot[f].fresh = false;
+                    hot[f].fresh = false;
                 }
                 s.freshFlows.clear();
                 return true;
@@ -1749,9 +1891,9 @@ FlowSimulator::Run(double stopS)
             {
                 addS(g);
                 const double r = rateOf(g) * (1 + TOL);
-                for (const auto& [d, w] : s.flows[g].links)
+                for (const auto& [d, w] : fls[g].links)
                 {
-                    for (uint32_t h : s.links[d].flows)
+                    for (uint32_t h : lnk[d].flows)
                     {
                         if (rateOf(h) > r)
                         {
@@ -1764,9 +1906,9 @@ FlowSimulator::Run(double stopS)
             {
                 for (uint32_t g : failed)
                 {
-                    for (const auto& [d, w] : s.flows[g].links)
+                    for (const auto& [d, w] : fls[g].links)
                     {
-                        for (uint32_t h : s.links[d].flows)
+                        for (uint32_t h : lnk[d].flows)
                         {
                             addS(h);
                         }
@@ -1781,7 +1923,7 @@ FlowSimulator::Run(double stopS)
         // Over budget: restore the dirty links' marks for the threshold recomputation.
         for (uint32_t d : s.dirtyLinks)
         {
-            s.links[d].mark = UINT32_MAX;
+            lnk[d].mark = UINT32_MAX;
         }
         m_stats.localFallbacks++;
         return false;
@@ -2007,8 +2149,8 @@ FlowSimulator::Run(double stopS)
         const bool ok = route(f, scratch, routeLinks);
         fl.links = s.linkArena.Store(routeLinks);
         timing(f, scratch);
-        r.path.assign(scratch.nodes.begin(), scratch.nodes.end());
-        r.dirLinks.assign(scratch.dirLinks.begin(), scratch.dirLinks.end());
+        r.path.assign(scratch.nodes.data(), scratch.nodes.data() + scratch.hops + 1);
+        r.dirLinks.assign(scratch.LinksBegin(), scratch.LinksEnd());
         fl.remaining = r.wireBytes;
         if (!ok)
         {
@@ -2043,7 +2185,7 @@ FlowSimulator::Run(double stopS)
             {
                 continue;
             }
-            FabricPath& hashed = scratch;
+            Trace& hashed = scratch;
             std::vector<LinkShare>& links = routeLinks;
             const bool ok = route(f, hashed, links);
             if (fl.links == links)
@@ -2059,8 +2201,8 @@ FlowSimulator::Run(double stopS)
             r.reroutes++;
             if (ok)
             {
-                r.path = hashed.nodes;
-                r.dirLinks = hashed.dirLinks;
+                r.path.assign(hashed.nodes.data(), hashed.nodes.data() + hashed.hops + 1);
+                r.dirLinks.assign(hashed.LinksBegin(), hashed.LinksEnd());
                 const double base = r.idealS;
                 timing(f, hashed); // tail of the new path; ideal stays the original one
                 r.idealS = std::isfinite(base) ? base : r.idealS;

@@ -121,12 +121,27 @@ struct FlowSimStats
  * dead link stall at rate zero) and the routing view RerouteDelay later; then every sending
  * flow asks the routing object for its path again (a flow with no route stalls).
  */
-class FlowSimulator : public Object
+class FlowSimulator final : public Object
 {
   public:
     static TypeId GetTypeId();
     FlowSimulator();
     ~FlowSimulator() override;
+    /// Always FlowSimulator's TypeId (the class is final), also when made by
+    /// CreateWithAttributes, which does not go through ObjectFactory.
+    TypeId GetInstanceTypeId() const override;
+
+    /**
+     * A FlowSimulator with the values of \p attributes (validated, as ObjectFactory::Set
+     * adds them) and every other attribute at its initial value (Config::SetDefault
+     * included): the values ObjectFactory::Create would set, in the same order, without
+     * ns-3's generic construction (ObjectBase::ConstructSelf also turns every value into a
+     * string and looks each attribute's full name up in the environment: about 100 k
+     * instructions per object, more than a small run's rate computation). When the
+     * NS_ATTRIBUTE_DEFAULT environment variable is set, ObjectFactory::Create is used, so
+     * that its defaults apply exactly as they do there.
+     */
+    static Ptr<FlowSimulator> CreateWithAttributes(const AttributeConstructionList& attributes);
 
     /**
      * Route over \p routing (bound to its graph). The simulator keeps a physical state of

@@ -84,6 +84,13 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
                             CapOf capOf)
 {
     const size_t nl = capacity.size();
+    // Per link, side by side (one reset per call, one cache line per link visited): spare
+    // capacity, unfrozen weight and flow count, level.
+    auto& ls = m_links;
+    if (ls.size() < nl)
+    {
+        ls.resize(nl); // never shrunk: a smaller instance does not make the next one re-grow
+    }
     for (size_t l = 0; l < nl; ++l)
     {
         if (!(capacity[l] >= 0))
@@ -91,6 +98,7 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
             throw std::invalid_argument("MaxMinFairRates: capacity of link " + std::to_string(l)
                                         + " must be >= 0");
         }
+        ls[l] = LinkState{capacity[l], 0, 0, 0};
     }
     // Link -> flows (CSR), unfrozen weight and flow count per link.
     auto& start = m_start;
@@ -123,21 +131,15 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     members.resize(start.back());
     auto& fill = m_fill;
     fill.assign(start.begin(), start.end() - 1);
-    auto& weight = m_weight;
-    weight.assign(nl, 0);
-    auto& count = m_count;
-    count.assign(nl, 0);
     for (size_t f = 0; f < nf; ++f)
     {
         for (const auto& [l, w] : linksOf(f))
         {
             members[fill[l]++] = static_cast<uint32_t>(f);
-            weight[l] += w;
-            count[l]++;
+            ls[l].weight += w;
+            ls[l].count++;
         }
     }
-    auto& spare = m_spare;
-    spare.assign(capacity.begin(), capacity.end());
     auto& rate = m_rate;
     rate.assign(nf, 0);
     auto& frozen = m_frozen;
@@ -145,51 +147,90 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
 
     // Each link's level (spare capacity per unit of unfrozen weight), kept current: a freeze
     // recomputes it on the links it touches only.
-    auto& lvl = m_level;
-    lvl.assign(nl, 0);
     auto level = [&](uint32_t l)
     {
-        return std::max(0.0, spare[l]) / weight[l];
+        return std::max(0.0, ls[l].spare) / ls[l].weight;
     };
-    // Min-heap of (level, (link, unused)) in m_heap's storage.
-    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
+    // Min-heap of (level, link) in m_heap's storage, ordered by level, then link.
+    using Entry = HeapEntry;
     auto& heap = m_heap;
     heap.clear();
-    const std::greater<Entry> later;
+    auto later = [](const Entry& a, const Entry& b)
+    {
+        return a.level > b.level || (a.level == b.level && a.link > b.link);
+    };
     // Few links: a linear scan for the lowest level beats keeping a heap up to date. The scan
     // runs over the links that still have unfrozen flows, in index order (ties go to the
     // lowest index), dropping the others as it goes.
     const bool scan = nl <= 64;
     auto& active = m_active;
     active.clear();
-    auto push = [&](const Entry& e)
+    if (scan && active.capacity() < nl)
     {
-        heap.push_back(e);
-        std::push_heap(heap.begin(), heap.end(), later);
+        active.reserve(nl); // at most every link, once: no growth step by step
+    }
+    // The heap holds one entry per link, so its keys are distinct and its top (the lowest
+    // key) does not depend on how the entries are laid out: it is built at once (Floyd) and
+    // a stale top is replaced in place (one sift-down instead of a pop and a push).
+    auto siftDown = [&](size_t i)
+    {
+        const size_t size = heap.size();
+        const Entry e = heap[i];
+        while (true)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= size)
+            {
+                break;
+            }
+            if (c + 1 < size && later(heap[c], heap[c + 1]))
+            {
+                ++c;
+            }
+            if (!later(e, heap[c]))
+            {
+                break;
+            }
+            heap[i] = heap[c];
+            i = c;
+        }
+        heap[i] = e;
     };
     auto pop = [&]()
     {
-        std::pop_heap(heap.begin(), heap.end(), later);
+        heap.front() = heap.back();
         heap.pop_back();
+        if (!heap.empty())
+        {
+            siftDown(0);
+        }
     };
     for (uint32_t l = 0; l < nl; ++l)
     {
-        if (count[l] > 0)
+        if (ls[l].count > 0)
         {
-            lvl[l] = level(l);
+            ls[l].level = level(l);
             if (scan)
             {
                 active.push_back(l);
             }
             else
             {
-                push({lvl[l], {l, 0}});
+                heap.push_back({ls[l].level, l});
             }
         }
+    }
+    for (size_t i = heap.size() / 2; i-- > 0;)
+    {
+        siftDown(i);
     }
     // Flows with a finite cap, smallest first; flows without links are limited by their cap.
     auto& byCap = m_byCap;
     byCap.clear();
+    if (byCap.capacity() < nf)
+    {
+        byCap.reserve(nf);
+    }
     for (uint32_t f = 0; f < nf; ++f)
     {
         if (std::isfinite(capOf(f)))
@@ -209,13 +250,14 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
         rate[f] = r;
         for (const auto& [l, w] : linksOf(f))
         {
-            spare[l] -= w * r;
-            count[l]--;
-            weight[l] -= w;
-            if (count[l] > 0)
+            LinkState& x = ls[l];
+            x.spare -= w * r;
+            x.count--;
+            x.weight -= w;
+            if (x.count > 0)
             {
-                weight[l] = std::max(weight[l], 1e-12);
-                lvl[l] = level(l);
+                x.weight = std::max(x.weight, 1e-12);
+                x.level = level(l);
             }
         }
     };
@@ -234,14 +276,14 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
             for (size_t i = 0; i < active.size(); ++i)
             {
                 const uint32_t a = active[i];
-                if (count[a] == 0)
+                if (ls[a].count == 0)
                 {
                     continue;
                 }
                 active[kept++] = a;
-                if (lvl[a] < linkLevel)
+                if (ls[a].level < linkLevel)
                 {
-                    linkLevel = lvl[a];
+                    linkLevel = ls[a].level;
                     l = a;
                 }
             }
@@ -250,28 +292,28 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
         else
         {
             // A freeze at the water level never lowers a link's level (it takes at most the
-            // link's fair share), so an entry whose level went up is pushed again only when
+            // link's fair share), so an entry whose level went up is replaced only when
             // it reaches the top: the top entry that is current is the lowest link.
             while (!heap.empty())
             {
-                const uint32_t top = heap.front().second.first;
-                if (count[top] == 0)
+                const uint32_t top = heap.front().link;
+                if (ls[top].count == 0)
                 {
                     pop();
                     continue;
                 }
-                const double now = lvl[top];
-                if (now == heap.front().first)
+                const double now = ls[top].level;
+                if (now == heap.front().level)
                 {
                     break;
                 }
-                pop();
-                push({now, {top, 0}});
+                heap.front() = {now, top};
+                siftDown(0);
             }
             if (!heap.empty())
             {
-                linkLevel = heap.front().first;
-                l = heap.front().second.first;
+                linkLevel = heap.front().level;
+                l = heap.front().link;
             }
         }
         const bool haveCap = nextCap < byCap.size();

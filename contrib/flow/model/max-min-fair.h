@@ -126,18 +126,31 @@ class MaxMinFairSolver
                                          LinksOf linksOf,
                                          CapOf capOf);
 
+    /// What the algorithm keeps per link.
+    struct LinkState
+    {
+        double spare;   //!< capacity left
+        double weight;  //!< weight of the unfrozen flows
+        double level;   //!< spare per unit of unfrozen weight (current while count > 0)
+        uint32_t count; //!< unfrozen flows
+    };
+
+    std::vector<LinkState> m_links;
     std::vector<uint32_t> m_start;
     std::vector<uint32_t> m_members;
     std::vector<uint32_t> m_fill;
-    std::vector<double> m_weight;
-    std::vector<uint32_t> m_count;
-    std::vector<double> m_spare;
     std::vector<double> m_rate;
     std::vector<uint8_t> m_frozen;
     std::vector<uint32_t> m_byCap;
-    std::vector<double> m_level;
     std::vector<uint32_t> m_active;
-    std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
+    /// A link in the heap of levels.
+    struct HeapEntry
+    {
+        double level;
+        uint32_t link;
+    };
+
+    std::vector<HeapEntry> m_heap;
 };
 
 } // namespace ns3

@@ -89,41 +89,121 @@ SpraypointRouting::SetTables(std::shared_ptr<const SpraypointTables> tables)
     m_tables = std::move(tables);
 }
 
+uint64_t SpraypointRouting::s_tableBuilds = 0;
+
+uint64_t
+SpraypointRouting::GetTableBuilds()
+{
+    return s_tableBuilds;
+}
+
+std::shared_ptr<const SpraypointRouting::Wired>
+SpraypointRouting::BuildWired(const FabricGraph& graph)
+{
+    const RngFabric fabric = RngFabric::FromGraph(graph);
+    auto w = std::make_shared<Wired>();
+    w->nServers = fabric.GetNServers();
+    w->s = fabric.GetServersPerRouter();
+    w->routers = fabric.GetRouters();
+    const RouterGraph& routers = w->routers;
+    for (uint32_t r = 0; r < routers.GetN(); ++r)
+    {
+        w->degree.push_back(routers.GetDegree(r));
+    }
+    w->routerEdges.assign(routers.GetN(), {});
+    for (uint32_t e = 0; e < routers.GetNEdges(); ++e)
+    {
+        w->edgeLink.push_back(fabric.RouterLink(graph, e));
+        // RouterGraph::AddEdge appends to both ends in edge order: Neighbours(v)[i] is the
+        // i-th edge touching v.
+        w->routerEdges[routers.GetEdges()[e].first].push_back(e);
+        w->routerEdges[routers.GetEdges()[e].second].push_back(e);
+    }
+    return w;
+}
+
 void
 SpraypointRouting::DoSetGraph()
 {
-    const RngFabric fabric = RngFabric::FromGraph(*m_graph);
-    m_nServers = fabric.GetNServers();
-    m_s = fabric.GetServersPerRouter();
+    // What SetGraph derives depends on the graph's wiring (and the tables also on P, H,
+    // Levels, Key and DistinctPicks), never on the state or the other attributes, and a
+    // comparison or a benchmark builds many routing objects over one graph: as EcmpRouting's
+    // all-up tables, the last graph's are reused when its wiring is the same entry by entry
+    // (kind, s, nodes, hosts, ports per node, both ends of every link), the tables only when
+    // those five attributes are the same too. Tables computed after failures (DoNodeConverged)
+    // are per object and never cached. Kept only while the tables hold at most 8 MiB, and
+    // dropped before building another graph's. Process-global and not thread-safe (ns-3
+    // objects are not either): build routing objects from one thread.
+    static std::vector<uint32_t> s_wiring;
+    static std::shared_ptr<const Wired> s_wired;
+    static SpraypointParams s_params;
+    static std::shared_ptr<const SpraypointTables> s_tables;
+    const FabricGraph& g = *m_graph;
+    if (g.GetKind() != "rng")
+    {
+        RngFabric::FromGraph(g); // throws, naming the kind
+    }
+    std::vector<uint32_t> wiring{
+        static_cast<uint32_t>(g.GetParameter("s")), g.GetNNodes(), g.GetNHosts(), g.GetNLinks()};
+    wiring.reserve(4 + g.GetNNodes() + 4 * size_t(g.GetNLinks()));
+    for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+    {
+        wiring.push_back(g.GetNPorts(v));
+    }
+    for (uint32_t l = 0; l < g.GetNLinks(); ++l)
+    {
+        const FabricLink& link = g.GetLink(l);
+        wiring.insert(wiring.end(), {link.node[0], link.port[0], link.node[1], link.port[1]});
+    }
+    SpraypointParams params;
+    params.p = m_p;
+    params.h = m_h;
+    params.levels = m_levels;
+    params.key = m_key;
+    params.distinctPicks = m_distinctPicks;
+    const bool sameWiring = s_wired && wiring == s_wiring;
+    if (sameWiring)
+    {
+        m_wired = s_wired;
+    }
+    else
+    {
+        m_wired = BuildWired(g);
+        s_tables.reset();
+        s_wired.reset();
+        s_wiring.clear();
+    }
     if (!m_tables)
     {
-        SpraypointParams params;
-        params.p = m_p;
-        params.h = m_h;
-        params.levels = m_levels;
-        params.key = m_key;
-        params.distinctPicks = m_distinctPicks;
-        m_tables = std::make_shared<SpraypointTables>(fabric.GetRouters(), params);
+        if (s_tables && s_params.p == params.p && s_params.h == params.h
+            && s_params.levels == params.levels && s_params.key == params.key
+            && s_params.distinctPicks == params.distinctPicks)
+        {
+            NS_LOG_LOGIC("tables reused: the same wiring and parameters as the last graph's");
+            m_tables = s_tables;
+        }
+        else
+        {
+            m_tables = std::make_shared<SpraypointTables>(m_wired->routers, params);
+            ++s_tableBuilds;
+            NS_LOG_LOGIC("tables built (" << s_tableBuilds << " builds in this process)");
+            if (m_tables->MemoryBytes() <= (size_t(1) << 23))
+            {
+                s_tables = m_tables;
+                s_params = params;
+            }
+        }
     }
-    if (m_tables->GetN() != fabric.GetNRouters())
+    if (!sameWiring)
+    {
+        s_wiring = std::move(wiring);
+        s_wired = m_wired;
+    }
+    m_nServers = m_wired->nServers;
+    m_s = m_wired->s;
+    if (m_tables->GetN() != m_wired->routers.GetN())
     {
         throw std::invalid_argument("SpraypointRouting: tables, fabric and graph disagree");
-    }
-    m_degree.clear();
-    for (uint32_t r = 0; r < fabric.GetNRouters(); ++r)
-    {
-        m_degree.push_back(fabric.GetRouters().GetDegree(r));
-    }
-    m_routers = fabric.GetRouters();
-    m_edgeLink.clear();
-    m_routerEdges.assign(m_routers.GetN(), {});
-    for (uint32_t e = 0; e < m_routers.GetNEdges(); ++e)
-    {
-        m_edgeLink.push_back(fabric.RouterLink(*m_graph, e));
-        // RouterGraph::AddEdge appends to both ends in edge order: Neighbours(v)[i] is the
-        // i-th edge touching v.
-        m_routerEdges[m_routers.GetEdges()[e].first].push_back(e);
-        m_routerEdges[m_routers.GetEdges()[e].second].push_back(e);
     }
 }
 
@@ -140,9 +220,10 @@ SpraypointRouting::DoNodeConverged(uint32_t node)
     }
     const FabricState& v = ViewAt(node);
     std::set<uint32_t> removed;
-    for (uint32_t e = 0; e < m_edgeLink.size(); ++e)
+    for (uint32_t e = 0; e < m_wired->edgeLink.size(); ++e)
     {
-        if (!v.IsDirLinkUsable(2 * m_edgeLink[e]) || !v.IsDirLinkUsable(2 * m_edgeLink[e] + 1))
+        if (!v.IsDirLinkUsable(2 * m_wired->edgeLink[e])
+            || !v.IsDirLinkUsable(2 * m_wired->edgeLink[e] + 1))
         {
             removed.insert(e);
         }
@@ -162,7 +243,7 @@ SpraypointRouting::DoNodeConverged(uint32_t node)
         {
             auto red = std::make_shared<Reduced>();
             red->removed = removed;
-            const RouterGraph g = m_routers.WithoutEdges(removed);
+            const RouterGraph g = m_wired->routers.WithoutEdges(removed);
             // p and h stay those of the fabric, as bounds per router: only a router whose
             // degree fell below them picks fewer (all it has), so a failure changes the rows
             // its levels actually touch, not every router's. The level count stays that of
@@ -174,9 +255,9 @@ SpraypointRouting::DoNodeConverged(uint32_t node)
             red->fullIndex.resize(g.GetN());
             for (uint32_t r = 0; r < g.GetN(); ++r)
             {
-                for (uint32_t i = 0; i < m_routerEdges[r].size(); ++i)
+                for (uint32_t i = 0; i < m_wired->routerEdges[r].size(); ++i)
                 {
-                    if (!removed.count(m_routerEdges[r][i]))
+                    if (!removed.count(m_wired->routerEdges[r][i]))
                     {
                         red->fullIndex[r].push_back(static_cast<uint16_t>(i));
                     }
@@ -189,7 +270,7 @@ SpraypointRouting::DoNodeConverged(uint32_t node)
     const uint32_t r = node - m_nServers;
     const Reduced* before = m_reduced[node].get();
     uint32_t changed = 0;
-    for (uint32_t t = 0; t < m_routers.GetN(); ++t)
+    for (uint32_t t = 0; t < m_wired->routers.GetN(); ++t)
     {
         const uint32_t nb = NCandidatesAt(before, t, r);
         const uint32_t na = NCandidatesAt(next.get(), t, r);
@@ -245,7 +326,7 @@ SpraypointRouting::SelectPort(uint32_t node,
         // Server-facing VRF: spray over every uplink.
         return PickUsable(
             node,
-            m_degree[r],
+            m_wired->degree[r],
             [s](uint32_t i) { return s + i; },
             FlowHash(key, NodeSeed(m_seed, node, 1)));
     }
@@ -280,7 +361,7 @@ SpraypointRouting::Candidates(uint32_t node, uint32_t inPort, uint32_t dstHost) 
         }
         else if (inPort == NO_PORT || inPort < m_s)
         {
-            for (uint32_t i = 0; i < m_degree[r]; ++i)
+            for (uint32_t i = 0; i < m_wired->degree[r]; ++i)
             {
                 ports.push_back(m_s + i);
             }

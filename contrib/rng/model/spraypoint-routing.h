@@ -60,6 +60,12 @@ class SpraypointRouting : public FabricRouting
 
     const SpraypointTables& GetTables() const { return *m_tables; }
 
+    /**
+     * Number of all-up tables computed by SetGraph in this process, that is, SetGraph calls
+     * without SetTables that missed the cache of the last graph's tables (see DoSetGraph).
+     */
+    static uint64_t GetTableBuilds();
+
     /// Signature of the TableChange trace: (router node, destinations whose row changed).
     typedef void (*TableChangeTracedCallback)(uint32_t node, uint32_t destinations);
 
@@ -82,7 +88,6 @@ class SpraypointRouting : public FabricRouting
     bool m_distinctPicks{true};
     uint32_t m_nServers{0};
     uint32_t m_s{1};
-    std::vector<uint32_t> m_degree; //!< fabric ports per router
     std::shared_ptr<const SpraypointTables> m_tables;
     uint64_t m_seed{0};
 
@@ -108,9 +113,19 @@ class SpraypointRouting : public FabricRouting
     {
         return m_reduced.empty() ? nullptr : m_reduced[node].get();
     }
-    std::vector<uint32_t> m_edgeLink;                 //!< router edge -> FabricGraph link
-    std::vector<std::vector<uint32_t>> m_routerEdges; //!< per router: edges, neighbour order
-    RouterGraph m_routers;
+    /// What a graph's wiring alone determines (shared by the routings of one wiring).
+    struct Wired
+    {
+        uint32_t nServers{0};
+        uint32_t s{1};
+        RouterGraph routers;
+        std::vector<uint32_t> degree;                   //!< fabric ports per router
+        std::vector<uint32_t> edgeLink;                 //!< router edge -> FabricGraph link
+        std::vector<std::vector<uint32_t>> routerEdges; //!< per router: edges, neighbour order
+    };
+    static std::shared_ptr<const Wired> BuildWired(const FabricGraph& graph);
+    std::shared_ptr<const Wired> m_wired;
+    static uint64_t s_tableBuilds;                         //!< see GetTableBuilds
     std::vector<std::shared_ptr<const Reduced>> m_reduced; //!< per node (empty: none)
     TracedCallback<uint32_t, uint32_t> m_tableChangeTrace;
 };
