@@ -73,7 +73,10 @@ FastP2pChannel::TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Ti
     // does not reach the sender's trace sinks.
     Simulator::ScheduleWithContext(
         m_peerContext[wire], txTime + m_delay, &FastP2pNetDevice::Receive, dst, p->Copy());
-    m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);
+    if (!m_txrxPointToPoint.IsEmpty())
+    {
+        m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);
+    }
     return true;
 }
 

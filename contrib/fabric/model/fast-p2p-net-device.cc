@@ -58,6 +58,20 @@ PppToEther(uint16_t proto)
     return 0;
 }
 
+/**
+ * Invoke \p trace with \p p when a sink is connected. An empty TracedCallback still costs a
+ * Ptr copy (two reference-count updates) and a list walk per call, several times per hop.
+ */
+template<typename P>
+inline void
+Fire(const TracedCallback<Ptr<const Packet>>& trace, const P& p)
+{
+    if (!trace.IsEmpty())
+    {
+        trace(p);
+    }
+}
+
 } // namespace
 
 TypeId
@@ -227,16 +241,15 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
 {
     if (!m_linkUp)
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
-    PppHeader ppp;
-    ppp.SetProtocol(EtherToPpp(protocolNumber));
-    packet->AddHeader(ppp);
-    m_macTxTrace(packet);
+    m_pppTx.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(m_pppTx);
+    Fire(m_macTxTrace, packet);
     if (!m_queue->Enqueue(packet))
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
     // At exactly the instant the transmitter frees, PointToPointNetDevice would still be
@@ -260,8 +273,8 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     {
         return true; // a queue that holds what it may not send yet (PfcQueue) restarts us
     }
-    m_snifferTrace(p);
-    m_promiscSnifferTrace(p);
+    Fire(m_snifferTrace, p);
+    Fire(m_promiscSnifferTrace, p);
     return TransmitStart(p);
 }
 
@@ -275,11 +288,11 @@ FastP2pNetDevice::EnsurePull()
 }
 
 bool
-FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
+FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p)
 {
     const Time txTime = m_txTime.Get(m_bps, p->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
-    m_phyTxBeginTrace(p);
+    Fire(m_phyTxBeginTrace, p);
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
     // frame is not held: holding it would make the receiver's copy share its buffer, and the
     // next switch's header rewrite would then copy the whole frame.
@@ -292,7 +305,7 @@ FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
     const bool result = m_channel->TransmitStart(p, this, txTime);
     if (!result)
     {
-        m_phyTxDropTrace(p);
+        Fire(m_phyTxDropTrace, p);
     }
     return result;
 }
@@ -354,7 +367,7 @@ FastP2pNetDevice::TransmitComplete()
     m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
     if (m_currentPkt)
     {
-        m_phyTxEndTrace(m_currentPkt);
+        Fire(m_phyTxEndTrace, m_currentPkt);
         m_currentPkt = nullptr;
     }
     Ptr<Packet> p = m_queue->Dequeue();
@@ -362,8 +375,8 @@ FastP2pNetDevice::TransmitComplete()
     {
         return;
     }
-    m_snifferTrace(p);
-    m_promiscSnifferTrace(p);
+    Fire(m_snifferTrace, p);
+    Fire(m_promiscSnifferTrace, p);
     TransmitStart(p);
 }
 
@@ -376,29 +389,28 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
-        m_phyRxDropTrace(packet);
+        Fire(m_phyRxDropTrace, packet);
         return;
     }
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
-    m_phyRxEndTrace(packet);
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
+    Fire(m_phyRxEndTrace, packet);
     // MacRx and MacPromiscRx sinks see the frame with its PPP header (a copy, as
     // PointToPointNetDevice gives them); without sinks no copy is made.
     const bool promisc = !m_promiscCallback.IsNull();
     Ptr<Packet> original
         = (promisc || !m_macRxTrace.IsEmpty()) ? packet->Copy() : Ptr<Packet>(nullptr);
-    PppHeader ppp;
-    packet->RemoveHeader(ppp);
-    const uint16_t protocol = PppToEther(ppp.GetProtocol());
+    packet->RemoveHeader(m_pppRx);
+    const uint16_t protocol = PppToEther(m_pppRx.GetProtocol());
     if (promisc)
     {
-        m_macPromiscRxTrace(original);
+        Fire(m_macPromiscRxTrace, original);
         m_promiscCallback(
             this, packet, protocol, GetRemote(), GetAddress(), NetDevice::PACKET_HOST);
     }
     if (original)
     {
-        m_macRxTrace(original);
+        Fire(m_macRxTrace, original);
     }
     m_rxCallback(this, packet, protocol, GetRemote());
 }

@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/ppp-header.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-cache.h"
@@ -120,7 +121,7 @@ class FastP2pNetDevice : public NetDevice
 
   private:
     /// Put \p p on the wire now (the transmitter is free).
-    bool TransmitStart(Ptr<Packet> p);
+    bool TransmitStart(const Ptr<Packet>& p);
     /// The transmitter freed with frames waiting (or an observer wants the event).
     void TransmitComplete();
     /// The transmitter is busy: make sure an event pulls from the queue when it frees.
@@ -146,6 +147,10 @@ class FastP2pNetDevice : public NetDevice
     bool m_siblingsKnown{false};
     Address m_remote; //!< the peer's address, once known
     Ptr<ErrorModel> m_receiveErrorModel;
+    /// PPP headers reused for every frame (a Header is an ObjectBase: building and destroying
+    /// one per frame cost ~70 instructions each way).
+    PppHeader m_pppTx;
+    PppHeader m_pppRx;
     /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
     static Time NeverBusy() { return TimeStep(-1); }
     Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
