@@ -68,11 +68,9 @@ FastP2pChannel::TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Ti
     NS_ASSERT(m_nDevices == 2);
     const uint32_t wire = src == m_devices[0] ? 0 : 1;
     const Ptr<FastP2pNetDevice>& dst = m_devices[1 - wire];
-    dst->NotifyInbound(Simulator::Now() + txTime + m_delay);
     // The receiver gets its own copy, as with PointToPointChannel: what it strips or tags
     // does not reach the sender's trace sinks.
-    Simulator::ScheduleWithContext(
-        m_peerContext[wire], txTime + m_delay, &FastP2pNetDevice::Receive, dst, p->Copy());
+    dst->StartArrival(p->Copy(), txTime + m_delay, m_peerContext[wire]);
     if (!m_txrxPointToPoint.IsEmpty())
     {
         m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);

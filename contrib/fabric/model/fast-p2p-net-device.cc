@@ -8,6 +8,7 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
+#include "ns3/make-event.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
@@ -180,6 +181,8 @@ uint64_t FastP2pNetDevice::s_instances = 0;
 uint64_t FastP2pNetDevice::s_unforeseenSends = 0;
 
 FastP2pNetDevice::FastP2pNetDevice()
+    : m_pullEvent(MakeEvent(&FastP2pNetDevice::TransmitComplete, this), false),
+      m_arrivalEvent(MakeEvent(&FastP2pNetDevice::ArriveNext, this), false)
 {
     NS_LOG_FUNCTION(this);
     ++s_instances;
@@ -194,7 +197,10 @@ void
 FastP2pNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_pull.Cancel();
+    // Pending copies of the two events stay in the scheduler (it holds a reference to each)
+    // until they are due or the simulator is destroyed: cancelled, they do not run.
+    m_pullEvent->Cancel();
+    m_arrivalEvent->Cancel();
     m_pullPending = false;
     m_node = nullptr;
     m_channel = nullptr;
@@ -282,8 +288,11 @@ void
 FastP2pNetDevice::EnsurePull()
 {
     ++m_pullEvents;
-    m_pull = Simulator::Schedule(
-        m_busyUntil - Simulator::Now(), &FastP2pNetDevice::TransmitComplete, this);
+    // The same place in the event order as Simulator::Schedule (a new uid now, in the current
+    // context), without an EventImpl allocated or an EventId built.
+    m_pullEvent->Ref(); // the simulator's reference, dropped after the event ran
+    Simulator::ScheduleWithContext(
+        Simulator::GetContext(), m_busyUntil - Simulator::Now(), PeekPointer(m_pullEvent));
     m_pullPending = true;
 }
 
@@ -352,7 +361,7 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
     }
     for (const FastP2pNetDevice* s : m_siblings)
     {
-        if (!s->m_inbound.empty() && s->m_inbound.front() <= m_busyUntil)
+        if (!s->m_inbound.empty() && s->m_inbound.front().arrival <= m_busyUntil)
         {
             return true;
         }
@@ -363,7 +372,7 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
 void
 FastP2pNetDevice::TransmitComplete()
 {
-    m_pullPending = false;     // this is m_pull running (the only way here)
+    m_pullPending = false;     // this is m_pullEvent running (the only way here)
     m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
     if (m_currentPkt)
     {
@@ -381,12 +390,25 @@ FastP2pNetDevice::TransmitComplete()
 }
 
 void
+FastP2pNetDevice::StartArrival(Ptr<Packet> p, Time after, uint32_t context)
+{
+    m_inbound.push_back({Simulator::Now() + after, std::move(p)});
+    m_arrivalEvent->Ref(); // the simulator's reference, dropped after the event ran
+    Simulator::ScheduleWithContext(context, after, PeekPointer(m_arrivalEvent));
+}
+
+void
+FastP2pNetDevice::ArriveNext()
+{
+    NS_ASSERT(!m_inbound.empty());
+    Ptr<Packet> p = std::move(m_inbound.front().frame);
+    m_inbound.pop_front();
+    Receive(std::move(p));
+}
+
+void
 FastP2pNetDevice::Receive(Ptr<Packet> packet)
 {
-    if (!m_inbound.empty())
-    {
-        m_inbound.pop_front();
-    }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
         Fire(m_phyRxDropTrace, packet);
