@@ -303,8 +303,8 @@ FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p)
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     Fire(m_phyTxBeginTrace, p);
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
-    // frame is not held: holding it would make the receiver's copy share its buffer, and the
-    // next switch's header rewrite would then copy the whole frame.
+    // frame is not held (a frame still held when it arrives is copied, see ArriveNext; held
+    // until the event, it is released before it arrives).
     const bool pull = NeedsPull(txTime + m_tInterframeGap);
     m_currentPkt = pull ? p : nullptr;
     if (pull)
@@ -403,6 +403,16 @@ FastP2pNetDevice::ArriveNext()
     NS_ASSERT(!m_inbound.empty());
     Ptr<Packet> p = std::move(m_inbound.front().frame);
     m_inbound.pop_front();
+    // PointToPointChannel gives the receiver a copy made when the frame started, so what the
+    // receiver strips, rewrites or tags does not reach whoever kept the sender's packet (a
+    // trace sink, the sender's code). If nothing but this device holds the frame now, nobody
+    // can see the difference and the copy (an allocation, then freeing the sender's object) is
+    // saved; otherwise copy now. The one case that differs: a holder that added a tag to the
+    // frame while it was on the wire and then let it go (ns-3's const packets allow tags).
+    if (p->GetReferenceCount() > 1)
+    {
+        p = p->Copy();
+    }
     Receive(std::move(p));
 }
 
