@@ -261,17 +261,19 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     // At exactly the instant the transmitter frees, PointToPointNetDevice would still be
     // busy for a Send scheduled before the frame on the wire started (its transmit-complete
     // event comes later in that instant): queue and pull with an event, as it would.
-    if (m_pullPending || Simulator::Now() <= m_busyUntil)
+    if (m_pullPending)
     {
-        if (!m_pullPending)
+        return true;
+    }
+    const Time now = Simulator::Now();
+    if (now <= m_busyUntil)
+    {
+        if (m_arrivalDriven && m_currentPkt == nullptr)
         {
-            if (m_arrivalDriven && m_currentPkt == nullptr)
-            {
-                ++s_unforeseenSends;
-                NS_LOG_WARN("a Send found the port busy after its event was skipped");
-            }
-            EnsurePull();
+            ++s_unforeseenSends;
+            NS_LOG_WARN("a Send found the port busy after its event was skipped");
         }
+        EnsurePull(m_busyUntil - now);
         return true;
     }
     Ptr<Packet> p = m_queue->Dequeue();
@@ -281,35 +283,35 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     }
     Fire(m_snifferTrace, p);
     Fire(m_promiscSnifferTrace, p);
-    return TransmitStart(p);
+    return TransmitStart(p, now);
 }
 
 void
-FastP2pNetDevice::EnsurePull()
+FastP2pNetDevice::EnsurePull(Time delay)
 {
     ++m_pullEvents;
     // The same place in the event order as Simulator::Schedule (a new uid now, in the current
     // context), without an EventImpl allocated or an EventId built.
     m_pullEvent->Ref(); // the simulator's reference, dropped after the event ran
-    Simulator::ScheduleWithContext(
-        Simulator::GetContext(), m_busyUntil - Simulator::Now(), PeekPointer(m_pullEvent));
+    Simulator::ScheduleWithContext(Simulator::GetContext(), delay, PeekPointer(m_pullEvent));
     m_pullPending = true;
 }
 
 bool
-FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p)
+FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p, Time now)
 {
     const Time txTime = m_txTime.Get(m_bps, p->GetSize());
-    m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
+    const Time busyFor = txTime + m_tInterframeGap;
+    m_busyUntil = now + busyFor;
     Fire(m_phyTxBeginTrace, p);
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
     // frame is not held (a frame still held when it arrives is copied, see ArriveNext; held
     // until the event, it is released before it arrives).
-    const bool pull = NeedsPull(txTime + m_tInterframeGap);
+    const bool pull = NeedsPull(busyFor);
     m_currentPkt = pull ? p : nullptr;
     if (pull)
     {
-        EnsurePull();
+        EnsurePull(busyFor);
     }
     const bool result = m_channel->TransmitStart(p, this, txTime);
     if (!result)
@@ -372,7 +374,9 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
 void
 FastP2pNetDevice::TransmitComplete()
 {
-    m_pullPending = false;     // this is m_pullEvent running (the only way here)
+    m_pullPending = false;        // this is m_pullEvent running (the only way here)
+    const Time now = m_busyUntil; // the event runs when the transmitter frees
+    NS_ASSERT(now == Simulator::Now());
     m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
     if (m_currentPkt)
     {
@@ -386,7 +390,7 @@ FastP2pNetDevice::TransmitComplete()
     }
     Fire(m_snifferTrace, p);
     Fire(m_promiscSnifferTrace, p);
-    TransmitStart(p);
+    TransmitStart(p, now);
 }
 
 void

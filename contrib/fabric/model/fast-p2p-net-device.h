@@ -129,14 +129,15 @@ class FastP2pNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// Put \p p on the wire now (the transmitter is free).
-    bool TransmitStart(const Ptr<Packet>& p);
+    /// Put \p p on the wire now (the transmitter is free; \p now is Simulator::Now()).
+    bool TransmitStart(const Ptr<Packet>& p, Time now);
     /// The transmitter freed with frames waiting (or an observer wants the event).
     void TransmitComplete();
     /// The oldest frame on the wire toward this device has arrived.
     void ArriveNext();
-    /// The transmitter is busy: make sure an event pulls from the queue when it frees.
-    void EnsurePull();
+    /// The transmitter is busy: schedule the event that pulls from the queue when it frees,
+    /// \p delay from now.
+    void EnsurePull(Time delay);
     /// Whether the frame starting now (busy until m_busyUntil) needs its transmit-complete
     /// event, i.e. whether anything may reach this device's Send before it ends.
     bool NeedsPull(Time busyFor);
