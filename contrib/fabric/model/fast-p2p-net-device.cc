@@ -396,7 +396,12 @@ FastP2pNetDevice::TransmitComplete()
 void
 FastP2pNetDevice::StartArrival(Ptr<Packet> p, Time after, uint32_t context)
 {
-    m_inbound.push_back({Simulator::Now() + after, std::move(p)});
+    const Time arrival = Simulator::Now() + after;
+    // The reception event takes the oldest frame: a channel whose delay shrank while frames
+    // were on the wire would hand the wrong one over.
+    NS_ABORT_MSG_IF(!m_inbound.empty() && arrival < m_inbound.back().arrival,
+                    "FastP2pNetDevice: a frame would overtake one already on the wire");
+    m_inbound.push_back({arrival, std::move(p)});
     m_arrivalEvent->Ref(); // the simulator's reference, dropped after the event ran
     Simulator::ScheduleWithContext(context, after, PeekPointer(m_arrivalEvent));
 }

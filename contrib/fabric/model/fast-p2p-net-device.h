@@ -92,7 +92,9 @@ class FastP2pNetDevice : public NetDevice
      * The channel started frame \p p toward this device: it arrives (Receive) \p after from
      * now, in the context of node \p context. The frame waits in this device (frames on a
      * wire arrive in the order they started), so the reception event carries no arguments and
-     * is one object reused for every frame: no event allocated per hop.
+     * is one object reused for every frame: no event allocated per hop. Aborts if \p p would
+     * arrive before a frame already on the wire (a channel must not shorten its delay while
+     * frames are on it).
      */
     void StartArrival(Ptr<Packet> p, Time after, uint32_t context);
 
