@@ -17,8 +17,10 @@
 #include "ns3/fabric-link-device.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
+#include "ns3/fast-p2p-channel.h"
 #include "ns3/fast-p2p-net-device.h"
 #include "ns3/net-device-queue-interface.h"
+#include "ns3/network-module.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-size.h"
@@ -441,4 +443,65 @@ TEST_F(LinkDevice, RoceLosslessPfcIncast)
         });
     EXPECT_EQ(fast.droppedPackets, 0u);
     EXPECT_EQ(fast.incompleteFlows, 0u);
+}
+
+TEST_F(LinkDevice, WireHandsOverTheFrameAndCopiesOnlyWhatIsStillHeld)
+{
+    // FastP2pChannel passes the frame object itself; the receiving device copies it on arrival
+    // only if something else still holds it, so that what the receiver strips does not reach
+    // the holder, as with PointToPointChannel's copy.
+    NodeContainer nodes;
+    nodes.Create(2);
+    Ptr<FastP2pChannel> ch = CreateObject<FastP2pChannel>();
+    ch->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+    std::vector<Ptr<FastP2pNetDevice>> dev;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        Ptr<FastP2pNetDevice> d = CreateObject<FastP2pNetDevice>();
+        d->SetAddress(Mac48Address::Allocate());
+        d->SetDataRate(DataRate("1Gbps"));
+        d->SetQueue(CreateObject<DropTailQueue<Packet>>());
+        nodes.Get(i)->AddDevice(d);
+        d->Attach(ch);
+        dev.push_back(d);
+    }
+    std::vector<const Packet*> sent;    // objects on the wire (not held)
+    Ptr<const Packet> kept;             // the first frame, kept by a PhyTxBegin sink
+    std::vector<Ptr<const Packet>> got; // what the receiver handed up
+    dev[0]->TraceConnectWithoutContext("PhyTxBegin",
+                                       Callback<void, Ptr<const Packet>>(
+                                           [&](Ptr<const Packet> p)
+                                           {
+                                               sent.push_back(PeekPointer(p));
+                                               if (!kept)
+                                               {
+                                                   kept = p;
+                                               }
+                                           }));
+    dev[1]->SetReceiveCallback(NetDevice::ReceiveCallback(
+        [&](Ptr<NetDevice>, Ptr<const Packet> p, uint16_t proto, const Address&)
+        {
+            EXPECT_EQ(proto, 0x0800);
+            got.push_back(p);
+            return true;
+        }));
+    for (int i = 0; i < 3; ++i)
+    {
+        Simulator::Schedule(MicroSeconds(i),
+                            [&]()
+                            { dev[0]->Send(Create<Packet>(100), dev[1]->GetAddress(), 0x0800); });
+    }
+    Simulator::Run();
+    ASSERT_EQ(got.size(), 3u);
+    ASSERT_EQ(sent.size(), 3u);
+    // The held frame: the receiver got a copy (same uid) and stripped the PPP header from it
+    // only; the holder still sees the frame as sent.
+    EXPECT_NE(PeekPointer(got[0]), PeekPointer(kept));
+    EXPECT_EQ(got[0]->GetUid(), kept->GetUid());
+    EXPECT_EQ(kept->GetSize(), 102u);
+    EXPECT_EQ(got[0]->GetSize(), 100u);
+    // The others were held by nobody: the receiver got the sender's object itself.
+    EXPECT_EQ(PeekPointer(got[1]), sent[1]);
+    EXPECT_EQ(PeekPointer(got[2]), sent[2]);
+    EXPECT_EQ(got[2]->GetSize(), 100u);
 }

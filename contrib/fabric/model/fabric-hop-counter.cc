@@ -12,6 +12,74 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FabricHopCounter");
 NS_OBJECT_ENSURE_REGISTERED(FabricHopCounter);
 
+FabricHopCounter::HopTable::HopTable(uint32_t slotsLog2)
+{
+    if (slotsLog2 > 30)
+    {
+        throw std::invalid_argument("FabricHopCounter::HopTable: slotsLog2 must be 0..30, got "
+                                    + std::to_string(slotsLog2));
+    }
+    m_slots.resize(std::size_t(1) << slotsLog2);
+    m_mask = m_slots.size() - 1;
+}
+
+void
+FabricHopCounter::HopTable::Count(uint64_t uid)
+{
+    Slot& s = m_slots[uid & m_mask];
+    if (s.uidPlusOne == uid + 1)
+    {
+        ++s.hops;
+        return;
+    }
+    if (!m_overflow.empty())
+    {
+        auto it = m_overflow.find(uid);
+        if (it != m_overflow.end())
+        {
+            ++it->second;
+            return;
+        }
+    }
+    // A packet's first hop: it takes its slot; a packet holding the slot (still in flight, or
+    // dropped on the way and never taken) moves to the map.
+    if (s.uidPlusOne != 0)
+    {
+        m_overflow.emplace(s.uidPlusOne - 1, s.hops);
+    }
+    else
+    {
+        ++m_inSlots;
+    }
+    s.uidPlusOne = uid + 1;
+    s.hops = 1;
+}
+
+bool
+FabricHopCounter::HopTable::Take(uint64_t uid, uint32_t& hops)
+{
+    Slot& s = m_slots[uid & m_mask];
+    if (s.uidPlusOne == uid + 1)
+    {
+        hops = s.hops;
+        s = Slot{};
+        --m_inSlots;
+        return true;
+    }
+    if (m_overflow.empty())
+    {
+        return false;
+    }
+    auto it = m_overflow.find(uid);
+    if (it == m_overflow.end())
+    {
+        return false;
+    }
+    hops = it->second;
+    m_overflow.erase(it);
+    return true;
+}
+
 TypeId
 FabricHopCounter::GetTypeId()
 {
@@ -23,9 +91,7 @@ FabricHopCounter::GetTypeId()
 }
 
 FabricHopCounter::FabricHopCounter()
-    : m_filter(std::make_shared<Filter>()),
-      m_hops(std::make_shared<std::unordered_map<uint64_t, uint32_t>>()),
-      m_hist(std::make_shared<std::map<uint32_t, uint64_t>>())
+    : m_state(std::make_shared<State>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -35,8 +101,8 @@ FabricHopCounter::Install(Ptr<FabricNetwork> net)
 {
     NS_LOG_FUNCTION(this << net);
     const FabricGraph& g = net->GetGraph();
-    auto hops = m_hops;
-    auto hist = m_hist;
+    State* state = m_state.get();
+    auto keep = m_state; // the sinks keep the state alive
     for (uint32_t v = g.GetNHosts(); v < g.GetNNodes(); ++v)
     {
         auto fw = net->GetNode(v)->GetObject<FabricSwitchForwarder>();
@@ -47,30 +113,28 @@ FabricHopCounter::Install(Ptr<FabricNetwork> net)
         }
         fw->TraceConnectWithoutContext("Forward",
                                        Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
-                                           [hops](Ptr<const Packet> p, uint32_t, uint32_t)
-                                           { (*hops)[p->GetUid()]++; }));
+                                           [keep, state](Ptr<const Packet> p, uint32_t, uint32_t)
+                                           { state->hops.Count(p->GetUid()); }));
     }
     // The filter is read when a packet arrives, so SetFilter may follow Install.
-    auto filter = m_filter;
     for (uint32_t h = 0; h < g.GetNHosts(); ++h)
     {
         for (uint32_t port = 0; port < g.GetNPorts(h); ++port)
         {
             net->GetDevice(h, port)->TraceConnectWithoutContext(
-                "MacRx",
+                "PhyRxEnd",
                 Callback<void, Ptr<const Packet>>(
-                    [hops, hist, filter](Ptr<const Packet> p)
+                    [keep, state](Ptr<const Packet> p)
                     {
-                        auto it = hops->find(p->GetUid());
-                        if (it == hops->end())
+                        uint32_t hops = 0;
+                        if (!state->hops.Take(p->GetUid(), hops))
                         {
                             return;
                         }
-                        if (!*filter || (*filter)(p))
+                        if (!state->filter || state->filter(p))
                         {
-                            (*hist)[it->second]++;
+                            state->hist[hops]++;
                         }
-                        hops->erase(it);
                     }));
         }
     }
@@ -80,7 +144,7 @@ uint64_t
 FabricHopCounter::GetPackets() const
 {
     uint64_t n = 0;
-    for (const auto& [k, c] : *m_hist)
+    for (const auto& [k, c] : m_state->hist)
     {
         n += c;
     }

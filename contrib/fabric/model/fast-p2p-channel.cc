@@ -63,17 +63,18 @@ FastP2pChannel::Attach(Ptr<FastP2pNetDevice> device)
 }
 
 bool
-FastP2pChannel::TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Time txTime)
+FastP2pChannel::TransmitStart(const Ptr<Packet>& p, const Ptr<FastP2pNetDevice>& src, Time txTime)
 {
     NS_ASSERT(m_nDevices == 2);
     const uint32_t wire = src == m_devices[0] ? 0 : 1;
     const Ptr<FastP2pNetDevice>& dst = m_devices[1 - wire];
-    dst->NotifyInbound(Simulator::Now() + txTime + m_delay);
-    // The receiver gets its own copy, as with PointToPointChannel: what it strips or tags
-    // does not reach the sender's trace sinks.
-    Simulator::ScheduleWithContext(
-        m_peerContext[wire], txTime + m_delay, &FastP2pNetDevice::Receive, dst, p->Copy());
-    m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);
+    // The frame itself, not a copy: the receiving device copies it on arrival only if
+    // something else still holds it then (FastP2pNetDevice::ArriveNext).
+    dst->StartArrival(p, txTime + m_delay, m_peerContext[wire]);
+    if (!m_txrxPointToPoint.IsEmpty())
+    {
+        m_txrxPointToPoint(p, src, dst, txTime, txTime + m_delay);
+    }
     return true;
 }
 

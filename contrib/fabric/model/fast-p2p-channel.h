@@ -37,10 +37,12 @@ class FastP2pChannel : public Channel
     /// Connect \p device (at most two).
     void Attach(Ptr<FastP2pNetDevice> device);
     /**
-     * Carry \p p from \p src to the other end: it arrives \p txTime + Delay from now.
+     * Carry \p p from \p src to the other end: it arrives \p txTime + Delay from now. The
+     * channel passes the frame object on (no copy per hop, unlike PointToPointChannel); the
+     * receiving device makes a copy on arrival if anything else still holds the frame then.
      * \return false if the channel dropped it (this class never does)
      */
-    virtual bool TransmitStart(Ptr<const Packet> p, Ptr<FastP2pNetDevice> src, Time txTime);
+    virtual bool TransmitStart(const Ptr<Packet>& p, const Ptr<FastP2pNetDevice>& src, Time txTime);
 
     std::size_t GetNDevices() const override { return m_nDevices; }
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -8,6 +8,7 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
+#include "ns3/make-event.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
@@ -56,6 +57,20 @@ PppToEther(uint16_t proto)
         NS_FATAL_ERROR("FastP2pNetDevice: unknown PPP protocol number " << proto);
     }
     return 0;
+}
+
+/**
+ * Invoke \p trace with \p p when a sink is connected. An empty TracedCallback still costs a
+ * Ptr copy (two reference-count updates) and a list walk per call, several times per hop.
+ */
+template<typename P>
+inline void
+Fire(const TracedCallback<Ptr<const Packet>>& trace, const P& p)
+{
+    if (!trace.IsEmpty())
+    {
+        trace(p);
+    }
 }
 
 } // namespace
@@ -166,6 +181,8 @@ uint64_t FastP2pNetDevice::s_instances = 0;
 uint64_t FastP2pNetDevice::s_unforeseenSends = 0;
 
 FastP2pNetDevice::FastP2pNetDevice()
+    : m_pullEvent(MakeEvent(&FastP2pNetDevice::TransmitComplete, this), false),
+      m_arrivalEvent(MakeEvent(&FastP2pNetDevice::ArriveNext, this), false)
 {
     NS_LOG_FUNCTION(this);
     ++s_instances;
@@ -180,7 +197,10 @@ void
 FastP2pNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_pull.Cancel();
+    // Pending copies of the two events stay in the scheduler (it holds a reference to each)
+    // until they are due or the simulator is destroyed: cancelled, they do not run.
+    m_pullEvent->Cancel();
+    m_arrivalEvent->Cancel();
     m_pullPending = false;
     m_node = nullptr;
     m_channel = nullptr;
@@ -227,32 +247,33 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
 {
     if (!m_linkUp)
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
-    PppHeader ppp;
-    ppp.SetProtocol(EtherToPpp(protocolNumber));
-    packet->AddHeader(ppp);
-    m_macTxTrace(packet);
+    m_pppTx.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(m_pppTx);
+    Fire(m_macTxTrace, packet);
     if (!m_queue->Enqueue(packet))
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
     // At exactly the instant the transmitter frees, PointToPointNetDevice would still be
     // busy for a Send scheduled before the frame on the wire started (its transmit-complete
     // event comes later in that instant): queue and pull with an event, as it would.
-    if (m_pullPending || Simulator::Now() <= m_busyUntil)
+    if (m_pullPending)
     {
-        if (!m_pullPending)
+        return true;
+    }
+    const Time now = Simulator::Now();
+    if (now <= m_busyUntil)
+    {
+        if (m_arrivalDriven && m_currentPkt == nullptr)
         {
-            if (m_arrivalDriven && m_currentPkt == nullptr)
-            {
-                ++s_unforeseenSends;
-                NS_LOG_WARN("a Send found the port busy after its event was skipped");
-            }
-            EnsurePull();
+            ++s_unforeseenSends;
+            NS_LOG_WARN("a Send found the port busy after its event was skipped");
         }
+        EnsurePull(m_busyUntil - now);
         return true;
     }
     Ptr<Packet> p = m_queue->Dequeue();
@@ -260,39 +281,42 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     {
         return true; // a queue that holds what it may not send yet (PfcQueue) restarts us
     }
-    m_snifferTrace(p);
-    m_promiscSnifferTrace(p);
-    return TransmitStart(p);
+    Fire(m_snifferTrace, p);
+    Fire(m_promiscSnifferTrace, p);
+    return TransmitStart(p, now);
 }
 
 void
-FastP2pNetDevice::EnsurePull()
+FastP2pNetDevice::EnsurePull(Time delay)
 {
     ++m_pullEvents;
-    m_pull = Simulator::Schedule(
-        m_busyUntil - Simulator::Now(), &FastP2pNetDevice::TransmitComplete, this);
+    // The same place in the event order as Simulator::Schedule (a new uid now, in the current
+    // context), without an EventImpl allocated or an EventId built.
+    m_pullEvent->Ref(); // the simulator's reference, dropped after the event ran
+    Simulator::ScheduleWithContext(Simulator::GetContext(), delay, PeekPointer(m_pullEvent));
     m_pullPending = true;
 }
 
 bool
-FastP2pNetDevice::TransmitStart(Ptr<Packet> p)
+FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p, Time now)
 {
     const Time txTime = m_txTime.Get(m_bps, p->GetSize());
-    m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
-    m_phyTxBeginTrace(p);
+    const Time busyFor = txTime + m_tInterframeGap;
+    m_busyUntil = now + busyFor;
+    Fire(m_phyTxBeginTrace, p);
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
-    // frame is not held: holding it would make the receiver's copy share its buffer, and the
-    // next switch's header rewrite would then copy the whole frame.
-    const bool pull = NeedsPull(txTime + m_tInterframeGap);
+    // frame is not held (a frame still held when it arrives is copied, see ArriveNext; held
+    // until the event, it is released before it arrives).
+    const bool pull = NeedsPull(busyFor);
     m_currentPkt = pull ? p : nullptr;
     if (pull)
     {
-        EnsurePull();
+        EnsurePull(busyFor);
     }
     const bool result = m_channel->TransmitStart(p, this, txTime);
     if (!result)
     {
-        m_phyTxDropTrace(p);
+        Fire(m_phyTxDropTrace, p);
     }
     return result;
 }
@@ -339,7 +363,7 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
     }
     for (const FastP2pNetDevice* s : m_siblings)
     {
-        if (!s->m_inbound.empty() && s->m_inbound.front() <= m_busyUntil)
+        if (!s->m_inbound.empty() && s->m_inbound.front().arrival <= m_busyUntil)
         {
             return true;
         }
@@ -350,11 +374,13 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
 void
 FastP2pNetDevice::TransmitComplete()
 {
-    m_pullPending = false;     // this is m_pull running (the only way here)
+    m_pullPending = false;        // this is m_pullEvent running (the only way here)
+    const Time now = m_busyUntil; // the event runs when the transmitter frees
+    NS_ASSERT(now == Simulator::Now());
     m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
     if (m_currentPkt)
     {
-        m_phyTxEndTrace(m_currentPkt);
+        Fire(m_phyTxEndTrace, m_currentPkt);
         m_currentPkt = nullptr;
     }
     Ptr<Packet> p = m_queue->Dequeue();
@@ -362,43 +388,70 @@ FastP2pNetDevice::TransmitComplete()
     {
         return;
     }
-    m_snifferTrace(p);
-    m_promiscSnifferTrace(p);
-    TransmitStart(p);
+    Fire(m_snifferTrace, p);
+    Fire(m_promiscSnifferTrace, p);
+    TransmitStart(p, now);
+}
+
+void
+FastP2pNetDevice::StartArrival(Ptr<Packet> p, Time after, uint32_t context)
+{
+    const Time arrival = Simulator::Now() + after;
+    // The reception event takes the oldest frame: a channel whose delay shrank while frames
+    // were on the wire would hand the wrong one over.
+    NS_ABORT_MSG_IF(!m_inbound.empty() && arrival < m_inbound.back().arrival,
+                    "FastP2pNetDevice: a frame would overtake one already on the wire");
+    m_inbound.push_back({arrival, std::move(p)});
+    m_arrivalEvent->Ref(); // the simulator's reference, dropped after the event ran
+    Simulator::ScheduleWithContext(context, after, PeekPointer(m_arrivalEvent));
+}
+
+void
+FastP2pNetDevice::ArriveNext()
+{
+    NS_ASSERT(!m_inbound.empty());
+    Ptr<Packet> p = std::move(m_inbound.front().frame);
+    m_inbound.pop_front();
+    // PointToPointChannel gives the receiver a copy made when the frame started, so what the
+    // receiver strips, rewrites or tags does not reach whoever kept the sender's packet (a
+    // trace sink, the sender's code). If nothing but this device holds the frame now, nobody
+    // can see the difference and the copy (an allocation, then freeing the sender's object) is
+    // saved; otherwise copy now. The one case that differs: a holder that added a tag to the
+    // frame while it was on the wire and then let it go (ns-3's const packets allow tags).
+    if (p->GetReferenceCount() > 1)
+    {
+        p = p->Copy();
+    }
+    Receive(std::move(p));
 }
 
 void
 FastP2pNetDevice::Receive(Ptr<Packet> packet)
 {
-    if (!m_inbound.empty())
-    {
-        m_inbound.pop_front();
-    }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
-        m_phyRxDropTrace(packet);
+        Fire(m_phyRxDropTrace, packet);
         return;
     }
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
-    m_phyRxEndTrace(packet);
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
+    Fire(m_phyRxEndTrace, packet);
     // MacRx and MacPromiscRx sinks see the frame with its PPP header (a copy, as
     // PointToPointNetDevice gives them); without sinks no copy is made.
     const bool promisc = !m_promiscCallback.IsNull();
     Ptr<Packet> original
         = (promisc || !m_macRxTrace.IsEmpty()) ? packet->Copy() : Ptr<Packet>(nullptr);
-    PppHeader ppp;
-    packet->RemoveHeader(ppp);
-    const uint16_t protocol = PppToEther(ppp.GetProtocol());
+    packet->RemoveHeader(m_pppRx);
+    const uint16_t protocol = PppToEther(m_pppRx.GetProtocol());
     if (promisc)
     {
-        m_macPromiscRxTrace(original);
+        Fire(m_macPromiscRxTrace, original);
         m_promiscCallback(
             this, packet, protocol, GetRemote(), GetAddress(), NetDevice::PACKET_HOST);
     }
     if (original)
     {
-        m_macRxTrace(original);
+        Fire(m_macRxTrace, original);
     }
     m_rxCallback(this, packet, protocol, GetRemote());
 }

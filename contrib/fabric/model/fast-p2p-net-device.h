@@ -4,12 +4,13 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
-#include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/ppp-header.h"
 #include "ns3/queue.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-cache.h"
@@ -38,7 +39,7 @@ class FastP2pChannel;
  * transmitter frees. The
  * last holds on a switch port (ArrivalDriven: every Send comes from a frame received at the
  * node) when no frame is due at the node by then (the channels report the arrival time of
- * every frame they carry, NotifyInbound) and no channel of the node is shorter than the
+ * every frame they carry, StartArrival) and no channel of the node is shorter than the
  * transmission. A Send that later finds the transmitter free by the clock starts at once, as
  * it would have after the event, so the order of events, and every result, is that of
  * PointToPointNetDevice (doc/fabric.md, "Devices"); an uncongested hop costs one event (the
@@ -67,7 +68,11 @@ class FastP2pNetDevice : public NetDevice
     Ptr<Queue<Packet>> GetQueue() const { return m_queue; }
     void SetReceiveErrorModel(Ptr<ErrorModel> em) { m_receiveErrorModel = em; }
     Ptr<ErrorModel> GetReceiveErrorModel() const { return m_receiveErrorModel; }
-    /// A frame (with its PPP header) has fully arrived from the channel.
+    /**
+     * A frame (with its PPP header) has fully arrived. A FastP2pChannel delivers through
+     * StartArrival instead; this is the entry for a channel that schedules the reception
+     * itself (e.g. a remote channel's MpiReceiver).
+     */
     void Receive(Ptr<Packet> p);
     /// Whether a transmission is in progress at the current simulation time.
     bool IsTransmitting() const;
@@ -83,8 +88,15 @@ class FastP2pNetDevice : public NetDevice
      * configuration; a mixed node, a timer-driven queue disc or a remote channel could break it.
      */
     static uint64_t GetUnforeseenSends() { return s_unforeseenSends; }
-    /// The channel started a frame toward this device that arrives at \p arrival.
-    void NotifyInbound(Time arrival) { m_inbound.push_back(arrival); }
+    /**
+     * The channel started frame \p p toward this device: it arrives (Receive) \p after from
+     * now, in the context of node \p context. The frame waits in this device (frames on a
+     * wire arrive in the order they started), so the reception event carries no arguments and
+     * is one object reused for every frame: no event allocated per hop. Aborts if \p p would
+     * arrive before a frame already on the wire (a channel must not shorten its delay while
+     * frames are on it).
+     */
+    void StartArrival(Ptr<Packet> p, Time after, uint32_t context);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override { m_ifIndex = index; }
@@ -119,12 +131,15 @@ class FastP2pNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// Put \p p on the wire now (the transmitter is free).
-    bool TransmitStart(Ptr<Packet> p);
+    /// Put \p p on the wire now (the transmitter is free; \p now is Simulator::Now()).
+    bool TransmitStart(const Ptr<Packet>& p, Time now);
     /// The transmitter freed with frames waiting (or an observer wants the event).
     void TransmitComplete();
-    /// The transmitter is busy: make sure an event pulls from the queue when it frees.
-    void EnsurePull();
+    /// The oldest frame on the wire toward this device has arrived.
+    void ArriveNext();
+    /// The transmitter is busy: schedule the event that pulls from the queue when it frees,
+    /// \p delay from now.
+    void EnsurePull(Time delay);
     /// Whether the frame starting now (busy until m_busyUntil) needs its transmit-complete
     /// event, i.e. whether anything may reach this device's Send before it ends.
     bool NeedsPull(Time busyFor);
@@ -140,18 +155,33 @@ class FastP2pNetDevice : public NetDevice
     Ptr<Queue<Packet>> m_queue;
     bool m_plainQueue{false};    //!< a DropTailQueue<Packet>: Dequeue has no side effect
     bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
-    std::deque<Time> m_inbound;  //!< arrival times of the frames on the wire toward here
+    /// A frame on the wire toward this device.
+    struct InFlight
+    {
+        Time arrival;      //!< when its last bit arrives
+        Ptr<Packet> frame; //!< the frame
+    };
+
+    std::deque<InFlight> m_inbound;            //!< the frames on the wire toward here, oldest first
     std::vector<FastP2pNetDevice*> m_siblings; //!< the node's FastP2pNetDevices (incl. this)
     Time m_minInboundDelay{Time::Max()};       //!< shortest channel delay among them
     bool m_siblingsKnown{false};
     Address m_remote; //!< the peer's address, once known
     Ptr<ErrorModel> m_receiveErrorModel;
+    /// PPP headers reused for every frame (a Header is an ObjectBase: building and destroying
+    /// one per frame cost ~70 instructions each way).
+    PppHeader m_pppTx;
+    PppHeader m_pppRx;
     /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
     static Time NeverBusy() { return TimeStep(-1); }
     Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
-    EventId m_pull;                //!< pending transmit-complete event, if any
-    /// m_pull.IsRunning(), kept by hand: asking the simulator costs ~270 instructions and
-    /// Send asks on every frame.
+    /// The transmit-complete event (TransmitComplete) and the reception event (ArriveNext),
+    /// each one EventImpl scheduled again and again (the simulator takes a reference per
+    /// schedule and drops it after running it), instead of an EventImpl allocated per frame.
+    Ptr<EventImpl> m_pullEvent;
+    Ptr<EventImpl> m_arrivalEvent;
+    /// Whether m_pullEvent is scheduled (asking the simulator about an EventId costs ~270
+    /// instructions, and Send asks on every frame).
     bool m_pullPending{false};
     Ptr<Packet> m_currentPkt; //!< the frame on the wire (for PhyTxEnd)
     uint64_t m_pullEvents{0};
