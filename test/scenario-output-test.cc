@@ -264,7 +264,12 @@ TEST(BenchPacketRate, RoceRoundsMediansAcceptanceAndLoad)
     }
     const json& a = s["acceptance"];
     EXPECT_EQ(a["issue"].get<int>(), 12);
-    EXPECT_EQ(a["lines"].size(), 5u);
+    EXPECT_EQ(a["lines"].size(), 9u); // 5 on the default device, 4 on the opt-in fast device
+    EXPECT_EQ(a["lines"]["roce_vs_global_roft_permutation"]["link_device"], "p2p");
+    const json& fd = a["lines"]["roce_vs_global_zcube_permutation_fast_device"];
+    EXPECT_EQ(fd["link_device"], "fast");
+    EXPECT_DOUBLE_EQ(fd["measured"].get<double>(),
+                     s["roce"]["zcube"]["permutation"]["roce_fast_device_vs_global"].get<double>());
     EXPECT_FALSE(a["all_met"].get<bool>()); // n = 8: the lines are defined at 128 GPUs
     const json& line = a["lines"]["roce_vs_global_roft_permutation"];
     EXPECT_DOUBLE_EQ(line["measured"].get<double>(),
