@@ -16,6 +16,7 @@
 //   ./build/bin/bench-flow --skip-16k   (parts 1 and 2 only)
 #include "packet-flow-compare.h"
 
+#include "ns3/bench-measure.h"
 #include "ns3/fabric-checks.h"
 #include "ns3/fabric-cli.h"
 #include "ns3/fabric-table.h"
@@ -126,6 +127,7 @@ Run(int argc, char* argv[])
         CheckFabricRunTime(3.4e-3 * nRandom + 1.8e-5 * arFlows, params);
     }
     FabricResults out(cli.GetString("out"));
+    MachineLoadProbe machine;
     json summary;
     compare::Options o;
     summary["line_rate_gbps"] = o.lineBps / 1e9;
@@ -421,6 +423,8 @@ Run(int argc, char* argv[])
                                     {"completion_ms", last * 1e3},
                                     {"complete", complete}};
     }
+    summary["machine"] = machine.End();
+    machine.Print(std::cout);
     out.WriteSummary(summary);
     std::cout << "wrote " << out.Path("summary.json") << "\n";
     return 0;

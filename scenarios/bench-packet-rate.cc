@@ -24,6 +24,7 @@
 //
 //   ./build/bin/bench-packet-rate                # n=128, k=16, 100 us simulated per variant
 //   ./build/bin/bench-packet-rate --sim-us=500 --build-n=1024 --build-k=32
+#include "ns3/bench-acceptance.h"
 #include "ns3/bench-measure.h"
 #include "ns3/bench-scaling.h"
 #include "ns3/core-module.h"
@@ -167,121 +168,6 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
             summary["roce"][fabric][name] = j;
         }
     }
-}
-
-/// One acceptance line of issue #12: \p measured against at least \p min. \p linkDevice names
-/// the link device the line was measured on ("p2p": the default; "fast": the opt-in
-/// `ns3::FabricNetwork::LinkDevice=fast`, reported beside the default, not instead of it).
-json
-AcceptanceLine(const std::string& what,
-               double min,
-               double measured,
-               bool applies,
-               const std::string& linkDevice = "p2p")
-{
-    return {{"target", what},
-            {"min", min},
-            {"measured", measured},
-            {"applies", applies},
-            {"link_device", linkDevice},
-            {"met", applies && measured >= min}};
-}
-
-/// The acceptance lines of issue #12 that this run measures (the RoCE rows' roce_vs_global and
-/// hop rate on the permutation, the UDP fast variant over global routing), printed and
-/// returned as summary.json's "acceptance". The lines are defined for the 128-GPU default:
-/// at another --n they are reported with applies = false and met = false.
-json
-Acceptance(const json& summary, uint32_t n, std::ostream& os)
-{
-    const bool applies = n == 128;
-    json lines;
-    for (const std::string fabric : {"zcube", "roft"})
-    {
-        if (!summary.contains("roce"))
-        {
-            break;
-        }
-        const json& r = summary["roce"][fabric]["permutation"];
-        lines["roce_vs_global_" + fabric + "_permutation"]
-            = AcceptanceLine("RoCE + DCQCN on the 128-GPU " + fabric
-                                 + " permutation: hop packets/s at least 7x stock global routing's "
-                                   "UDP (roce."
-                                 + fabric + ".permutation.roce_vs_global)",
-                             7.0,
-                             r["roce_vs_global"].get<double>(),
-                             applies);
-        lines["roce_hop_packets_per_s_" + fabric + "_permutation"]
-            = AcceptanceLine("RoCE + DCQCN on the 128-GPU " + fabric
-                                 + " permutation: at least 700k hop packets/s (roce." + fabric
-                                 + ".permutation.roce_hop_packets_per_s)",
-                             700e3,
-                             r["roce_hop_packets_per_s"].get<double>(),
-                             applies);
-        if (r.contains("roce_fast_device_vs_global"))
-        {
-            lines["roce_vs_global_" + fabric + "_permutation_fast_device"]
-                = AcceptanceLine("the same on the opt-in fast link device (roce." + fabric
-                                     + ".permutation.roce_fast_device_vs_global)",
-                                 7.0,
-                                 r["roce_fast_device_vs_global"].get<double>(),
-                                 applies,
-                                 "fast");
-            lines["roce_hop_packets_per_s_" + fabric + "_permutation_fast_device"]
-                = AcceptanceLine("the same on the opt-in fast link device (roce." + fabric
-                                     + ".permutation.roce_fast_device_hop_packets_per_s)",
-                                 700e3,
-                                 r["roce_fast_device_hop_packets_per_s"].get<double>(),
-                                 applies,
-                                 "fast");
-        }
-    }
-    if (summary.contains("variants") && summary["variants"].contains("fast")
-        && summary["variants"]["fast"].contains("ratio_vs_global"))
-    {
-        lines["udp_fast_vs_global"]
-            = AcceptanceLine("UDP fast path at least 6x stock global routing (ZCube AllReduce, "
-                             "variants.fast.ratio_vs_global)",
-                             6.0,
-                             summary["variants"]["fast"]["ratio_vs_global"].get<double>(),
-                             applies);
-    }
-    bool all = !lines.empty();
-    os << "\nAcceptance of issue #12 (medians of this run";
-    if (!applies)
-    {
-        os << "; defined at --n=128, this run has --n=" << n << ": not applicable";
-    }
-    os << ")\n";
-    for (const auto& [key, l] : lines.items())
-    {
-        // all_met is the default device's verdict; the fast device's lines are shown beside it
-        if (l["link_device"] == "p2p")
-        {
-            all = all && l["met"].get<bool>();
-        }
-        const double x = l["measured"].get<double>();
-        const double min = l["min"].get<double>();
-        os << "  " << std::left << std::setw(54) << key << std::right << std::fixed
-           << std::setprecision(min >= 1000 ? 0 : 2) << std::setw(10) << x
-           << (min >= 1000 ? "" : "x") << " (target >= " << min << (min >= 1000 ? "" : "x") << "): "
-           << (!applies               ? "n/a"
-               : l["met"].get<bool>() ? "met"
-                                      : "NOT met")
-           << "\n";
-    }
-    if (lines.empty())
-    {
-        os << "  (none measured: needs the RoCE rows or the fast and global variants)\n";
-    }
-    return {{"issue", 12},
-            {"n", n},
-            {"defined_at_n", 128},
-            {"lines", lines},
-            {"all_met", all},
-            {"not_here",
-             "permutation at 1024 GPUs >= half the hop rate at 128 GPUs: scripts/scaling-table.py "
-             "(--scaling points); all-pairs AllReduce at 2048 GPUs in 4 GiB: doc/scaling.md"}};
 }
 
 /// The fast variant under each scheduler, rounds alternating the schedulers; median wall time.
@@ -575,7 +461,7 @@ Run(int argc, char* argv[])
     {
         RunRoceVariants(n, k, simTime, roceRounds, summary);
     }
-    summary["acceptance"] = Acceptance(summary, n, std::cout);
+    summary["acceptance"] = Issue12Acceptance(summary, n, std::cout);
     summary["machine"] = machine.End();
     machine.Print(std::cout);
     out.WriteSummary(summary);

@@ -177,6 +177,9 @@ def load_average():
     """The 1-minute load average (/proc/loadavg, or the file AIFABRIC_LOADAVG_FILE names: the
     tests' stand-in), or None where it cannot be read."""
     path = os.environ.get("AIFABRIC_LOADAVG_FILE", "/proc/loadavg")
+    if path != "/proc/loadavg":
+        print(f"note: load average read from {path} (AIFABRIC_LOADAVG_FILE), not /proc/loadavg",
+              file=sys.stderr)
     try:
         with open(path, encoding="utf-8") as f:
             return float(f.read().split()[0])

@@ -170,8 +170,12 @@ def machine_note(summaries, what="run"):
                 f"{'start' if one else 'starts'}, {_range(end, '{:.2f}')} at the "
                 f"{'end' if one else 'ends'} ({m[0]['cpus_online']} CPUs)")
     lacking = len(summaries) - len(m)
+    # the same threshold as the refusal before timed runs (engine.IDLE_LOAD)
+    busy = sum(1 for x in start if x > 0.5)
+    loaded = (f"; **measured under load** ({busy} of {len(start)} started above 0.5)"
+              if busy else "")
     return [f"*Machine during {runs}: {load}; CPU time {_range(cpu, '{:.0f}')}% of wall time"
-            + (f"; {lacking} without a record" if lacking else "") + ".*"]
+            + (f"; {lacking} without a record" if lacking else "") + loaded + ".*"]
 
 
 # --- rng.md ---------------------------------------------------------------------------------
@@ -437,7 +441,7 @@ def bench_flow(folder):
             f"{a['cpu_s']:.2f} s CPU ({a['wall_s']:.1f} s wall), {a['peak_rss_mib']:.0f} MiB, "
             f"completion {a['completion_ms']:.4f} ms",
             "yes" if a["cpu_s"] < 60 and a["peak_rss_mib"] < 4096 and a["complete"] else "no"]))
-    return rows
+    return with_notes(rows, machine_note([summary]))
 
 
 # --- ocs-net.md -----------------------------------------------------------------------------

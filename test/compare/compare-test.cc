@@ -4,6 +4,7 @@
 // CompareFlowRuns, roce RunRoceCountingHops and MeasureRoceFailureImpact.
 #include "../ns3-sim-fixture.h"
 
+#include "ns3/bench-acceptance.h"
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-checks.h"
@@ -24,6 +25,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 using namespace ns3;
 using json = nlohmann::json;
@@ -595,4 +598,88 @@ TEST(RngFatTreeStudy, VerdictLines)
         << t;
     EXPECT_NE(t.find("does NOT match"), std::string::npos) << t;
     EXPECT_NE(t.find("RNG ksp: no verdict (flows incomplete)"), std::string::npos) << t;
+}
+
+// Issue #12's acceptance lines as bench-packet-rate judges them (Issue12Acceptance), on
+// synthetic summaries: thresholds, the five default-device lines required for all_met, the
+// fast device's lines beside them, and rounds that simulated different runs.
+namespace
+{
+
+nlohmann::json
+AcceptanceSummary(double roceVsGlobal, double roceRate, double udpVsGlobal)
+{
+    nlohmann::json s;
+    for (const std::string fabric : {"zcube", "roft"})
+    {
+        s["roce"][fabric]["permutation"] = {{"roce_vs_global", roceVsGlobal},
+                                            {"roce_hop_packets_per_s", roceRate},
+                                            {"roce_fast_device_vs_global", 1.0},
+                                            {"roce_fast_device_hop_packets_per_s", 1e3},
+                                            {"rounds_same_hop_packets", true}};
+    }
+    s["variants"]["fast"]["ratio_vs_global"] = udpVsGlobal;
+    return s;
+}
+
+} // namespace
+
+TEST(Issue12Acceptance, AllMetOnlyWhenEveryDefaultDeviceLineIsMeasuredAndMet)
+{
+    std::ostringstream os;
+    const auto a = Issue12Acceptance(AcceptanceSummary(7.0, 700e3, 6.0), 128, os);
+    EXPECT_EQ(a["lines"].size(), 9u);
+    EXPECT_TRUE(a["all_met"].get<bool>()) << os.str(); // at the thresholds: met
+    EXPECT_TRUE(a["missing"].empty());
+    // the fast device's lines (far below) do not count, but are reported as not met
+    EXPECT_FALSE(a["lines"]["roce_vs_global_zcube_permutation_fast_device"]["met"].get<bool>());
+    EXPECT_EQ(a["lines"]["roce_vs_global_zcube_permutation_fast_device"]["link_device"], "fast");
+
+    for (const auto& [ratio, rate, udp] : std::vector<std::tuple<double, double, double>>{
+             {6.99, 700e3, 6.0}, {7.0, 699e3, 6.0}, {7.0, 700e3, 5.99}})
+    {
+        std::ostringstream o;
+        const auto b = Issue12Acceptance(AcceptanceSummary(ratio, rate, udp), 128, o);
+        EXPECT_FALSE(b["all_met"].get<bool>()) << ratio << " " << rate << " " << udp;
+    }
+    // at another size nothing applies and nothing is met
+    std::ostringstream o2;
+    const auto c = Issue12Acceptance(AcceptanceSummary(70, 7e6, 60), 64, o2);
+    EXPECT_FALSE(c["all_met"].get<bool>());
+    EXPECT_FALSE(c["lines"]["udp_fast_vs_global"]["applies"].get<bool>());
+    EXPECT_FALSE(c["lines"]["udp_fast_vs_global"]["met"].get<bool>());
+}
+
+TEST(Issue12Acceptance, LinesNotMeasuredAreMissingAndAllMetIsFalse)
+{
+    // --roce=false: only the UDP line, met, yet the issue's RoCE lines were not measured
+    nlohmann::json s;
+    s["variants"]["fast"]["ratio_vs_global"] = 9.0;
+    std::ostringstream os;
+    const auto a = Issue12Acceptance(s, 128, os);
+    EXPECT_TRUE(a["lines"]["udp_fast_vs_global"]["met"].get<bool>());
+    EXPECT_FALSE(a["all_met"].get<bool>());
+    EXPECT_EQ(a["missing"].size(), 4u);
+    EXPECT_NE(os.str().find("not measured in this run"), std::string::npos) << os.str();
+    // RoCE rows only, no global UDP variant
+    auto r = AcceptanceSummary(8, 800e3, 9);
+    r.erase("variants");
+    std::ostringstream o2;
+    const auto b = Issue12Acceptance(r, 128, o2);
+    EXPECT_FALSE(b["all_met"].get<bool>());
+    ASSERT_EQ(b["missing"].size(), 1u);
+    EXPECT_EQ(b["missing"][0], "udp_fast_vs_global");
+}
+
+TEST(Issue12Acceptance, RoundsThatSimulatedDifferentRunsAreNotMet)
+{
+    auto s = AcceptanceSummary(8, 800e3, 9);
+    s["roce"]["roft"]["permutation"]["rounds_same_hop_packets"] = false;
+    std::ostringstream os;
+    const auto a = Issue12Acceptance(s, 128, os);
+    EXPECT_FALSE(a["lines"]["roce_vs_global_roft_permutation"]["met"].get<bool>());
+    EXPECT_TRUE(a["lines"]["roce_vs_global_roft_permutation"]["rounds_differ"].get<bool>());
+    EXPECT_TRUE(a["lines"]["roce_vs_global_zcube_permutation"]["met"].get<bool>());
+    EXPECT_FALSE(a["all_met"].get<bool>());
+    EXPECT_NE(os.str().find("different runs"), std::string::npos) << os.str();
 }

@@ -20,6 +20,8 @@
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 

@@ -194,9 +194,9 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     }
     ++m_forwarded;
     m_forwardTrace(packet, inPort, port);
-    // No copy: the link device (PointToPointNetDevice or FastP2pNetDevice) hands its protocol
-    // handlers the packet the channel copied for this reception (TransmitStart of
-    // PointToPointChannel or FastP2pChannel), which nobody else holds, and on a switch this
+    // No copy: the link device hands its protocol handlers a packet nobody else holds (the copy
+    // PointToPointChannel::TransmitStart made, or FastP2pNetDevice's frame, copied on arrival
+    // only if something still held it), and on a switch this
     // forwarder is the only IPv4 handler. So it is ours to rewrite and pass on (Forward() copies
     // what a caller hands it).
     Ptr<Packet> copy = ConstCast<Packet>(packet);
