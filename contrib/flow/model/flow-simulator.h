@@ -139,7 +139,10 @@ class FlowSimulator final : public Object
      * string and looks each attribute's full name up in the environment: about 100 k
      * instructions per object, more than a small run's rate computation). When the
      * NS_ATTRIBUTE_DEFAULT environment variable is set, ObjectFactory::Create is used, so
-     * that its defaults apply exactly as they do there.
+     * that its defaults apply exactly as they do there. Differences from ConstructSelf, none of
+     * which arises through FlowSimHelper: an entry of \p attributes that is not settable at
+     * construction is ignored (ns-3 aborts), a value its attribute refuses aborts (ns-3 ignores
+     * it), and the environment variable is read at each call (ns-3 reads it once per process).
      */
     static Ptr<FlowSimulator> CreateWithAttributes(const AttributeConstructionList& attributes);
 
