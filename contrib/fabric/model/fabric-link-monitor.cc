@@ -195,8 +195,20 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_hostTx; }));
             }
             auto sampled = m_samples.find(out);
-            std::vector<QueueSample>* series
-                = sampled == m_samples.end() ? nullptr : &sampled->second;
+            if (sampled == m_samples.end())
+            {
+                // The peak only (every enqueue and dequeue of every port: no sampling test).
+                Connect(PeekPointer(queue),
+                        "BytesInQueue",
+                        Callback<void, uint32_t, uint32_t>(
+                            [this, out](uint32_t, uint32_t now)
+                            {
+                                LinkCounters& c = m_links[out];
+                                c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
+                            }));
+                continue;
+            }
+            std::vector<QueueSample>* series = &sampled->second;
             const double interval = m_sampleInterval.GetSeconds();
             Connect(PeekPointer(queue),
                     "BytesInQueue",
@@ -205,15 +217,12 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         {
                             LinkCounters& c = m_links[out];
                             c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
-                            if (series)
+                            const double t = Simulator::Now().GetSeconds();
+                            // At most one sample per interval, plus the moment it empties.
+                            if (series->empty() || t - series->back().t >= interval
+                                || (now == 0 && series->back().bytes != 0))
                             {
-                                const double t = Simulator::Now().GetSeconds();
-                                // At most one sample per interval, plus the moment it empties.
-                                if (series->empty() || t - series->back().t >= interval
-                                    || (now == 0 && series->back().bytes != 0))
-                                {
-                                    series->push_back({t, now});
-                                }
+                                series->push_back({t, now});
                             }
                         }));
         }
