@@ -129,10 +129,28 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                                       { ++m_channelDrops; }));
             }
             m_queues.push_back(queue);
-            Connect(
-                PeekPointer(dev),
-                "PhyRxEnd",
-                Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_wireArrivals; }));
+            if (g.IsHost(v))
+            {
+                // A host's device receives (MacRx) every frame that ends its reception
+                // (PhyRxEnd) at the same instant, in both link devices: counted here, so that
+                // no MacRx sink makes the device copy each frame for it.
+                Connect(PeekPointer(dev),
+                        "PhyRxEnd",
+                        Callback<void, Ptr<const Packet>>(
+                            [this](Ptr<const Packet>)
+                            {
+                                ++m_wireArrivals;
+                                ++m_hostRx;
+                                m_lastPacketEvent = Simulator::Now();
+                            }));
+            }
+            else
+            {
+                Connect(PeekPointer(dev),
+                        "PhyRxEnd",
+                        Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
+                                                          { ++m_wireArrivals; }));
+            }
             Connect(PeekPointer(dev),
                     "PhyTxBegin",
                     Callback<void, Ptr<const Packet>>(
@@ -175,18 +193,22 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     PeekPointer(dev),
                     "MacTx",
                     Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_hostTx; }));
-                Connect(PeekPointer(dev),
-                        "MacRx",
-                        Callback<void, Ptr<const Packet>>(
-                            [this](Ptr<const Packet>)
-                            {
-                                ++m_hostRx;
-                                m_lastPacketEvent = Simulator::Now();
-                            }));
             }
             auto sampled = m_samples.find(out);
-            std::vector<QueueSample>* series
-                = sampled == m_samples.end() ? nullptr : &sampled->second;
+            if (sampled == m_samples.end())
+            {
+                // The peak only (every enqueue and dequeue of every port: no sampling test).
+                Connect(PeekPointer(queue),
+                        "BytesInQueue",
+                        Callback<void, uint32_t, uint32_t>(
+                            [this, out](uint32_t, uint32_t now)
+                            {
+                                LinkCounters& c = m_links[out];
+                                c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
+                            }));
+                continue;
+            }
+            std::vector<QueueSample>* series = &sampled->second;
             const double interval = m_sampleInterval.GetSeconds();
             Connect(PeekPointer(queue),
                     "BytesInQueue",
@@ -195,15 +217,12 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         {
                             LinkCounters& c = m_links[out];
                             c.maxQueueBytes = std::max<uint64_t>(c.maxQueueBytes, now);
-                            if (series)
+                            const double t = Simulator::Now().GetSeconds();
+                            // At most one sample per interval, plus the moment it empties.
+                            if (series->empty() || t - series->back().t >= interval
+                                || (now == 0 && series->back().bytes != 0))
                             {
-                                const double t = Simulator::Now().GetSeconds();
-                                // At most one sample per interval, plus the moment it empties.
-                                if (series->empty() || t - series->back().t >= interval
-                                    || (now == 0 && series->back().bytes != 0))
-                                {
-                                    series->push_back({t, now});
-                                }
+                                series->push_back({t, now});
                             }
                         }));
         }

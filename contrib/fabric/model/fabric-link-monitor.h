@@ -110,7 +110,7 @@ class FabricLinkMonitor : public Object
     std::vector<LinkCounters> m_links;
     std::map<std::string, uint64_t> m_drops;
     uint64_t m_hostTx{0};       //!< packets hosts' devices took for sending (MacTx)
-    uint64_t m_hostRx{0};       //!< packets hosts' devices received (MacRx)
+    uint64_t m_hostRx{0};       //!< packets hosts' devices received (MacRx = PhyRxEnd there)
     uint64_t m_networkDrops{0}; //!< drops between the hosts' devices
     uint64_t m_wireTx{0};       //!< transmissions started on any link (PhyTxBegin)
     uint64_t m_wireArrivals{0}; //!< arrivals at a link's far end (PhyRxEnd or PhyRxDrop)

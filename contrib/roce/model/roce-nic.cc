@@ -12,6 +12,7 @@
 #include "ns3/fabric-host-path.h"
 #include "ns3/fabric-link-device.h"
 #include "ns3/log.h"
+#include "ns3/make-event.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -63,6 +64,11 @@ RoceNic::DoDispose()
     {
         p.wake.Cancel();
         p.wakeArmed = false;
+        if (p.refill)
+        {
+            p.refill->Cancel(); // a refill still pending does not run on a disposed NIC
+            p.refill = nullptr;
+        }
         p.qps.clear();
         p.device = nullptr;
         p.queue = nullptr;
@@ -103,6 +109,7 @@ RoceNic::GetPort(uint32_t port)
         NS_ABORT_MSG_IF(!FabricLinkDevice::IsLinkDevice(p.device),
                         "RoceNic: port " << port << " is not point-to-point");
         p.queue = FabricLinkDevice::GetQueue(p.device);
+        p.refill = Ptr<EventImpl>(MakeEvent(&RoceNic::TrySend, this, port), false);
         // Refill after each transmission; scheduled, not called, because the device is
         // still inside its transmit-complete handler when the trace fires.
         p.device->TraceConnectWithoutContext(
@@ -184,7 +191,10 @@ RoceNic::Kick(uint32_t port)
     if (!p.pending)
     {
         p.pending = true;
-        Simulator::ScheduleNow(&RoceNic::TrySend, this, port);
+        // What ScheduleNow does (the current time and context, a new uid), without an
+        // EventImpl allocated per refill or an EventId built.
+        p.refill->Ref(); // the simulator's reference, dropped after the event ran
+        Simulator::ScheduleWithContext(Simulator::GetContext(), Time(0), PeekPointer(p.refill));
     }
 }
 

@@ -126,7 +126,10 @@ class RoceNic : public Object
         Ptr<PfcQueue> pfc;        //!< the device queue in a lossless fabric, else null
         std::vector<Ptr<RoceSender>> qps;
         size_t next{0};
-        bool pending{false};
+        bool pending{false}; //!< refill is scheduled
+        /// TrySend of this port, scheduled again and again (the simulator takes a reference
+        /// per schedule and drops it after running it) instead of an EventImpl per refill.
+        Ptr<EventImpl> refill;
         EventId wake;
         Time wakeAt;
         bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
