@@ -118,9 +118,11 @@ def formatters():
     rec = {"loadavg_start": [0.2, 0, 0], "loadavg_end": [1.0, 0, 0], "cpu_per_wall": 1.0,
            "cpus_online": 2}
     busy = dict(rec, loadavg_start=[1.7, 0, 0])
+    # about 1: the previous run of the same chain of single-threaded timed runs, not flagged
+    assert "under load" not in formats.machine_note([{"machine": dict(rec, loadavg_start=[1.1, 0, 0])}])[0]
     assert "under load" not in formats.machine_note([{"machine": rec}])[0]
     note = formats.machine_note([{"machine": rec}, {"machine": busy}], "point")[0]
-    assert "**measured under load** (1 of 2 started above 0.5)" in note, note
+    assert "**measured under load** (1 of 2 started above 1.5)" in note, note
     # a point's runs field becomes --repeat (the flags its summary must record)
     assert point_args("roft:hd:roce:128:16:20:9") == [
         "--scaling=roft:hd:roce", "--n=128", "--k=16", "--sim-us=20", "--repeat=9"]
