@@ -181,7 +181,9 @@ class FabricHostPath : public Object
     /**
      * Whether SendUdp takes a payload prefix: the host can use the fast path and writes one
      * FabricUdpIpv4Header (checksums off, packet metadata off). Learns the host's ports (as the
-     * first packet does).
+     * first packet does); meant for senders with a packet in hand: it probes packet metadata
+     * the way a first packet's header does, so Packet::EnablePrinting is refused after it, as
+     * after any packet.
      */
     bool TakesPrefix();
 
