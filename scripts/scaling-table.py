@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from doctables.engine import check_idle, run_point, valid_point  # noqa: E402
 from doctables.formats import (machine_note, point_folder, scaling_acceptance,  # noqa: E402
                                scaling_rows)
-from doctables.registry import SCALING_POINTS  # noqa: E402
+from doctables.registry import SCALING_POINTS, scaling_run_order  # noqa: E402
 
 
 def main():
@@ -45,7 +45,9 @@ def main():
                if not os.path.exists(os.path.join(point_folder(out_dir, p), "summary.json"))]
     if pending and not check_idle(allow_load, f"{len(pending)} scaling points"):
         return 2
-    summaries = [s for s in (run_point(bin_dir, out_dir, p) for p in points) if s is not None]
+    # run the sizes of one kind back to back (scaling_run_order); print in the given order
+    ran = {p: run_point(bin_dir, out_dir, p) for p in scaling_run_order(points)}
+    summaries = [ran[p] for p in points if ran[p] is not None]
     print("\n".join(scaling_rows(summaries) + [""] + machine_note(summaries, "point") +
                     scaling_acceptance(summaries)))
     return 0 if len(summaries) == len(points) else 1

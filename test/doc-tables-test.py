@@ -23,7 +23,7 @@ FIXTURES = os.path.join(ROOT, "test", "doc-tables", "runs")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from doctables import formats  # noqa: E402
 from doctables.engine import find_tables, point_args  # noqa: E402
-from doctables.registry import SCALING_POINTS, TABLES  # noqa: E402
+from doctables.registry import SCALING_POINTS, TABLES, scaling_run_order  # noqa: E402
 
 
 def run(*args):
@@ -123,6 +123,11 @@ def formatters():
     assert "under load" not in formats.machine_note([{"machine": rec}])[0]
     note = formats.machine_note([{"machine": rec}, {"machine": busy}], "point")[0]
     assert "**measured under load** (1 of 2 started above 1.5)" in note, note
+    # the sizes of one kind run back to back; the order within a size and kind is kept
+    assert scaling_run_order(["roft:permutation:udp:1024:32:20:5", "zcube:ring:roce:128:16:20:9",
+                              "roft:permutation:udp:128:16:20:9", "roft:hd:roce:128:16:20:9"]) == [
+        "roft:hd:roce:128:16:20:9", "roft:permutation:udp:128:16:20:9",
+        "roft:permutation:udp:1024:32:20:5", "zcube:ring:roce:128:16:20:9"]
     # a point's runs field becomes --repeat (the flags its summary must record)
     assert point_args("roft:hd:roce:128:16:20:9") == [
         "--scaling=roft:hd:roce", "--n=128", "--k=16", "--sim-us=20", "--repeat=9"]

@@ -17,7 +17,7 @@ import sys
 import time
 
 from .formats import MissingResults, StaleResults, point_folder
-from .registry import RUNS, TABLES
+from .registry import RUNS, TABLES, scaling_run_order
 
 MARKER = re.compile(r"^<!-- table:(?P<name>[a-z0-9-]+) -->\s*$")
 END = "<!-- /table -->"
@@ -139,7 +139,8 @@ def run_program(bin_dir, results, run_name):
     run = RUNS[run_name]
     folder = os.path.join(results, run_name)
     if run.points:
-        return all(run_point(bin_dir, folder, p, fresh=True) is not None for p in run.points)
+        return all(run_point(bin_dir, folder, p, fresh=True) is not None
+                   for p in scaling_run_order(run.points))
     os.makedirs(folder, exist_ok=True)
     argv = [os.path.join(bin_dir, run.program)] + run.args + [f"--out={folder}"]
     if run.valgrind:
