@@ -153,18 +153,7 @@ TEST_F(RoceHostPath, SameBytesOnEveryLink)
     const PathRun b = RunWith("fast", capture(fast));
     EXPECT_GT(b.fastTx, 0u);
     ASSERT_GT(ipv4.size(), 200u);
-    ASSERT_EQ(ipv4.size(), fast.size());
-    RelativeUids(ipv4);
-    RelativeUids(fast);
-    for (size_t i = 0; i < ipv4.size(); ++i)
-    {
-        if (ipv4[i] != fast[i])
-        {
-            // Short message: the first 160 characters hold uid, time, port and the headers.
-            FAIL() << "transmission " << i << ": " << ipv4[i].substr(0, 160) << " vs "
-                   << fast[i].substr(0, 160);
-        }
-    }
+    ExpectSameTransmissions(ipv4, fast);
     ExpectSameRoceResults(a.r, b.r);
 }
 
@@ -205,17 +194,7 @@ TEST_F(RoceHostPath, SameBytesWithAndWithoutASenderTxSink)
     EXPECT_EQ(a.fastTx, b.fastTx);
     EXPECT_GT(seen, 0u);
     ASSERT_GT(plain.size(), 200u);
-    ASSERT_EQ(plain.size(), traced.size());
-    RelativeUids(plain);
-    RelativeUids(traced);
-    for (size_t i = 0; i < plain.size(); ++i)
-    {
-        if (plain[i] != traced[i])
-        {
-            FAIL() << "transmission " << i << ": " << plain[i].substr(0, 160) << " vs "
-                   << traced[i].substr(0, 160);
-        }
-    }
+    ExpectSameTransmissions(plain, traced);
     ExpectSameRoceResults(a.r, b.r);
 }
 
@@ -307,17 +286,7 @@ TEST_F(RoceHostPath, SameBytesThroughASingleNicPortOutage)
     EXPECT_GT(a.r.droppedPackets, 0u);
     EXPECT_EQ(b.r.incompleteFlows, 0u);
     ASSERT_GT(ipv4.size(), 200u);
-    ASSERT_EQ(ipv4.size(), fast.size());
-    RelativeUids(ipv4);
-    RelativeUids(fast);
-    for (size_t i = 0; i < ipv4.size(); ++i)
-    {
-        if (ipv4[i] != fast[i])
-        {
-            FAIL() << "transmission " << i << ": " << ipv4[i].substr(0, 160) << " vs "
-                   << fast[i].substr(0, 160);
-        }
-    }
+    ExpectSameTransmissions(ipv4, fast);
     ExpectSameRoceResults(a.r, b.r);
 }
 

@@ -13,6 +13,8 @@
 #include "ns3/traffic-pattern.h"
 #include "ns3/zcube-helper.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <sstream>
@@ -140,6 +142,27 @@ RelativeUids(std::vector<std::string>& lines)
     {
         const size_t sp = t.find(' ');
         t = std::to_string(std::stoull(t.substr(0, sp)) - first) + t.substr(sp);
+    }
+}
+
+/**
+ * Two runs' RecordEveryTransmission logs are the same transmission for transmission (the uids
+ * taken relative to each log's smallest); the first difference is reported, its first 160
+ * characters (uid, time, port and the headers).
+ */
+inline void
+ExpectSameTransmissions(std::vector<std::string> a, std::vector<std::string> b)
+{
+    ASSERT_EQ(a.size(), b.size());
+    RelativeUids(a);
+    RelativeUids(b);
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        if (a[i] != b[i])
+        {
+            FAIL() << "transmission " << i << ": " << a[i].substr(0, 160) << " vs "
+                   << b[i].substr(0, 160);
+        }
     }
 }
 
