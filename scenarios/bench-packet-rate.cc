@@ -247,10 +247,11 @@ Run(int argc, char* argv[])
     cli.Add("variants", "comma list of fast|fastdev|ipv4|global", "fast,fastdev,ipv4,global");
     cli.Add("build-n", "GPUs of the large ZCube whose build is timed (0: skip)", "1024");
     cli.Add("build-k", "GPUs per switch of that ZCube", "32");
-    cli.Add("scheduler", "ns-3 scheduler TypeId of the variants", "ns3::MapScheduler");
+    cli.Add("scheduler", "ns-3 scheduler TypeId of the variants", "ns3::FabricHeapScheduler");
     cli.Add("schedulers",
             "comma list of scheduler TypeIds the fast variant is compared under, or none",
-            "ns3::MapScheduler,ns3::HeapScheduler,ns3::CalendarScheduler");
+            "ns3::MapScheduler,ns3::FabricHeapScheduler,ns3::HeapScheduler,"
+            "ns3::CalendarScheduler");
     cli.Add("repeat",
             "alternating rounds of the UDP variants and schedulers (median wall time); with "
             "--scaling, runs of the point in this process (median; default 1 there)",

@@ -61,6 +61,14 @@ class CountingScheduler : public Scheduler
 
 /**
  * \ingroup compare
+ * \return true if the global value SimulatorImplementationType names ns3::FabricSimulatorImpl
+ * (the project's programs bind it by default, see FabricCli), which counts the peak of pending
+ * events itself.
+ */
+bool UsesFabricSimulatorImpl();
+
+/**
+ * \ingroup compare
  * One point of bench-packet-rate's scaling table (its --scaling flag): a fabric of \p n GPUs
  * built, a pattern installed and simulated for \p simTime, measured alone in its process so
  * that the peak memory is this point's.
@@ -86,7 +94,8 @@ void ParseScalingPoint(const std::string& spec, const std::string& what, Scaling
 /**
  * Build, install and run \p point and measure it: build wall time, memory after the build and
  * at the end (peak RSS of the process), flows, hop-level packets per wall-second, events
- * executed and the peak of pending events (CountingScheduler over ns3::MapScheduler), packet
+ * executed and the peak of pending events (FabricSimulatorImpl's count, or a CountingScheduler
+ * around SchedulerType under another simulator implementation), packet
  * accounting. Patterns: permutation - every GPU sends to one (a random derangement) at line
  * rate; allreduce - every ordered pair, each GPU's line rate split over its n-1 flows; ring -
  * ring AllReduce (MakeRingAllReduce, pipelined, 64 KiB chunks; RoCE only: its steps wait for

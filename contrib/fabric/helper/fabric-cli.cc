@@ -280,11 +280,11 @@ CheckTypeIdName(const std::string& tidName, const std::string& base, const std::
                                     + "' cannot be created (it has no constructor)");
     }
     if (base == "ns3::SimulatorImpl" && tidName != "ns3::DefaultSimulatorImpl"
-        && tidName != "ns3::RealtimeSimulatorImpl")
+        && tidName != "ns3::RealtimeSimulatorImpl" && tidName != "ns3::FabricSimulatorImpl")
     {
         throw std::invalid_argument(what + "='" + tidName
-                                    + "' is not supported here (valid: ns3::DefaultSimulatorImpl"
-                                      "|ns3::RealtimeSimulatorImpl)");
+                                    + "' is not supported here (valid: ns3::FabricSimulatorImpl"
+                                      "|ns3::DefaultSimulatorImpl|ns3::RealtimeSimulatorImpl)");
     }
     return tid;
 }
@@ -343,6 +343,11 @@ FabricCli::Parse(int argc, char* argv[])
                                                "PrintVersion",
                                                "version"};
     std::vector<std::string> forCommandLine{argc > 0 ? argv[0] : "program"};
+    // The project's programs run on the fabric's event core (same event order as ns-3's
+    // default core and MapScheduler, fewer instructions per event); bound before the user's
+    // flags so --SimulatorImplementationType and --SchedulerType still override it.
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabricSimulatorImplName));
+    GlobalValue::Bind("SchedulerType", StringValue(kFabricSchedulerName));
     Ns3Overrides().clear();
     ProgramFlags().emplace();
     for (int i = 1; i < argc; ++i)

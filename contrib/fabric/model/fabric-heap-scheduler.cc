@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "fabric-heap-scheduler.h"
+
+#include "ns3/event-impl.h"
+#include "ns3/fatal-error.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricHeapScheduler");
+NS_OBJECT_ENSURE_REGISTERED(FabricHeapScheduler);
+
+bool
+FabricEventHeap::Remove(uint32_t uid, Entry& removed)
+{
+    const std::size_t n = m_heap.size();
+    std::size_t i = 0;
+    while (i < n && m_heap[i].uid != uid)
+    {
+        ++i;
+    }
+    if (i == n)
+    {
+        return false;
+    }
+    removed = m_heap[i];
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    if (i < m_heap.size())
+    {
+        // The last entry fills slot i: it may belong above (earlier than i's parent) or below.
+        if (i > 0 && Before(last, m_heap[(i - 1) / kArity]))
+        {
+            SiftUp(i, last);
+        }
+        else
+        {
+            SiftDown(i, last);
+        }
+    }
+    return true;
+}
+
+TypeId
+FabricHeapScheduler::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricHeapScheduler")
+              .SetParent<Scheduler>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FabricHeapScheduler>()
+              .AddAttribute("InitialCapacity",
+                            "Pending events (24 bytes each) reserved up front; the heap grows "
+                            "by doubling beyond it.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&FabricHeapScheduler::SetInitialCapacity,
+                                                 &FabricHeapScheduler::GetInitialCapacity),
+                            MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+FabricHeapScheduler::FabricHeapScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FabricHeapScheduler::~FabricHeapScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FabricHeapScheduler::SetInitialCapacity(uint32_t n)
+{
+    m_initialCapacity = n;
+    m_heap.Reserve(n);
+}
+
+uint32_t
+FabricHeapScheduler::GetInitialCapacity() const
+{
+    return m_initialCapacity;
+}
+
+void
+FabricHeapScheduler::Insert(const Event& ev)
+{
+    m_heap.Push({ev.key.m_ts, ev.key.m_uid, ev.key.m_context, ev.impl});
+}
+
+bool
+FabricHeapScheduler::IsEmpty() const
+{
+    return m_heap.IsEmpty();
+}
+
+Scheduler::Event
+FabricHeapScheduler::PeekNext() const
+{
+    const FabricEventHeap::Entry& e = m_heap.Top();
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = e.ts;
+    ev.key.m_uid = e.uid;
+    ev.key.m_context = e.context;
+    return ev;
+}
+
+Scheduler::Event
+FabricHeapScheduler::RemoveNext()
+{
+    const FabricEventHeap::Entry e = m_heap.PopMin();
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = e.ts;
+    ev.key.m_uid = e.uid;
+    ev.key.m_context = e.context;
+    return ev;
+}
+
+void
+FabricHeapScheduler::Remove(const Event& ev)
+{
+    FabricEventHeap::Entry removed;
+    if (!m_heap.Remove(ev.key.m_uid, removed))
+    {
+        NS_FATAL_ERROR("FabricHeapScheduler::Remove: no pending event with uid " << ev.key.m_uid);
+    }
+}
+
+uint64_t
+FabricHeapScheduler::GetPeakPending() const
+{
+    return m_heap.GetPeak();
+}
+
+} // namespace ns3

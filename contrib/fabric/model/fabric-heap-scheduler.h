@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#ifndef FABRIC_HEAP_SCHEDULER_H
+#define FABRIC_HEAP_SCHEDULER_H
+
+#include "ns3/scheduler.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class EventImpl;
+
+/**
+ * \ingroup fabric
+ * The pending events of a simulation as a 4-ary implicit min-heap in one contiguous vector of
+ * 24-byte entries (timestamp, uid, context, EventImpl*). The order is the one of
+ * Scheduler::EventKey::operator< (timestamp, then uid); uids are unique, so the order is total
+ * and the events leave the heap in exactly the order ns-3's MapScheduler gives them.
+ *
+ * No allocation per event: the vector grows by doubling and never shrinks until Clear().
+ * Push and PopMin cost O(log4 n) compares on contiguous memory; Remove(uid) is a linear search
+ * over the pending events (O(n), a scan of 24-byte entries) followed by one sift: it serves
+ * Simulator::Remove, which the fabric's models do not call per packet (they Cancel).
+ *
+ * A plain class so FabricSimulatorImpl can hold it inline (no virtual call per event);
+ * FabricHeapScheduler wraps it as an ns3::Scheduler for DefaultSimulatorImpl and the other
+ * simulator implementations.
+ */
+class FabricEventHeap
+{
+  public:
+    /// One pending event.
+    struct Entry
+    {
+        uint64_t ts;      //!< Timestamp in time steps.
+        uint32_t uid;     //!< Unique event id (second key).
+        uint32_t context; //!< Context (node id) of the event.
+        EventImpl* impl;  //!< The event; the heap holds one reference.
+    };
+
+    /// \return true if no event is pending.
+    bool IsEmpty() const { return m_heap.empty(); }
+
+    /// \return the number of pending events.
+    std::size_t Size() const { return m_heap.size(); }
+
+    /// \return the largest Size() since construction or the last ResetPeak().
+    std::size_t GetPeak() const { return m_peak; }
+
+    /// Restart the peak at the current size.
+    void ResetPeak() { m_peak = m_heap.size(); }
+
+    /// Reserve room for \p n events.
+    void Reserve(std::size_t n) { m_heap.reserve(n); }
+
+    /// \return the earliest event (the heap must not be empty).
+    const Entry& Top() const { return m_heap.front(); }
+
+    /// Add an event.
+    void Push(const Entry& e)
+    {
+        std::size_t hole = m_heap.size();
+        m_heap.emplace_back(); // grows geometrically; its value is overwritten below
+        if (hole + 1 > m_peak)
+        {
+            m_peak = hole + 1;
+        }
+        SiftUp(hole, e);
+    }
+
+    /// Remove and return the earliest event (the heap must not be empty).
+    Entry PopMin()
+    {
+        const Entry top = m_heap.front();
+        const Entry last = m_heap.back();
+        m_heap.pop_back();
+        if (!m_heap.empty())
+        {
+            SiftDown(0, last);
+        }
+        return top;
+    }
+
+    /**
+     * Remove the event with \p uid (linear search, O(n)).
+     * \param uid the event's uid
+     * \param [out] removed the removed entry
+     * \return false if no pending event has that uid
+     */
+    bool Remove(uint32_t uid, Entry& removed);
+
+    /// Drop every entry (the caller releases the events' references first).
+    void Clear()
+    {
+        m_heap.clear();
+        m_heap.shrink_to_fit();
+        m_peak = 0;
+    }
+
+    /// \return the entries in heap order (not sorted), e.g. to release their references.
+    const std::vector<Entry>& Entries() const { return m_heap; }
+
+  private:
+    static constexpr std::size_t kArity = 4; //!< Children per node.
+
+    /// \return true if \p a is to run before \p b (EventKey order: timestamp, then uid).
+    static bool Before(const Entry& a, const Entry& b)
+    {
+        return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
+    }
+
+    /// Move \p e up from the free slot \p hole to its place.
+    void SiftUp(std::size_t hole, const Entry& e)
+    {
+        while (hole > 0)
+        {
+            const std::size_t parent = (hole - 1) / kArity;
+            if (!Before(e, m_heap[parent]))
+            {
+                break;
+            }
+            m_heap[hole] = m_heap[parent];
+            hole = parent;
+        }
+        m_heap[hole] = e;
+    }
+
+    /// Move \p e down from the free slot \p hole to its place.
+    void SiftDown(std::size_t hole, const Entry& e)
+    {
+        const std::size_t n = m_heap.size();
+        for (;;)
+        {
+            const std::size_t first = hole * kArity + 1;
+            if (first >= n)
+            {
+                break;
+            }
+            std::size_t best = first;
+            const std::size_t end = first + kArity < n ? first + kArity : n;
+            for (std::size_t c = first + 1; c < end; ++c)
+            {
+                if (Before(m_heap[c], m_heap[best]))
+                {
+                    best = c;
+                }
+            }
+            if (!Before(m_heap[best], e))
+            {
+                break;
+            }
+            m_heap[hole] = m_heap[best];
+            hole = best;
+        }
+        m_heap[hole] = e;
+    }
+
+    std::vector<Entry> m_heap; //!< The implicit heap; the root (earliest event) at index 0.
+    std::size_t m_peak{0};     //!< Largest size since construction or ResetPeak().
+};
+
+/**
+ * \ingroup fabric
+ * An ns3::Scheduler over FabricEventHeap: a 4-ary heap in one vector, with the event order of
+ * MapScheduler (timestamp, then uid) and no allocation per event. Select it with
+ * `--SchedulerType=ns3::FabricHeapScheduler`; FabricSimulatorImpl given this type keeps the
+ * heap inline instead of calling this object. Remove() is O(n) (see FabricEventHeap).
+ */
+class FabricHeapScheduler : public Scheduler
+{
+  public:
+    static TypeId GetTypeId();
+    FabricHeapScheduler();
+    ~FabricHeapScheduler() override;
+
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+    /// \return the largest number of pending events this scheduler held.
+    uint64_t GetPeakPending() const;
+
+  private:
+    /// Attribute setter: reserve room for this many events.
+    void SetInitialCapacity(uint32_t n);
+    /// \return the attribute value.
+    uint32_t GetInitialCapacity() const;
+
+    FabricEventHeap m_heap;        //!< The pending events.
+    uint32_t m_initialCapacity{0}; //!< Events reserved up front.
+};
+
+} // namespace ns3
+
+#endif // FABRIC_HEAP_SCHEDULER_H
