@@ -79,7 +79,11 @@ class FabricEventHeap
         m_heap.pop_back();
         if (!m_heap.empty())
         {
-            SiftDown(0, last);
+            // Bottom-up: the hole left by the root goes down along the earliest children to a
+            // leaf without comparing with `last`, which then rises from there. `last` came
+            // from the bottom and usually belongs near it, so this saves one compare per
+            // level of an ordinary sift-down.
+            SiftUp(HoleToLeaf(), last);
         }
         return top;
     }
@@ -126,6 +130,46 @@ class FabricEventHeap
             hole = parent;
         }
         m_heap[hole] = e;
+    }
+
+    /**
+     * Move the hole at the root down to a leaf, each step filling it with the earliest child.
+     * \return the leaf slot left free
+     */
+    std::size_t HoleToLeaf()
+    {
+        const std::size_t n = m_heap.size();
+        Entry* h = m_heap.data();
+        std::size_t hole = 0;
+        for (;;)
+        {
+            const std::size_t first = hole * kArity + 1;
+            std::size_t best = first;
+            if (first + kArity <= n)
+            {
+                // All four children exist (the common case): a fixed, unrolled scan.
+                const std::size_t b01 = Before(h[first + 1], h[first]) ? first + 1 : first;
+                const std::size_t b23 =
+                    Before(h[first + 3], h[first + 2]) ? first + 3 : first + 2;
+                best = Before(h[b23], h[b01]) ? b23 : b01;
+            }
+            else if (first < n)
+            {
+                for (std::size_t c = first + 1; c < n; ++c)
+                {
+                    if (Before(h[c], h[best]))
+                    {
+                        best = c;
+                    }
+                }
+            }
+            else
+            {
+                return hole;
+            }
+            h[hole] = h[best];
+            hole = best;
+        }
     }
 
     /// Move \p e down from the free slot \p hole to its place.
