@@ -15,6 +15,20 @@ NS_OBJECT_ENSURE_REGISTERED(FabricHeapScheduler);
 bool
 FabricEventHeap::Remove(uint32_t uid, Entry& removed)
 {
+    for (std::size_t r = m_runHead; r < m_run.size(); ++r)
+    {
+        if (m_run[r].uid == uid)
+        {
+            removed = m_run[r];
+            m_run.erase(m_run.begin() + r); // the run stays sorted
+            if (m_runHead == m_run.size())
+            {
+                m_run.clear();
+                m_runHead = 0;
+            }
+            return true;
+        }
+    }
     const std::size_t n = m_heap.size();
     std::size_t i = 0;
     while (i < n && m_heap[i].uid != uid)

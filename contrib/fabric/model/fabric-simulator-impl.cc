@@ -45,10 +45,7 @@ FabricSimulatorImpl::DoDispose()
     NS_LOG_FUNCTION(this);
     s_lastPeak = GetPeakPendingEvents();
     // The pending events hold one reference each.
-    for (const auto& e : m_heap.Entries())
-    {
-        e.impl->Unref();
-    }
+    m_heap.ForEach([](const FabricEventHeap::Entry& e) { e.impl->Unref(); });
     m_heap.Clear();
     if (m_events)
     {
