@@ -170,6 +170,16 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
     }
 }
 
+/// The SimulatorImplementationType the runs use (FabricCli binds ns3::FabricSimulatorImpl
+/// unless --SimulatorImplementationType says otherwise).
+std::string
+SimulatorImplementationName()
+{
+    StringValue impl;
+    GlobalValue::GetValueByName("SimulatorImplementationType", impl);
+    return impl.Get();
+}
+
 /// The fast variant under each scheduler, rounds alternating the schedulers; median wall time.
 /// The hop-packet counts must agree (same event order): a difference is reported as an error.
 void
@@ -327,6 +337,7 @@ Run(int argc, char* argv[])
                          {"k", k},
                          {"sim_us", simUs},
                          {"scheduler", scheduler},
+                         {"simulator_implementation", SimulatorImplementationName()},
                          {"repeat", repeat},
                          {"roce_rounds", roce ? roceRounds : 0}};
 

@@ -185,6 +185,32 @@ TEST(FabricCli, FractionalTimesAreExact)
     EXPECT_NE(InvalidArgument([&] { get("99999999999999999"); }), "");
 }
 
+TEST(FabricCli, BindsTheFabricEventCoreUnlessTheUserChoosesAnother)
+{
+    const auto current = [](const std::string& name)
+    {
+        StringValue v;
+        GlobalValue::GetValueByName(name, v);
+        return v.Get();
+    };
+    Parsed({});
+    EXPECT_EQ(current("SimulatorImplementationType"), kFabricSimulatorImplName);
+    EXPECT_EQ(current("SchedulerType"), kFabricSchedulerName);
+    // The user's flags are applied after the binding, and recorded as overrides.
+    Parsed({"--SimulatorImplementationType=ns3::DefaultSimulatorImpl",
+            "--SchedulerType=ns3::MapScheduler"});
+    EXPECT_EQ(current("SimulatorImplementationType"), "ns3::DefaultSimulatorImpl");
+    EXPECT_EQ(current("SchedulerType"), "ns3::MapScheduler");
+    ASSERT_EQ(FabricNs3Overrides().size(), 2u);
+    EXPECT_EQ(FabricNs3Overrides()[0].first, "SimulatorImplementationType");
+    // ns-3's realtime core stays selectable.
+    Parsed({"--SimulatorImplementationType=ns3::RealtimeSimulatorImpl"});
+    EXPECT_EQ(current("SimulatorImplementationType"), "ns3::RealtimeSimulatorImpl");
+    Parsed({}); // later writes in this process record nothing
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::MapScheduler"));
+}
+
 TEST(FabricCli, TypeIdsMustExistAndDeriveFromTheirBase)
 {
     REQUIRE_ROCE_TYPEIDS();

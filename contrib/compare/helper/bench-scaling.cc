@@ -187,6 +187,10 @@ RunScalingPoint(const ScalingPoint& point)
         sched.Set("Inner", TypeIdValue(schedulerType.Get()));
     }
     Simulator::SetScheduler(sched);
+    StringValue impl;
+    GlobalValue::GetValueByName("SimulatorImplementationType", impl);
+    out["simulator_implementation"] = impl.Get();
+    out["scheduler"] = schedulerType.Get().GetName();
 
     const auto t0 = Clock::now();
     FabricChoiceParams fp;
