@@ -20,6 +20,7 @@ FabricEventHeap::Remove(uint32_t uid, Entry& removed)
         if (m_run[r].uid == uid)
         {
             removed = m_run[r];
+            --m_size;
             m_run.erase(m_run.begin() + r); // the run stays sorted
             if (m_runHead == m_run.size())
             {
@@ -40,6 +41,7 @@ FabricEventHeap::Remove(uint32_t uid, Entry& removed)
         return false;
     }
     removed = m_heap[i];
+    --m_size;
     const Entry last = m_heap.back();
     m_heap.pop_back();
     if (i < m_heap.size())

@@ -48,10 +48,10 @@ class FabricEventHeap
     };
 
     /// \return true if no event is pending.
-    bool IsEmpty() const { return m_heap.empty() && RunEmpty(); }
+    bool IsEmpty() const { return m_size == 0; }
 
     /// \return the number of pending events.
-    std::size_t Size() const { return m_heap.size() + (m_run.size() - m_runHead); }
+    std::size_t Size() const { return m_size; }
 
     /// \return the largest Size() since construction or the last ResetPeak().
     std::size_t GetPeak() const { return m_peak; }
@@ -81,16 +81,16 @@ class FabricEventHeap
             m_heap.emplace_back(); // grows geometrically; its value is overwritten below
             SiftUp(hole, e);
         }
-        const std::size_t size = Size();
-        if (size > m_peak)
+        if (++m_size > m_peak)
         {
-            m_peak = size;
+            m_peak = m_size;
         }
     }
 
     /// Remove and return the earliest event (the heap must not be empty).
     Entry PopMin()
     {
+        --m_size;
         if (RunFirst())
         {
             const Entry first = m_run[m_runHead++];
@@ -133,6 +133,7 @@ class FabricEventHeap
         m_run.clear();
         m_run.shrink_to_fit();
         m_runHead = 0;
+        m_size = 0;
         m_peak = 0;
     }
 
@@ -259,6 +260,7 @@ class FabricEventHeap
     std::vector<Entry> m_run;
     std::size_t m_runHead{0}; //!< First pending entry of m_run.
     uint64_t m_lastTs{0};     //!< Time of the last event taken out (0 before any).
+    std::size_t m_size{0};    //!< Pending events (heap and run).
     std::size_t m_peak{0};    //!< Largest size since construction or ResetPeak().
 };
 
