@@ -62,7 +62,7 @@ class FabricEventHeap
     /// Reserve room for \p n events.
     void Reserve(std::size_t n) { m_heap.reserve(n); }
 
-    /// \return the earliest event (the heap must not be empty).
+    /// \return the earliest event (there must be one).
     const Entry& Top() const { return RunFirst() ? m_run[m_runHead] : m_heap.front(); }
 
     /// Add an event.
