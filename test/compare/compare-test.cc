@@ -699,8 +699,7 @@ TEST(BenchMeasure, MallocOnHugePagesReadsTheTunable)
     EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=10"));
     EXPECT_FALSE(MallocOnHugePages("xglibc.malloc.hugetlb=1"));
     const std::string mode = TransparentHugePageMode();
-    EXPECT_TRUE(mode.empty() || mode == "always" || mode == "madvise" || mode == "never")
-        << mode;
+    EXPECT_TRUE(mode.empty() || mode == "always" || mode == "madvise" || mode == "never") << mode;
 
     MachineLoadProbe probe;
     const nlohmann::json m = probe.End();
