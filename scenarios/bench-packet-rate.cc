@@ -67,8 +67,9 @@ Walls(const std::vector<RoceBenchRow>& rounds, Run RoceBenchRow::*run)
 /// constant-rate UDP on the same fabric and flows, with our switch fast path and with stock
 /// ns-3 global routing: hop-level packets per wall-second (RoceBenchRow). Each row runs
 /// \p rounds times (a round runs its five variants one after the other, so a slow spell of the
-/// machine hits all of them); the row's rates and ratios are from the median wall time of each
-/// variant, every round's wall times are kept (*_wall_s_all, roce_vs_global_all).
+/// machine hits all of them, round r starting with the (r mod 5)-th, so that no variant keeps
+/// one position; round_order in the summary); the row's rates and ratios are from the median wall
+/// time of each variant, every round's wall times are kept (*_wall_s_all, roce_vs_global_all).
 void
 RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& summary)
 {
@@ -116,7 +117,8 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
                     },
                     flows,
                     rates,
-                    simTime));
+                    simTime,
+                    round));
                 roundCpu.push_back(ProcessCpuSeconds() - cpu0);
                 roundWall.push_back(
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0)
@@ -155,6 +157,9 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
             j["roce_vs_global_all"] = perRound;
             j["round_cpu_s_all"] = roundCpu;
             j["round_wall_s_all"] = roundWall;
+            // round r runs the five variants starting with the (r mod 5)-th (RunRoceBenchRow)
+            j["round_order"] = {"global", "udp", "roce", "roce_ipv4", "roce_fast_device"};
+            j["round_order_rotated"] = true;
             if (rounds > 1 || !same)
             {
                 std::cout << "        roce/global per round:";

@@ -22,7 +22,7 @@ SCRIPT = os.path.join(ROOT, "scripts", "doc-tables.py")
 FIXTURES = os.path.join(ROOT, "test", "doc-tables", "runs")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from doctables import formats  # noqa: E402
-from doctables.engine import find_tables, point_args  # noqa: E402
+from doctables.engine import find_tables, point_args, timed_env  # noqa: E402
 from doctables.registry import SCALING_POINTS, TABLES, scaling_run_order  # noqa: E402
 
 
@@ -123,6 +123,16 @@ def formatters():
     assert "under load" not in formats.machine_note([{"machine": rec}])[0]
     note = formats.machine_note([{"machine": rec}, {"machine": busy}], "point")[0]
     assert "**measured under load** (1 of 2 started above 1.5)" in note, note
+    assert "huge pages" not in note, note
+    # the malloc page set-up the timed runs record (GLIBC_TUNABLES, engine.TIMED_ENV)
+    huge = dict(rec, malloc_hugepages=True)
+    assert "; malloc on transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)" in \
+        formats.machine_note([{"machine": huge}, {"machine": huge}])[0]
+    assert "; malloc on transparent huge pages in 1 of 2" in \
+        formats.machine_note([{"machine": huge}, {"machine": rec}])[0]
+    assert timed_env({})["GLIBC_TUNABLES"] == "glibc.malloc.hugetlb=1"
+    assert timed_env({"GLIBC_TUNABLES": "glibc.malloc.arena_max=1", "X": "y"}) == {
+        "GLIBC_TUNABLES": "glibc.malloc.arena_max=1:glibc.malloc.hugetlb=1", "X": "y"}
     # the sizes of one kind run back to back; the order within a size and kind is kept
     assert scaling_run_order(["roft:permutation:udp:1024:32:20:5", "zcube:ring:roce:128:16:20:9",
                               "roft:permutation:udp:128:16:20:9", "roft:hd:roce:128:16:20:9"]) == [

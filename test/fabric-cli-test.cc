@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <regex>
 
 using namespace ns3;
 
@@ -421,7 +422,15 @@ TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
     EXPECT_EQ(s["ns3_overrides"], expected);
     const nlohmann::json flags{{"n", "8"}};
     EXPECT_EQ(read("run-2.json"),
-              (nlohmann::json{{"b", 2}, {"program_flags", flags}, {"ns3_overrides", expected}}));
+              (nlohmann::json{{"b", 2},
+                              {"program_flags", flags},
+                              {"ns3_overrides", expected},
+                              {"code_version", AiFabricCodeVersion()}}));
+    // git describe of the checkout (12 hex digits, maybe a tag before them, maybe -dirty) or
+    // "unknown" outside one
+    EXPECT_TRUE(
+        std::regex_match(AiFabricCodeVersion(), std::regex("unknown|(.+-g)?[0-9a-f]{12}(-dirty)?")))
+        << AiFabricCodeVersion();
     EXPECT_EQ(read("summary-as-is.json"), (nlohmann::json{{"a", 1}}));
     nlohmann::json j{{"c", 3}};
     AddNs3Overrides(j);

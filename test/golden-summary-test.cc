@@ -58,6 +58,7 @@ LoadCases()
     }
     const json j = json::parse(in);
     std::vector<GoldenCase> cases;
+    const json always = j.value("ignore_in_every_case", json::array());
     for (const json& c : j.at("cases"))
     {
         GoldenCase g;
@@ -66,6 +67,10 @@ LoadCases()
         g.args = c.at("args").get<std::vector<std::string>>();
         g.outputs = c.value("outputs", std::vector<std::string>{"summary.json"});
         for (const json& k : c.value("ignore", json::array()))
+        {
+            g.ignore.insert(k.get<std::string>());
+        }
+        for (const json& k : always)
         {
             g.ignore.insert(k.get<std::string>());
         }

@@ -133,6 +133,23 @@ def rewrite(text, results, problems, only=None):
     return "\n".join(out)
 
 
+# Timed programs run with malloc on transparent huge pages (glibc reads GLIBC_TUNABLES at
+# process start; the summaries record it, MachineLoadProbe): at 1024 GPUs a hop spends most of
+# its time in memory stalls over ~100 MiB of small objects, and 4 KiB pages add TLB misses to
+# them (doc/scaling.md, "Huge pages"). The same setting a user gets by exporting it.
+TIMED_ENV = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
+
+
+def timed_env(environ=None):
+    """The environment of a timed run: \p environ (default os.environ) with TIMED_ENV's
+    tunable added to any GLIBC_TUNABLES already set (a later setting of a name wins)."""
+    env = dict(os.environ if environ is None else environ)
+    have = env.get("GLIBC_TUNABLES")
+    add = TIMED_ENV["GLIBC_TUNABLES"]
+    env["GLIBC_TUNABLES"] = f"{have}:{add}" if have else add
+    return env
+
+
 def run_program(bin_dir, results, run_name):
     """Run one registry entry into results/<run_name>/ (an argument vector, never a shell);
     False when a program failed (its stderr is shown)."""
@@ -147,7 +164,9 @@ def run_program(bin_dir, results, run_name):
         argv = ["valgrind"] + run.valgrind + [
             "--callgrind-out-file=" + os.path.join(folder, "callgrind.out")] + argv
     print(f"{run_name}: {' '.join(argv)}", file=sys.stderr)
-    p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    env = timed_env() if run.cost == "timed" else None
+    p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       env=env)
     if p.returncode != 0:
         print(f"{run_name}: exit {p.returncode}: {p.stderr.strip()[-500:]}", file=sys.stderr)
         return False
@@ -220,7 +239,7 @@ def run_point(bin_dir, folder, point, fresh=False):
         argv = [os.path.join(bin_dir, "bench-packet-rate")] + point_args(point) + [
             f"--out={out}"]
         t0 = time.time()
-        r = subprocess.run(argv, capture_output=True, text=True)
+        r = subprocess.run(argv, capture_output=True, text=True, env=timed_env())
         if r.returncode != 0:
             print(f"{point}: exit {r.returncode}: {r.stderr.strip()[-300:]}", file=sys.stderr)
             return None

@@ -5,6 +5,7 @@
 #include "../ns3-sim-fixture.h"
 
 #include "ns3/bench-acceptance.h"
+#include "ns3/bench-measure.h"
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-checks.h"
@@ -682,4 +683,28 @@ TEST(Issue12Acceptance, RoundsThatSimulatedDifferentRunsAreNotMet)
     EXPECT_TRUE(a["lines"]["roce_vs_global_zcube_permutation"]["met"].get<bool>());
     EXPECT_FALSE(a["all_met"].get<bool>());
     EXPECT_NE(os.str().find("different runs"), std::string::npos) << os.str();
+}
+
+// What a bench summary's "machine" record says about malloc's pages: glibc reads
+// GLIBC_TUNABLES at process start, a colon-separated list in which the last setting wins.
+TEST(BenchMeasure, MallocOnHugePagesReadsTheTunable)
+{
+    EXPECT_FALSE(MallocOnHugePages(nullptr));
+    EXPECT_FALSE(MallocOnHugePages(""));
+    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=1"));
+    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=2"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=0"));
+    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=10"));
+    EXPECT_FALSE(MallocOnHugePages("xglibc.malloc.hugetlb=1"));
+    const std::string mode = TransparentHugePageMode();
+    EXPECT_TRUE(mode.empty() || mode == "always" || mode == "madvise" || mode == "never") << mode;
+
+    MachineLoadProbe probe;
+    const nlohmann::json m = probe.End();
+    ASSERT_TRUE(m.contains("malloc_hugepages"));
+    EXPECT_EQ(m["malloc_hugepages"].get<bool>(), MallocOnHugePages(std::getenv("GLIBC_TUNABLES")));
+    EXPECT_EQ(m["thp_mode"].get<std::string>(), mode);
+    EXPECT_EQ(m["glibc_tunables"].is_null(), std::getenv("GLIBC_TUNABLES") == nullptr);
 }

@@ -18,6 +18,7 @@
 #include "ns3/fabric-network-helper.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/queue-size.h"
+#include "ns3/roce-bench.h"
 #include "ns3/roce-header.h"
 #include "ns3/roce-nic.h"
 #include "ns3/roce-sender.h"
@@ -446,3 +447,63 @@ TEST_F(RoceHostPath, RoceRefusesAPortAlreadyBoundOnTheHostPath)
         "UDP port 4791 of node [0-9]+ is already bound.*RoCE and FabricTrafficHelper UDP sinks "
         "cannot share a host's port 4791");
 }
+
+namespace ns3
+{
+
+// bench-packet-rate's rounds rotate the order of a RoCE row's five runs (RunRoceBenchRow's
+// rotation): the order in which the runs build their networks, told apart by the builder and
+// the host-path and link-device defaults in force, starts at the rotation-th run; the results
+// do not depend on the order.
+TEST(RoceBenchRow, RotationStartsAtTheGivenRunAndKeepsTheResults)
+{
+    RoftHelper roft(RoftLayout(16, 4, 4), 1);
+    const auto flows = Pattern(TrafficPattern::PERMUTATION, 16, 20000);
+    const auto rates = LineRateShares(flows, 16);
+    std::vector<std::string> order;
+    auto current = [](TypeId tid, const std::string& name)
+    {
+        TypeId::AttributeInformation info;
+        tid.LookupAttributeByName(name, &info);
+        return info.initialValue->SerializeToString(info.checker);
+    };
+    auto build = [&]()
+    {
+        order.push_back("ours " + current(RoceNic::GetTypeId(), "HostPath") + " "
+                        + current(FabricNetwork::GetTypeId(), "LinkDevice"));
+        FabricNetworkHelper links;
+        return roft.Install(links);
+    };
+    auto buildGlobal = [&]()
+    {
+        order.push_back("global");
+        FabricNetworkHelper stock;
+        return stock.InstallGlobalRouting(roft.GetGraph());
+    };
+    const std::vector<std::string> base
+        = {"global", "ours fast p2p", "ours fast p2p", "ours ipv4 p2p", "ours fast fast"};
+    std::vector<RoceBenchRow> rows;
+    for (uint32_t rotation : {0u, 2u, 7u})
+    {
+        order.clear();
+        rows.push_back(
+            RunRoceBenchRow(build, buildGlobal, flows, rates, MicroSeconds(20), rotation));
+        std::vector<std::string> expected;
+        for (uint32_t i = 0; i < ROCE_BENCH_ROW_RUNS; ++i)
+        {
+            expected.push_back(base[(rotation + i) % ROCE_BENCH_ROW_RUNS]);
+        }
+        EXPECT_EQ(order, expected) << "rotation " << rotation;
+    }
+    for (const auto& r : rows)
+    {
+        EXPECT_GT(r.roce.hopPackets, 0u);
+        EXPECT_EQ(r.global.hopPackets, rows[0].global.hopPackets);
+        EXPECT_EQ(r.udp.hopPackets, rows[0].udp.hopPackets);
+        EXPECT_EQ(r.roce.hopPackets, rows[0].roce.hopPackets);
+        EXPECT_EQ(r.roceIpv4.hopPackets, rows[0].roceIpv4.hopPackets);
+        EXPECT_EQ(r.roceFastDevice.hopPackets, rows[0].roceFastDevice.hopPackets);
+    }
+}
+
+} // namespace ns3

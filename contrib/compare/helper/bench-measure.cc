@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -42,6 +43,44 @@ ReadLoadAverage()
     return load;
 }
 
+bool
+MallocOnHugePages(const char* tunables)
+{
+    if (tunables == nullptr)
+    {
+        return false;
+    }
+    // GLIBC_TUNABLES is a colon-separated list of name=value; the last setting of a name wins.
+    bool on = false;
+    std::istringstream list(tunables);
+    std::string item;
+    const std::string name = "glibc.malloc.hugetlb=";
+    while (std::getline(list, item, ':'))
+    {
+        if (item.compare(0, name.size(), name) == 0)
+        {
+            const std::string value = item.substr(name.size());
+            on = value == "1" || value == "2";
+        }
+    }
+    return on;
+}
+
+std::string
+TransparentHugePageMode()
+{
+    std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string word;
+    while (f >> word)
+    {
+        if (word.size() > 2 && word.front() == '[' && word.back() == ']')
+        {
+            return word.substr(1, word.size() - 2);
+        }
+    }
+    return "";
+}
+
 MachineLoadProbe::MachineLoadProbe()
     : m_loadStart(ReadLoadAverage()),
       m_wall0(std::chrono::steady_clock::now()),
@@ -73,7 +112,12 @@ MachineLoadProbe::End()
             {"wall_s", m_wallS},
             {"cpu_s", m_cpuS},
             {"cpu_per_wall", m_wallS > 0 ? m_cpuS / m_wallS : 0.0},
-            {"cpus_online", cpus > 0 ? cpus : 0}};
+            {"cpus_online", cpus > 0 ? cpus : 0},
+            {"malloc_hugepages", MallocOnHugePages(std::getenv("GLIBC_TUNABLES"))},
+            {"glibc_tunables",
+             std::getenv("GLIBC_TUNABLES") ? nlohmann::json(std::getenv("GLIBC_TUNABLES"))
+                                           : nlohmann::json(nullptr)},
+            {"thp_mode", TransparentHugePageMode()}};
 }
 
 void
@@ -97,7 +141,9 @@ MachineLoadProbe::Print(std::ostream& os) const
     };
     os << "machine: load " << one(m_loadStart) << " at start, " << one(m_loadEnd)
        << " at end (1-min averages, " << sysconf(_SC_NPROCESSORS_ONLN) << " CPUs online); CPU "
-       << std::fixed << std::setprecision(1) << m_cpuS << " s over " << m_wallS << " s wall\n";
+       << std::fixed << std::setprecision(1) << m_cpuS << " s over " << m_wallS << " s wall"
+       << (MallocOnHugePages(std::getenv("GLIBC_TUNABLES")) ? "; malloc on huge pages" : "")
+       << "\n";
     os.flags(flags);
     os.precision(precision);
 }

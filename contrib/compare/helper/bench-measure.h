@@ -31,6 +31,24 @@ std::optional<std::array<double, 3>> ReadLoadAverage();
 
 /**
  * \ingroup compare
+ * Whether this process's malloc backs its heap with transparent huge pages: glibc (2.35 and
+ * later) does so when the environment variable GLIBC_TUNABLES, read at process start, sets
+ * `glibc.malloc.hugetlb=1` (madvise) or `=2` (hugetlbfs pages). \p tunables is that
+ * variable's value (null: unset). Large runs touch ~100 MiB of small objects per hop path;
+ * with 4 KiB pages most of their time at 1024 GPUs goes to memory stalls (doc/scaling.md).
+ */
+bool MallocOnHugePages(const char* tunables);
+
+/**
+ * \ingroup compare
+ * The kernel's transparent huge page mode (the bracketed word of
+ * /sys/kernel/mm/transparent_hugepage/enabled: "always", "madvise" or "never"), or "" where
+ * the file cannot be read.
+ */
+std::string TransparentHugePageMode();
+
+/**
+ * \ingroup compare
  * What the machine was doing while a timed benchmark ran: the load averages at the start
  * (construction) and at the end (End()), and the process's CPU seconds against the wall
  * seconds in between. On a machine shared with other jobs a wall-clock rate measures the
@@ -45,12 +63,15 @@ class MachineLoadProbe
     /**
      * Record the end (the load averages, wall and CPU seconds since construction) and return
      * the summary.json object: loadavg_start and loadavg_end ([1, 5, 15] minutes, null where
-     * /proc/loadavg is not readable), wall_s, cpu_s, cpu_per_wall, cpus_online.
+     * /proc/loadavg is not readable), wall_s, cpu_s, cpu_per_wall, cpus_online, and the
+     * memory set-up: malloc_hugepages (MallocOnHugePages of this process's GLIBC_TUNABLES),
+     * glibc_tunables (the variable, null when unset) and thp_mode (TransparentHugePageMode).
      */
     nlohmann::json End();
 
     /// One line: "machine: load 0.12 at start, 0.80 at end (1-min averages, 2 CPUs); CPU
-    /// 10.1 s over 10.3 s wall". End() must have been called.
+    /// 10.1 s over 10.3 s wall", then "; malloc on huge pages" when it is. End() must have
+    /// been called.
     void Print(std::ostream& os) const;
 
   private:

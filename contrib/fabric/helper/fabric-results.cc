@@ -5,6 +5,14 @@
 
 #include "ns3/log.h"
 
+// Generated at build time by cmake/code-version.cmake (out-of-tree builds only).
+#if __has_include("aifabric-code-version.h")
+#    include "aifabric-code-version.h"
+#endif
+#ifndef AIFABRIC_CODE_VERSION
+#    define AIFABRIC_CODE_VERSION "unknown"
+#endif
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,7 +190,17 @@ FabricResults::WriteSummary(const nlohmann::json& summary, const std::string& fi
     nlohmann::json withOverrides = summary;
     AddProgramFlags(withOverrides);
     AddNs3Overrides(withOverrides);
+    if (withOverrides.is_object())
+    {
+        withOverrides["code_version"] = AiFabricCodeVersion();
+    }
     WriteJson(file, withOverrides);
+}
+
+std::string
+AiFabricCodeVersion()
+{
+    return AIFABRIC_CODE_VERSION;
 }
 
 void

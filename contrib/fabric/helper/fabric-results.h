@@ -33,9 +33,10 @@ class FabricResults
 
     /**
      * Write a program's run summary: \p summary with the run's program flags and --ns3::
-     * overrides recorded (AddProgramFlags, AddNs3Overrides), to dir/\p file. Every program writes its summary.json this way, so a
-     * result says which parameters made it.
-     * \throws std::invalid_argument if overrides were given and \p summary is not an object
+     * overrides recorded (AddProgramFlags, AddNs3Overrides) and, for an object, the code
+     * version ("code_version": AiFabricCodeVersion()), to dir/\p file. Every program writes its
+     * summary.json this way, so a result says which parameters made it. \throws
+     * std::invalid_argument if overrides were given and \p summary is not an object
      */
     void WriteSummary(const nlohmann::json& summary,
                       const std::string& file = "summary.json") const;
@@ -139,6 +140,15 @@ void AddNs3Overrides(nlohmann::json& summary);
  * \throws std::invalid_argument if \p summary is not a JSON object and flags are recorded
  */
 void AddProgramFlags(nlohmann::json& summary);
+
+/**
+ * \ingroup fabric
+ * The code this library was built from: `git describe --always --dirty --abbrev=12` of the
+ * checkout at build time (e.g. "0424ff6a1b2c" or "0424ff6a1b2c-dirty"), "unknown" when it was
+ * not built from a git checkout (a tarball, or inside an ns-3 source tree). WriteSummary
+ * records it as "code_version", so a result says which code made it.
+ */
+std::string AiFabricCodeVersion();
 
 /// Format a double compactly for CSV/tables (up to \p digits significant digits).
 std::string FormatNumber(double x, int digits = 6);

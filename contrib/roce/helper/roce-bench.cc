@@ -65,14 +65,22 @@ RunRoceBenchRow(const std::function<Ptr<FabricNetwork>()>& build,
                 const std::function<Ptr<FabricNetwork>()>& buildGlobal,
                 const std::vector<FlowSpec>& flows,
                 const std::vector<double>& rates,
-                Time simTime)
+                Time simTime,
+                uint32_t rotation)
 {
     RoceBenchRow row;
-    row.global = RunFabricUdp(buildGlobal(), flows, rates, 4096, simTime);
-    row.udp = RunFabricUdp(build(), flows, rates, 4096, simTime);
-    row.roce = RunRoceWith(build, flows, simTime, "fast", "p2p");
-    row.roceIpv4 = RunRoceWith(build, flows, simTime, "ipv4", "p2p");
-    row.roceFastDevice = RunRoceWith(build, flows, simTime, "fast", "fast");
+    const std::vector<std::function<void()>> runs = {
+        [&]() { row.global = RunFabricUdp(buildGlobal(), flows, rates, 4096, simTime); },
+        [&]() { row.udp = RunFabricUdp(build(), flows, rates, 4096, simTime); },
+        [&]() { row.roce = RunRoceWith(build, flows, simTime, "fast", "p2p"); },
+        [&]() { row.roceIpv4 = RunRoceWith(build, flows, simTime, "ipv4", "p2p"); },
+        [&]() { row.roceFastDevice = RunRoceWith(build, flows, simTime, "fast", "fast"); },
+    };
+    static_assert(ROCE_BENCH_ROW_RUNS == 5, "RunRoceBenchRow's rotation period");
+    for (size_t i = 0; i < runs.size(); ++i)
+    {
+        runs[(rotation + i) % runs.size()]();
+    }
     return row;
 }
 

@@ -45,13 +45,20 @@ struct RoceBenchRow
  * global routing; UDP flows at \p rates (bit/s, per flow) with 4096-byte payloads; RoCE at
  * line rate; each run stops at \p simTime. The RoCE runs set the defaults of
  * ns3::RoceNic::HostPath and ns3::FabricNetwork::LinkDevice for their duration and restore
- * them after (the UDP runs use the LinkDevice default as it is).
+ * them after (the UDP runs use the LinkDevice default as it is). The five runs go in the
+ * order global, udp, roce, roce on IPv4, roce on the fast device, rotated to start at the
+ * \p rotation-th (modulo 5): rounds that rotate it give every run each position once in five
+ * rounds, so no run always follows the same one or always comes first after a slow spell.
  */
 RoceBenchRow RunRoceBenchRow(const std::function<Ptr<FabricNetwork>()>& build,
                              const std::function<Ptr<FabricNetwork>()>& buildGlobal,
                              const std::vector<FlowSpec>& flows,
                              const std::vector<double>& rates,
-                             Time simTime);
+                             Time simTime,
+                             uint32_t rotation = 0);
+
+/// The number of runs in a RoceBenchRow (the period of RunRoceBenchRow's rotation).
+constexpr uint32_t ROCE_BENCH_ROW_RUNS = 5;
 
 /// The table's header line.
 void PrintRoceBenchHeader(std::ostream& os, Time simTime);
