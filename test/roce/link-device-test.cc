@@ -505,3 +505,127 @@ TEST_F(LinkDevice, WireHandsOverTheFrameAndCopiesOnlyWhatIsStillHeld)
     EXPECT_EQ(PeekPointer(got[2]), sent[2]);
     EXPECT_EQ(got[2]->GetSize(), 100u);
 }
+
+namespace
+{
+
+/// Frames a switch node's protocol handlers of a program saw (see SwitchReceive tests).
+struct SwitchHandlerCounts
+{
+    uint64_t plain{0};   //!< a non-promiscuous IPv4 handler
+    uint64_t promisc{0}; //!< a promiscuous handler for every protocol
+    uint64_t arrived{0}; //!< frames the node's ports received (PhyRxEnd)
+};
+
+/// Roft16 with IncastAndOneMore, every transmission recorded; with \p counts, handlers of a
+/// program registered on leaf 0's node before the run.
+FabricRoceRunResult
+RunIncastRecorded(std::vector<std::string>& log, SwitchHandlerCounts* counts)
+{
+    auto net = Roft16("8MB");
+    RecordEveryTransmission(net, log, true);
+    FabricRoceRunOptions options;
+    options.beforeRun = [counts](Ptr<FabricNetwork> n, const ApplicationContainer&)
+    {
+        if (!counts)
+        {
+            return;
+        }
+        const uint32_t leaf = n->GetGraph().GetNHosts(); // the first switch: a leaf
+        Ptr<Node> node = n->GetNode(leaf);
+        node->RegisterProtocolHandler(
+            Node::ProtocolHandler([counts](Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType) { ++counts->plain; }),
+            0x0800,
+            nullptr);
+        node->RegisterProtocolHandler(
+            Node::ProtocolHandler([counts](Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType) { ++counts->promisc; }),
+            0,
+            nullptr,
+            true);
+        for (uint32_t p = 0; p < n->GetGraph().GetNPorts(leaf); ++p)
+        {
+            n->GetDevice(leaf, p)->TraceConnectWithoutContext(
+                "PhyRxEnd",
+                Callback<void, Ptr<const Packet>>([counts](Ptr<const Packet>)
+                                                  { ++counts->arrived; }));
+        }
+    };
+    return RunFabricRoce(net, IncastAndOneMore(), options);
+}
+
+} // namespace
+
+TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
+{
+    // FabricSwitchForwarder takes its ports' frames from the devices (DirectReceive, default)
+    // instead of through Node::ReceiveFromDevice: the same transmissions, byte for byte and in
+    // the same order (packet uids included), and the same results, on both link devices.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device);
+        std::vector<std::string> direct;
+        std::vector<std::string> node;
+        const auto a = RunWith<FabricRoceRunResult>(
+            device, [&]() { return RunIncastRecorded(direct, nullptr); });
+        const auto b = RunWith<FabricRoceRunResult>(
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive",
+                                   BooleanValue(false));
+                return RunIncastRecorded(node, nullptr);
+            });
+        ASSERT_GT(direct.size(), 200u);
+        ExpectSameTransmissions(direct, node);
+        ExpectSameRoceResults(a, b);
+    }
+}
+
+TEST_F(LinkDevice, SwitchDirectReceiveAndTheHandlersOfAProgram)
+{
+    // What a program's protocol handlers on a switch node see: a promiscuous one every frame
+    // either way; a non-promiscuous IPv4 one every frame with DirectReceive=false (ns-3's node
+    // dispatch) and none with the direct reception (the documented difference). The run itself
+    // is the same in all four cases.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device);
+        std::vector<std::string> plainLog;
+        std::vector<std::string> directLog;
+        std::vector<std::string> nodeLog;
+        SwitchHandlerCounts direct;
+        SwitchHandlerCounts node;
+        const auto plain = RunWith<FabricRoceRunResult>(
+            device, [&]() { return RunIncastRecorded(plainLog, nullptr); });
+        const auto a = RunWith<FabricRoceRunResult>(
+            device, [&]() { return RunIncastRecorded(directLog, &direct); });
+        const auto b = RunWith<FabricRoceRunResult>(
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive",
+                                   BooleanValue(false));
+                return RunIncastRecorded(nodeLog, &node);
+            });
+        ASSERT_GT(direct.arrived, 100u);
+        EXPECT_EQ(direct.arrived, node.arrived);
+        EXPECT_EQ(direct.promisc, direct.arrived);
+        EXPECT_EQ(direct.plain, 0u);
+        EXPECT_EQ(node.promisc, node.arrived);
+        EXPECT_EQ(node.plain, node.arrived);
+        ExpectSameTransmissions(plainLog, directLog);
+        ExpectSameTransmissions(plainLog, nodeLog);
+        ExpectSameRoceResults(plain, a);
+        ExpectSameRoceResults(plain, b);
+    }
+}

@@ -210,6 +210,7 @@ FastP2pNetDevice::DoDispose()
     m_siblings.clear();
     m_inbound.clear();
     m_rxCallback = NetDevice::ReceiveCallback();
+    m_directRx = nullptr;
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
 }
@@ -452,6 +453,10 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     if (original)
     {
         Fire(m_macRxTrace, original);
+    }
+    if (m_directRx && m_directRx->ReceiveFromFastDevice(this, packet, protocol))
+    {
+        return;
     }
     m_rxCallback(this, packet, protocol, GetRemote());
 }

@@ -22,6 +22,30 @@ namespace ns3
 {
 
 class FastP2pChannel;
+class FastP2pNetDevice;
+
+/**
+ * \ingroup fabric
+ * What a FastP2pNetDevice can hand received frames to with a plain C++ call (SetDirectReceiver)
+ * instead of its receive callback: no Callback layers copying the packet and device pointers,
+ * no Node::ReceiveFromDevice walking the node's handler list. Used by FabricSwitchForwarder.
+ */
+class FastP2pReceiver
+{
+  public:
+    virtual ~FastP2pReceiver() = default;
+    /**
+     * A frame arrived on \p device (PPP header removed, after the device's traces and its
+     * promiscuous callback, where its receive callback would be called).
+     * \param packet the frame; the receiver may keep and rewrite it (nobody else holds it)
+     * \param protocol its ethertype
+     * \return true if taken; false: the device calls its receive callback as without a receiver
+     */
+    virtual bool ReceiveFromFastDevice(FastP2pNetDevice* device,
+                                       const Ptr<Packet>& packet,
+                                       uint16_t protocol)
+        = 0;
+};
 
 /**
  * \ingroup fabric
@@ -123,7 +147,21 @@ class FastP2pNetDevice : public NetDevice
     Ptr<Node> GetNode() const override { return m_node; }
     void SetNode(Ptr<Node> node) override { m_node = node; }
     bool NeedsArp() const override { return false; }
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override { m_rxCallback = cb; }
+    /// Also removes a direct receiver (SetDirectReceiver): the callback set last gets the frames.
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override
+    {
+        m_rxCallback = cb;
+        m_directRx = nullptr;
+    }
+
+    /**
+     * Hand received frames to \p receiver first (null: none), until the next
+     * SetReceiveCallback. The receiver must outlive the device's use of it or call
+     * SetDirectReceiver(nullptr) first.
+     */
+    void SetDirectReceiver(FastP2pReceiver* receiver) { m_directRx = receiver; }
+
+    FastP2pReceiver* GetDirectReceiver() const { return m_directRx; }
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override { m_promiscCallback = cb; }
     bool SupportsSendFrom() const override { return false; }
 
@@ -203,6 +241,7 @@ class FastP2pNetDevice : public NetDevice
     Ptr<Node> m_node;
     Mac48Address m_address;
     NetDevice::ReceiveCallback m_rxCallback;
+    FastP2pReceiver* m_directRx{nullptr}; //!< gets frames before m_rxCallback (may be null)
     NetDevice::PromiscReceiveCallback m_promiscCallback;
     uint32_t m_ifIndex{0};
     bool m_linkUp{false};
