@@ -113,6 +113,33 @@ class FastP2pNetDevice : public NetDevice
      */
     static uint64_t GetUnforeseenSends() { return s_unforeseenSends; }
     /**
+     * Frame counts kept by the device itself (EnableFrameCounters), for a reader that would
+     * otherwise count the same events with trace sinks (FabricLinkMonitor): a sink costs a
+     * few Ptr copies through Callback layers per frame, a counter a few additions.
+     */
+    struct FrameCounters
+    {
+        uint64_t txFrames{0};      //!< frames that began transmission (as PhyTxBegin fires)
+        uint64_t txBytes{0};       //!< their bytes, PPP header included
+        uint64_t txSmallFrames{0}; //!< of which at most the small-frame size
+        uint64_t rxFrames{0};      //!< frames received (as PhyRxEnd fires)
+        Time lastRx;               //!< when the last of them was received (if asked)
+        uint64_t macTxFrames{0};   //!< packets taken for sending (as MacTx fires)
+    };
+
+    /**
+     * Start counting (FrameCounters; off by default, then nothing is counted).
+     * \param smallFrameBytes frames of at most this size (PPP header included) count as small
+     * \param rxTime whether to keep the time of the last reception
+     */
+    void EnableFrameCounters(uint32_t smallFrameBytes, bool rxTime);
+    /// Whether EnableFrameCounters was called.
+    bool HasFrameCounters() const { return m_counting; }
+    const FrameCounters& GetFrameCounters() const { return m_counters; }
+
+    /// The peer's address: the source address this device gives received frames.
+    const Address& GetRemoteAddress() { return GetRemote(); }
+    /**
      * The channel started frame \p p toward this device: it arrives (Receive) \p after from
      * now, in the context of node \p context. The frame waits in this device (frames on a
      * wire arrive in the order they started), so the reception event carries no arguments and
@@ -242,6 +269,10 @@ class FastP2pNetDevice : public NetDevice
     Mac48Address m_address;
     NetDevice::ReceiveCallback m_rxCallback;
     FastP2pReceiver* m_directRx{nullptr}; //!< gets frames before m_rxCallback (may be null)
+    bool m_counting{false};               //!< EnableFrameCounters was called
+    bool m_countRxTime{false};            //!< FrameCounters::lastRx is kept
+    uint32_t m_smallFrame{0};             //!< small-frame size of the counters
+    FrameCounters m_counters;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
     uint32_t m_ifIndex{0};
     bool m_linkUp{false};
