@@ -15,6 +15,7 @@
 #include "ns3/fabric-failure-detector.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-link-device.h"
+#include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/fast-p2p-channel.h"
@@ -504,4 +505,298 @@ TEST_F(LinkDevice, WireHandsOverTheFrameAndCopiesOnlyWhatIsStillHeld)
     EXPECT_EQ(PeekPointer(got[1]), sent[1]);
     EXPECT_EQ(PeekPointer(got[2]), sent[2]);
     EXPECT_EQ(got[2]->GetSize(), 100u);
+}
+
+namespace
+{
+
+/// Frames a switch node's protocol handlers of a program saw (see SwitchReceive tests).
+struct SwitchHandlerCounts
+{
+    uint64_t plain{0};   //!< a non-promiscuous IPv4 handler
+    uint64_t promisc{0}; //!< a promiscuous handler for every protocol
+    uint64_t arrived{0}; //!< frames the node's ports received (PhyRxEnd)
+};
+
+/// The first switch of Roft16 (a leaf).
+constexpr uint32_t ROFT16_LEAF = 16;
+/// The host IncastAndOneMore sends two flows to.
+constexpr uint32_t INCAST_HOST = 15;
+
+/// Roft16 with IncastAndOneMore, every transmission recorded; with \p counts, handlers of a
+/// program registered on node \p at before the run.
+FabricRoceRunResult
+RunIncastRecorded(std::vector<std::string>& log,
+                  SwitchHandlerCounts* counts,
+                  uint32_t at = ROFT16_LEAF)
+{
+    auto net = Roft16("8MB");
+    RecordEveryTransmission(net, log, true);
+    FabricRoceRunOptions options;
+    options.beforeRun = [counts, at](Ptr<FabricNetwork> n, const ApplicationContainer&)
+    {
+        if (!counts)
+        {
+            return;
+        }
+        const uint32_t leaf = at;
+        Ptr<Node> node = n->GetNode(leaf);
+        node->RegisterProtocolHandler(
+            Node::ProtocolHandler([counts](Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType) { ++counts->plain; }),
+            0x0800,
+            nullptr);
+        node->RegisterProtocolHandler(
+            Node::ProtocolHandler([counts](Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType) { ++counts->promisc; }),
+            0,
+            nullptr,
+            true);
+        for (uint32_t p = 0; p < n->GetGraph().GetNPorts(leaf); ++p)
+        {
+            n->GetDevice(leaf, p)->TraceConnectWithoutContext(
+                "PhyRxEnd",
+                Callback<void, Ptr<const Packet>>([counts](Ptr<const Packet>)
+                                                  { ++counts->arrived; }));
+        }
+    };
+    return RunFabricRoce(net, IncastAndOneMore(), options);
+}
+
+} // namespace
+
+TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
+{
+    // FabricSwitchForwarder takes its ports' frames from the devices (DirectReceive, default)
+    // instead of through Node::ReceiveFromDevice: the same transmissions, byte for byte and in
+    // the same order (packet uids included), and the same results, on both link devices.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device);
+        std::vector<std::string> direct;
+        std::vector<std::string> node;
+        const auto a = RunWith<FabricRoceRunResult>(
+            device, [&]() { return RunIncastRecorded(direct, nullptr); });
+        const auto b = RunWith<FabricRoceRunResult>(
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive",
+                                   BooleanValue(false));
+                return RunIncastRecorded(node, nullptr);
+            });
+        ASSERT_GT(direct.size(), 200u);
+        ExpectSameTransmissions(direct, node);
+        ExpectSameRoceResults(a, b);
+    }
+}
+
+TEST_F(LinkDevice, SwitchDirectReceiveAndTheHandlersOfAProgram)
+{
+    // What a program's protocol handlers on a switch node see: a promiscuous one every frame
+    // either way; a non-promiscuous IPv4 one every frame with DirectReceive=false (ns-3's node
+    // dispatch) and none with the direct reception (the documented difference). The run itself
+    // is the same in all four cases.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device);
+        std::vector<std::string> plainLog;
+        std::vector<std::string> directLog;
+        std::vector<std::string> nodeLog;
+        SwitchHandlerCounts direct;
+        SwitchHandlerCounts node;
+        const auto plain = RunWith<FabricRoceRunResult>(
+            device, [&]() { return RunIncastRecorded(plainLog, nullptr); });
+        const auto a = RunWith<FabricRoceRunResult>(
+            device, [&]() { return RunIncastRecorded(directLog, &direct); });
+        const auto b = RunWith<FabricRoceRunResult>(
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive",
+                                   BooleanValue(false));
+                return RunIncastRecorded(nodeLog, &node);
+            });
+        ASSERT_GT(direct.arrived, 100u);
+        EXPECT_EQ(direct.arrived, node.arrived);
+        EXPECT_EQ(direct.promisc, direct.arrived);
+        EXPECT_EQ(direct.plain, 0u);
+        EXPECT_EQ(node.promisc, node.arrived);
+        EXPECT_EQ(node.plain, node.arrived);
+        ExpectSameTransmissions(plainLog, directLog);
+        ExpectSameTransmissions(plainLog, nodeLog);
+        ExpectSameRoceResults(plain, a);
+        ExpectSameRoceResults(plain, b);
+    }
+}
+
+TEST_F(LinkDevice, HostDirectReceiveAndTheHandlersOfAProgram)
+{
+    // FabricHostPath on FastP2pNetDevice ports is called by the devices (DirectReceive,
+    // default): the same run as through the node's handler list; a program's promiscuous
+    // handler on the host sees every frame either way, its own non-promiscuous IPv4 handler
+    // only with DirectReceive=false (the documented difference).
+    std::vector<std::string> plainLog;
+    std::vector<std::string> directLog;
+    std::vector<std::string> nodeLog;
+    SwitchHandlerCounts direct;
+    SwitchHandlerCounts node;
+    const auto plain = RunWith<FabricRoceRunResult>(
+        "fast", [&]() { return RunIncastRecorded(plainLog, nullptr); });
+    const auto a = RunWith<FabricRoceRunResult>(
+        "fast", [&]() { return RunIncastRecorded(directLog, &direct, INCAST_HOST); });
+    const auto b = RunWith<FabricRoceRunResult>(
+        "fast",
+        [&]()
+        {
+            Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(false));
+            return RunIncastRecorded(nodeLog, &node, INCAST_HOST);
+        });
+    ASSERT_GT(direct.arrived, 100u);
+    EXPECT_EQ(direct.arrived, node.arrived);
+    EXPECT_EQ(direct.promisc, direct.arrived);
+    EXPECT_EQ(direct.plain, 0u);
+    EXPECT_EQ(node.promisc, node.arrived);
+    EXPECT_EQ(node.plain, node.arrived);
+    ExpectSameTransmissions(plainLog, directLog);
+    ExpectSameTransmissions(plainLog, nodeLog);
+    ExpectSameRoceResults(plain, a);
+    ExpectSameRoceResults(plain, b);
+}
+
+namespace
+{
+
+/// What a FabricLinkMonitor reports at the end of a run.
+struct MonitorView
+{
+    std::vector<std::string> links; //!< per directed link: tx bytes, packets, small packets
+    uint64_t txPackets{0};
+    uint64_t txSmallPackets{0};
+    int64_t inFlight{0};
+    int64_t measuredInFlight{0};
+    Time last;
+    uint64_t drops{0};
+};
+
+MonitorView
+View(const Ptr<FabricLinkMonitor>& m)
+{
+    MonitorView v;
+    for (const auto& c : m->GetLinks())
+    {
+        v.links.push_back(std::to_string(c.txBytes) + "/" + std::to_string(c.txPackets) + "/"
+                          + std::to_string(c.txSmallPackets) + "/" + std::to_string(c.queueDrops));
+    }
+    v.txPackets = m->GetTotalTxPackets();
+    v.txSmallPackets = m->GetTotalTxSmallPackets();
+    v.inFlight = m->GetInFlightPackets();
+    v.measuredInFlight = m->GetMeasuredInFlightPackets();
+    v.last = m->GetLastPacketTime();
+    v.drops = m->GetTotalDrops();
+    return v;
+}
+
+/// \p withQueues: compare GetMeasuredInFlightPackets too (a disposed monitor no longer sees
+/// the queues' contents).
+void
+ExpectSameView(const MonitorView& a, const MonitorView& b, bool withQueues = true)
+{
+    EXPECT_EQ(a.links, b.links);
+    EXPECT_EQ(a.txPackets, b.txPackets);
+    EXPECT_EQ(a.txSmallPackets, b.txSmallPackets);
+    EXPECT_EQ(a.inFlight, b.inFlight);
+    if (withQueues)
+    {
+        EXPECT_EQ(a.measuredInFlight, b.measuredInFlight);
+    }
+    EXPECT_EQ(a.last, b.last);
+    EXPECT_EQ(a.drops, b.drops);
+}
+
+} // namespace
+
+TEST_F(LinkDevice, MonitorCountsOnTheFastDeviceWhatItsSinksCount)
+{
+    // On FastP2pNetDevice links FabricLinkMonitor reads the devices' own frame counters instead
+    // of PhyTxBegin / PhyRxEnd / MacTx sinks. Two more monitors per run, one installed before
+    // it and one 10 us into it (counting from then on, as its sinks would), report on the fast
+    // device exactly what they report on ns-3's device, which only has the sinks; read while
+    // the run's packets are still in flight (stopped early) and again after the monitors were
+    // disposed.
+    struct Views
+    {
+        MonitorView early, late, earlyDisposed, lateDisposed;
+    };
+    auto scenario = [](Views& views)
+    {
+        return [&views]()
+        {
+            auto net = Roft16("150KB");
+            auto early = CreateObject<FabricLinkMonitor>();
+            auto late = CreateObject<FabricLinkMonitor>();
+            FabricRoceRunOptions options;
+            options.stopAt = MicroSeconds(30);
+            options.beforeRun = [early, late](Ptr<FabricNetwork> n, const ApplicationContainer&)
+            {
+                early->Install(n);
+                Simulator::Schedule(MicroSeconds(10), [late, n]() { late->Install(n); });
+            };
+            options.afterRun
+                = [&views, early, late](Ptr<FabricNetwork>, const ApplicationContainer&)
+            {
+                views.early = View(early);
+                views.late = View(late);
+                early->Dispose();
+                late->Dispose();
+                views.earlyDisposed = View(early);
+                views.lateDisposed = View(late);
+            };
+            std::vector<FlowSpec> flows = IncastAndOneMore();
+            for (uint32_t i = 0; i < 6; ++i)
+            {
+                flows.push_back(Flow(3 + i, 8 + i, 14, 2000000)); // a second incast: drops
+            }
+            return RunFabricRoce(net, flows, options);
+        };
+    };
+    Views p2p;
+    Views fast;
+    const auto a = RunWith<FabricRoceRunResult>("p2p", scenario(p2p));
+    const auto b = RunWith<FabricRoceRunResult>("fast", scenario(fast));
+    ExpectSameRoceResults(a, b, false);
+    EXPECT_EQ(fast.early.txPackets, b.hopPackets);
+    EXPECT_GT(fast.late.txPackets, 0u);
+    EXPECT_LT(fast.late.txPackets, fast.early.txPackets);
+    EXPECT_NE(fast.early.measuredInFlight, 0); // read with packets still in the network
+    EXPECT_GT(fast.early.drops, 0u);
+    {
+        SCOPED_TRACE("early");
+        ExpectSameView(p2p.early, fast.early);
+    }
+    {
+        SCOPED_TRACE("late");
+        ExpectSameView(p2p.late, fast.late);
+    }
+    {
+        SCOPED_TRACE("early disposed");
+        ExpectSameView(fast.early, fast.earlyDisposed, false);
+    }
+    {
+        SCOPED_TRACE("late disposed");
+        ExpectSameView(fast.late, fast.lateDisposed, false);
+    }
+    {
+        SCOPED_TRACE("disposed");
+        ExpectSameView(p2p.earlyDisposed, fast.earlyDisposed);
+        ExpectSameView(p2p.lateDisposed, fast.lateDisposed);
+    }
 }

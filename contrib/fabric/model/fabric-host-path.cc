@@ -7,6 +7,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/arp-l3-protocol.h"
+#include "ns3/boolean.h"
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6.h"
@@ -141,21 +142,31 @@ FabricUdpIpv4Header::Print(std::ostream& os) const
 TypeId
 FabricHostPath::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FabricHostPath")
-                            .SetParent<Object>()
-                            .SetGroupName("Fabric")
-                            .AddConstructor<FabricHostPath>()
-                            .AddTraceSource("Tx",
-                                            "A UDP datagram sent by the fast path (not IPv4), "
-                                            "with its IPv4 header, as handed to the device.",
-                                            MakeTraceSourceAccessor(&FabricHostPath::m_txTrace),
-                                            "ns3::FabricHostPath::TxRxTracedCallback")
-                            .AddTraceSource("Rx",
-                                            "A UDP datagram for this host taken by the fast path "
-                                            "(a bound port's handler), with its IPv4 header, as "
-                                            "received from the device.",
-                                            MakeTraceSourceAccessor(&FabricHostPath::m_rxTrace),
-                                            "ns3::FabricHostPath::TxRxTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::FabricHostPath")
+              .SetParent<Object>()
+              .SetGroupName("Fabric")
+              .AddConstructor<FabricHostPath>()
+              .AddAttribute("DirectReceive",
+                            "Take the IPv4 frames of the host's FastP2pNetDevice ports from "
+                            "the devices directly, not through Node::ReceiveFromDevice (read "
+                            "when the first port is bound). The same results unless a program "
+                            "registers its own non-promiscuous IPv4 protocol handler on a "
+                            "host, which then sees those frames only with false.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FabricHostPath::m_directReceive),
+                            MakeBooleanChecker())
+              .AddTraceSource("Tx",
+                              "A UDP datagram sent by the fast path (not IPv4), "
+                              "with its IPv4 header, as handed to the device.",
+                              MakeTraceSourceAccessor(&FabricHostPath::m_txTrace),
+                              "ns3::FabricHostPath::TxRxTracedCallback")
+              .AddTraceSource("Rx",
+                              "A UDP datagram for this host taken by the fast path "
+                              "(a bound port's handler), with its IPv4 header, as "
+                              "received from the device.",
+                              MakeTraceSourceAccessor(&FabricHostPath::m_rxTrace),
+                              "ns3::FabricHostPath::TxRxTracedCallback");
     return tid;
 }
 
@@ -167,6 +178,14 @@ FabricHostPath::FabricHostPath()
 void
 FabricHostPath::DoDispose()
 {
+    for (const auto& dev : m_directDevices)
+    {
+        if (dev->GetDirectReceiver() == this)
+        {
+            dev->SetDirectReceiver(nullptr);
+        }
+    }
+    m_directDevices.clear();
     m_hostPorts.clear();
     m_bindings.clear();
     m_ipv4 = nullptr;
@@ -506,6 +525,14 @@ FabricHostPath::InstallDemux()
             fast ? MakeCallback(&FabricHostPath::ReceiveFromDevice, this) : tcRx,
             Ipv4L3Protocol::PROT_NUMBER,
             dev);
+        // The same handler called by the device itself (DirectReceive): no walk of the node's
+        // handler list, no Callback layers.
+        auto fastDevice = DynamicCast<FastP2pNetDevice>(dev);
+        if (fast && fastDevice && m_directReceive)
+        {
+            fastDevice->SetDirectReceiver(this);
+            m_directDevices.push_back(fastDevice);
+        }
         m_node->RegisterProtocolHandler(tcRx, ArpL3Protocol::PROT_NUMBER, dev);
     }
     if (Ptr<Ipv6> ipv6 = m_node->GetObject<Ipv6>())
@@ -529,6 +556,39 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                                   const Address& to,
                                   NetDevice::PacketType packetType)
 {
+    if (!TakeUdp(device->GetIfIndex(), packet))
+    {
+        m_tc->Receive(device, packet, protocol, from, to, packetType);
+    }
+}
+
+bool
+FabricHostPath::ReceiveFromFastDevice(FastP2pNetDevice* device,
+                                      const Ptr<Packet>& packet,
+                                      uint16_t protocol)
+{
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        return false; // the node's handlers (ARP, IPv6, ...), as before
+    }
+    // What the node's IPv4 handler of this device (ReceiveFromDevice) does, with the
+    // addresses Node::ReceiveFromDevice would pass.
+    const Ptr<const Packet> p = packet;
+    if (!TakeUdp(device->GetIfIndex(), p))
+    {
+        m_tc->Receive(Ptr<NetDevice>(device),
+                      p,
+                      protocol,
+                      device->GetRemoteAddress(),
+                      device->GetAddress(),
+                      NetDevice::PACKET_HOST);
+    }
+    return true;
+}
+
+bool
+FabricHostPath::TakeUdp(uint32_t idx, const Ptr<const Packet>& packet)
+{
     // Local delivery of a UDP datagram as Ipv4L3Protocol::Receive, FabricIpv4Routing::
     // RouteInput, LocalDeliver, UdpL4Protocol::Receive and the port's socket would do it.
     // Anything else (a packet for another host, a fragment, a down interface, an unbound
@@ -539,7 +599,6 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
         {
             InitPorts();
         }
-        const uint32_t idx = device->GetIfIndex();
         const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].ipv4If : -1;
         if (iface >= 0 && m_hostPorts[idx].iface->IsUp())
         {
@@ -590,8 +649,11 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
                         if (taken)
                         {
                             ++m_fastRx;
-                            m_rxTrace(packet, m_ipv4, iface);
-                            return;
+                            if (!m_rxTrace.IsEmpty())
+                            {
+                                m_rxTrace(packet, m_ipv4, iface);
+                            }
+                            return true;
                         }
                         break;
                     }
@@ -599,7 +661,7 @@ FabricHostPath::ReceiveFromDevice(Ptr<NetDevice> device,
             }
         }
     }
-    m_tc->Receive(device, packet, protocol, from, to, packetType);
+    return false;
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
 #define FABRIC_HOST_PATH_H
 
 #include "ns3/callback.h"
+#include "ns3/fast-p2p-net-device.h"
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-header.h"
@@ -109,13 +110,20 @@ class FabricUdpIpv4Header : public Header
  * goes to TrafficControlLayer::Receive unchanged (ARP, IPv6 and loopback handlers are left as
  * they were).
  *
+ * On FastP2pNetDevice ports the demultiplexer is called by the device itself (attribute
+ * DirectReceive, default true), not through Node::ReceiveFromDevice: the same frames and
+ * results whenever it is the host's only IPv4 handler of the port, which it is unless a
+ * program registers its own non-promiscuous IPv4 handler on the host (that handler then sees
+ * the port's IPv4 frames only with DirectReceive=false). Other protocols, promiscuous
+ * handlers, the device's traces and a receive callback a program sets later work either way.
+ *
  * Only on hosts routed by FabricIpv4Routing with ns-3's Ipv4L3Protocol, UdpL4Protocol and
  * traffic-control layer (IsAvailable); elsewhere SendUdp always returns false and BindUdp
  * installs nothing. What it gives up: FlowMonitor and the IPv4/UDP trace sources (Tx, Rx,
  * SendOutgoing, LocalDeliver, ...) and raw sockets do not see these packets; its own Tx and Rx
  * trace sources (the signature of Ipv4L3Protocol's) fire for each of them.
  */
-class FabricHostPath : public Object
+class FabricHostPath : public Object, public FastP2pReceiver
 {
   public:
     /**
@@ -199,6 +207,11 @@ class FabricHostPath : public Object
                                        Ptr<Ipv4> ipv4,
                                        uint32_t interface);
 
+    // FastP2pReceiver: the demultiplexer called by a FastP2pNetDevice port (DirectReceive)
+    bool ReceiveFromFastDevice(FastP2pNetDevice* device,
+                               const Ptr<Packet>& packet,
+                               uint16_t protocol) override;
+
   protected:
     void DoDispose() override;
     void NotifyNewAggregate() override;
@@ -246,6 +259,9 @@ class FabricHostPath : public Object
                            uint8_t tos,
                            uint16_t id,
                            bool checksum) const;
+    /// Hand an IPv4 packet that arrived on device \p idx to a bound port's handler, if it is a
+    /// UDP datagram for this host that one takes; false: IPv4 gets it.
+    bool TakeUdp(uint32_t idx, const Ptr<const Packet>& packet);
     /// The protocol handler replacing TrafficControlLayer::Receive for IPv4 on fast ports.
     void ReceiveFromDevice(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
@@ -259,6 +275,8 @@ class FabricHostPath : public Object
     bool m_available{false};
     bool m_portsKnown{false};
     bool m_demux{false};
+    bool m_directReceive{true};                         //!< the DirectReceive attribute
+    std::vector<Ptr<FastP2pNetDevice>> m_directDevices; //!< ports that call us directly
     uint32_t m_fabricNode{UINT32_MAX};
     uint8_t m_ttl{64};
     bool m_checksum{false};

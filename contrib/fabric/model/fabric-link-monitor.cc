@@ -59,16 +59,74 @@ FabricLinkMonitor::CountDrop(const std::string& reason, bool inNetwork)
     m_lastPacketEvent = Simulator::Now();
 }
 
+FabricLinkMonitor::DeviceTotals
+FabricLinkMonitor::SumDevices() const
+{
+    DeviceTotals t;
+    for (const CountingDevice& c : m_counting)
+    {
+        const FastP2pNetDevice::FrameCounters& f = c.device->GetFrameCounters();
+        t.wireTx += f.txFrames - c.base.txFrames;
+        t.wireArrivals += f.rxFrames - c.base.rxFrames;
+        if (c.host)
+        {
+            t.hostTx += f.macTxFrames - c.base.macTxFrames;
+            t.hostRx += f.rxFrames - c.base.rxFrames;
+        }
+    }
+    return t;
+}
+
+void
+FabricLinkMonitor::CollectLinks() const
+{
+    for (const CountingDevice& c : m_counting)
+    {
+        const FastP2pNetDevice::FrameCounters& f = c.device->GetFrameCounters();
+        LinkCounters& l = m_links[c.out];
+        l.txPackets = f.txFrames - c.base.txFrames;
+        l.txBytes = (f.txBytes - c.base.txBytes) - PPP_HEADER * l.txPackets;
+        l.txSmallPackets = f.txSmallFrames - c.base.txSmallFrames;
+    }
+}
+
+const std::vector<FabricLinkMonitor::LinkCounters>&
+FabricLinkMonitor::GetLinks() const
+{
+    CollectLinks();
+    return m_links;
+}
+
+Time
+FabricLinkMonitor::GetLastPacketTime() const
+{
+    // The sinks' time is that of the last drop or host reception they saw (time only grows),
+    // the devices' that of their last reception.
+    Time last = m_lastPacketEvent;
+    for (const CountingDevice& c : m_counting)
+    {
+        const FastP2pNetDevice::FrameCounters& f = c.device->GetFrameCounters();
+        if (c.host && f.rxFrames != c.base.rxFrames)
+        {
+            last = std::max(last, f.lastRx);
+        }
+    }
+    return last;
+}
+
 int64_t
 FabricLinkMonitor::GetInFlightPackets() const
 {
-    return int64_t(m_hostTx) - int64_t(m_hostRx) - int64_t(m_networkDrops);
+    const DeviceTotals d = SumDevices();
+    return int64_t(m_hostTx + d.hostTx) - int64_t(m_hostRx + d.hostRx) - int64_t(m_networkDrops);
 }
 
 int64_t
 FabricLinkMonitor::GetMeasuredInFlightPackets() const
 {
-    int64_t n = int64_t(m_wireTx) - int64_t(m_wireArrivals) - int64_t(m_channelDrops);
+    const DeviceTotals d = SumDevices();
+    int64_t n = int64_t(m_wireTx + d.wireTx) - int64_t(m_wireArrivals + d.wireArrivals)
+              - int64_t(m_channelDrops);
     for (const auto& q : m_queues)
     {
         n += q->GetNPackets();
@@ -79,6 +137,15 @@ FabricLinkMonitor::GetMeasuredInFlightPackets() const
 void
 FabricLinkMonitor::DoDispose()
 {
+    // Keep what the devices counted, then let them go.
+    CollectLinks();
+    const DeviceTotals d = SumDevices();
+    m_lastPacketEvent = GetLastPacketTime();
+    m_wireTx += d.wireTx;
+    m_wireArrivals += d.wireArrivals;
+    m_hostTx += d.hostTx;
+    m_hostRx += d.hostRx;
+    m_counting.clear();
     m_queues.clear();
     m_net = nullptr;
     Object::DoDispose();
@@ -129,7 +196,13 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                                       { ++m_channelDrops; }));
             }
             m_queues.push_back(queue);
-            if (g.IsHost(v))
+            if (auto fast = DynamicCast<FastP2pNetDevice>(dev))
+            {
+                // The device counts what the PhyRxEnd, PhyTxBegin and MacTx sinks below count.
+                fast->EnableFrameCounters(SMALL_PACKET + PPP_HEADER, g.IsHost(v));
+                m_counting.push_back({fast, out, g.IsHost(v), fast->GetFrameCounters()});
+            }
+            else if (g.IsHost(v))
             {
                 // A host's device receives (MacRx) every frame that ends its reception
                 // (PhyRxEnd) at the same instant, in both link devices: counted here, so that
@@ -151,18 +224,21 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
                                                           { ++m_wireArrivals; }));
             }
-            Connect(PeekPointer(dev),
-                    "PhyTxBegin",
-                    Callback<void, Ptr<const Packet>>(
-                        [this, out](Ptr<const Packet> pkt)
-                        {
-                            ++m_wireTx;
-                            LinkCounters& c = m_links[out];
-                            const uint32_t size = pkt->GetSize() - PPP_HEADER;
-                            c.txBytes += size;
-                            ++c.txPackets;
-                            c.txSmallPackets += (size <= SMALL_PACKET) ? 1 : 0;
-                        }));
+            if (!DynamicCast<FastP2pNetDevice>(dev))
+            {
+                Connect(PeekPointer(dev),
+                        "PhyTxBegin",
+                        Callback<void, Ptr<const Packet>>(
+                            [this, out](Ptr<const Packet> pkt)
+                            {
+                                ++m_wireTx;
+                                LinkCounters& c = m_links[out];
+                                const uint32_t size = pkt->GetSize() - PPP_HEADER;
+                                c.txBytes += size;
+                                ++c.txPackets;
+                                c.txSmallPackets += (size <= SMALL_PACKET) ? 1 : 0;
+                            }));
+            }
             Connect(PeekPointer(dev),
                     "MacTxDrop",
                     Callback<void, Ptr<const Packet>>(
@@ -187,7 +263,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                             ++m_links[in].rxErrorDrops;
                             CountDrop(FabricDropReason::PHY_RX_ERROR, true);
                         }));
-            if (g.IsHost(v))
+            if (g.IsHost(v) && !DynamicCast<FastP2pNetDevice>(dev))
             {
                 Connect(
                     PeekPointer(dev),
@@ -359,6 +435,7 @@ FabricLinkMonitor::GetTotalDrops() const
 uint64_t
 FabricLinkMonitor::GetTotalTxSmallPackets() const
 {
+    CollectLinks();
     uint64_t n = 0;
     for (const auto& c : m_links)
     {
@@ -370,6 +447,7 @@ FabricLinkMonitor::GetTotalTxSmallPackets() const
 uint64_t
 FabricLinkMonitor::GetTotalTxPackets() const
 {
+    CollectLinks();
     uint64_t n = 0;
     for (const auto& c : m_links)
     {

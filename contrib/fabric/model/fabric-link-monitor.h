@@ -2,6 +2,7 @@
 #ifndef FABRIC_LINK_MONITOR_H
 #define FABRIC_LINK_MONITOR_H
 
+#include "ns3/fast-p2p-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -28,6 +29,10 @@ class FabricNetwork;
  * host-not-forwarding, not-ipv4, ttl-expired), and the drops a link's channel reports through
  * a "Drop" trace source of its own, if it has one (ocs-dark of an OcsFibreChannel).
  * Byte counts are IPv4 packet bytes (the PPP header is not counted).
+ *
+ * On a FastP2pNetDevice the transmissions, receptions and (on hosts) MacTx packets are counted
+ * by the device itself (FastP2pNetDevice::EnableFrameCounters) and read when a result is asked
+ * for, instead of by trace sinks per frame: the same numbers at every moment between events.
  */
 class FabricLinkMonitor : public Object
 {
@@ -66,7 +71,7 @@ class FabricLinkMonitor : public Object
     const std::vector<QueueSample>& GetQueueSamples(uint32_t dirLink) const;
 
     /// Counters indexed by directed link id.
-    const std::vector<LinkCounters>& GetLinks() const { return m_links; }
+    const std::vector<LinkCounters>& GetLinks() const;
     /// Drops by reason, over the whole network.
     const std::map<std::string, uint64_t>& GetDrops() const { return m_drops; }
     uint64_t GetTotalDrops() const;
@@ -95,7 +100,7 @@ class FabricLinkMonitor : public Object
     int64_t GetMeasuredInFlightPackets() const;
     /// When the last packet left the network (arrived at a host or was dropped): the end of
     /// the traffic, which a run's stop time may be long after.
-    Time GetLastPacketTime() const { return m_lastPacketEvent; }
+    Time GetLastPacketTime() const;
 
     /// IPv4 size up to which a packet counts as a control packet.
     static constexpr uint32_t SMALL_PACKET = 64;
@@ -107,7 +112,30 @@ class FabricLinkMonitor : public Object
     /// \param inNetwork the packet was between hosts (see GetInFlightPackets)
     void CountDrop(const std::string& reason, bool inNetwork);
 
-    std::vector<LinkCounters> m_links;
+    /// Bring the transmission counters of the counting devices' links up to date.
+    void CollectLinks() const;
+    /// Sums over the counting devices (minus what they had counted at Install).
+    struct DeviceTotals
+    {
+        uint64_t wireTx{0};
+        uint64_t wireArrivals{0};
+        uint64_t hostTx{0};
+        uint64_t hostRx{0};
+    };
+
+    DeviceTotals SumDevices() const;
+
+    /// A FastP2pNetDevice that counts its frames for this monitor (no sinks).
+    struct CountingDevice
+    {
+        Ptr<FastP2pNetDevice> device;
+        uint32_t out;                         //!< the directed link it transmits onto
+        bool host;                            //!< a host's device (MacTx, receptions end in a host)
+        FastP2pNetDevice::FrameCounters base; //!< its counts at Install
+    };
+
+    std::vector<CountingDevice> m_counting;
+    mutable std::vector<LinkCounters> m_links; //!< a counting device's tx fields: CollectLinks
     std::map<std::string, uint64_t> m_drops;
     uint64_t m_hostTx{0};       //!< packets hosts' devices took for sending (MacTx)
     uint64_t m_hostRx{0};       //!< packets hosts' devices received (MacRx = PhyRxEnd there)

@@ -30,6 +30,13 @@ HasPorts(uint8_t protocol)
 bool
 ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p, FlowKey& key, uint8_t* ecn, uint8_t* ttl)
 {
+    return ReadFlowKeyFromIpv4Packet(*p, key, ecn, ttl);
+}
+
+bool
+ReadFlowKeyFromIpv4Packet(const Packet& packet, FlowKey& key, uint8_t* ecn, uint8_t* ttl)
+{
+    const Packet* p = &packet;
     uint8_t b[64];
     const uint32_t size = p->GetSize();
     if (size < 20)

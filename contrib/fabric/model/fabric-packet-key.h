@@ -22,6 +22,12 @@ bool ReadFlowKeyFromIpv4Packet(Ptr<const Packet> p,
                                uint8_t* ecn = nullptr,
                                uint8_t* ttl = nullptr);
 
+/// The same for a packet in hand (no Ptr copied per call).
+bool ReadFlowKeyFromIpv4Packet(const Packet& p,
+                               FlowKey& key,
+                               uint8_t* ecn = nullptr,
+                               uint8_t* ttl = nullptr);
+
 /**
  * \ingroup fabric
  * The 5-tuple of a packet whose IPv4 header was already removed (as RouteInput sees it):

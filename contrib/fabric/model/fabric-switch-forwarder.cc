@@ -7,6 +7,7 @@
 #include "fabric-link-guard.h"
 #include "fabric-packet-key.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
@@ -42,6 +43,15 @@ FabricSwitchForwarder::GetTypeId()
                   MakeEnumAccessor(&FabricSwitchForwarder::m_ttlMode),
                   MakeEnumChecker(
                       TTL_ALWAYS, "always", TTL_WHILE_DOWN, "while-down", TTL_NEVER, "never"))
+              .AddAttribute(
+                  "DirectReceive",
+                  "Take the IPv4 frames of the switch's ports from the devices directly, not "
+                  "through Node::ReceiveFromDevice (read by Install). The same results unless a "
+                  "program registers its own non-promiscuous protocol handler on a switch node, "
+                  "which then sees the ports' frames only with false.",
+                  BooleanValue(true),
+                  MakeBooleanAccessor(&FabricSwitchForwarder::m_directReceive),
+                  MakeBooleanChecker())
               .AddTraceSource("Forward",
                               "A packet is sent out of an egress port (fired before its TTL "
                               "and ECN are rewritten and it is queued: a sink that keeps the "
@@ -73,6 +83,14 @@ FabricSwitchForwarder::~FabricSwitchForwarder()
 void
 FabricSwitchForwarder::DoDispose()
 {
+    for (const Ptr<NetDevice>& dev : m_ports)
+    {
+        auto fast = DynamicCast<FastP2pNetDevice>(dev);
+        if (fast && fast->GetDirectReceiver() == this)
+        {
+            fast->SetDirectReceiver(nullptr);
+        }
+    }
     m_ports.clear();
     m_broadcast.clear();
     m_queues.clear();
@@ -114,6 +132,23 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
         m_queues.push_back(link ? FabricLinkDevice::GetQueue(dev) : nullptr);
         m_rates.push_back(link ? FabricLinkDevice::GetDataRate(dev).GetBitRate() : 0);
     }
+    if (m_directReceive)
+    {
+        // Every frame of a port comes here, not through the node's handler list (the handler
+        // below still serves devices that are not ports, and DirectReceive=false).
+        for (const Ptr<NetDevice>& dev : m_ports)
+        {
+            if (auto fast = DynamicCast<FastP2pNetDevice>(dev))
+            {
+                fast->SetDirectReceiver(this);
+            }
+            else
+            {
+                dev->SetReceiveCallback(
+                    MakeCallback(&FabricSwitchForwarder::ReceiveFromPort, this));
+            }
+        }
+    }
     // One handler for all the node's devices, not one per port: Node::ReceiveFromDevice scans
     // its handler list for every frame, so per-port entries cost O(ports) per hop (64 entries
     // on a leaf of a 1024-GPU ROFT). Receive() ignores a device that is not one of the ports.
@@ -144,6 +179,36 @@ FabricSwitchForwarder::Forward(Ptr<const Packet> ipv4, uint32_t inPort)
             NetDevice::PACKET_HOST);
 }
 
+bool
+FabricSwitchForwarder::ReceiveFromFastDevice(FastP2pNetDevice* device,
+                                             const Ptr<Packet>& packet,
+                                             uint16_t protocol)
+{
+    const uint32_t inPort = device->GetIfIndex();
+    if (protocol != IPV4_ETHERTYPE || inPort >= m_ports.size()
+        || PeekPointer(m_ports[inPort]) != device)
+    {
+        return false; // what the node's handler list would not have given us
+    }
+    Route(inPort, packet);
+    return true;
+}
+
+bool
+FabricSwitchForwarder::ReceiveFromPort(Ptr<NetDevice> device,
+                                       Ptr<const Packet> packet,
+                                       uint16_t protocol,
+                                       const Address& /*from*/)
+{
+    const uint32_t inPort = device->GetIfIndex();
+    if (protocol != IPV4_ETHERTYPE || inPort >= m_ports.size() || m_ports[inPort] != device)
+    {
+        return false; // no IPv4 handler: the node would have found none either
+    }
+    Route(inPort, ConstCast<Packet>(packet));
+    return true;
+}
+
 void
 FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
                                Ptr<const Packet> packet,
@@ -157,10 +222,16 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
     {
         return; // a device added after Install: not a port (per-port handlers never saw it)
     }
+    Route(inPort, ConstCast<Packet>(packet));
+}
+
+void
+FabricSwitchForwarder::Route(uint32_t inPort, const Ptr<Packet>& packet)
+{
     FlowKey key;
     uint8_t ecn = 0;
     uint8_t ttl = 0;
-    if (!ReadFlowKeyFromIpv4Packet(packet, key, &ecn, &ttl))
+    if (!ReadFlowKeyFromIpv4Packet(*packet, key, &ecn, &ttl))
     {
         Drop(packet, FabricDropReason::NOT_IPV4);
         return;
@@ -193,13 +264,16 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
         return;
     }
     ++m_forwarded;
-    m_forwardTrace(packet, inPort, port);
+    if (!m_forwardTrace.IsEmpty())
+    {
+        m_forwardTrace(packet, inPort, port);
+    }
     // No copy: the link device hands its protocol handlers a packet nobody else holds (the copy
     // PointToPointChannel::TransmitStart made, or FastP2pNetDevice's frame, copied on arrival
     // only if something still held it), and on a switch this
     // forwarder is the only IPv4 handler. So it is ours to rewrite and pass on (Forward() copies
     // what a caller hands it).
-    Ptr<Packet> copy = ConstCast<Packet>(packet);
+    const Ptr<Packet>& copy = packet;
     const bool marked = m_ecn && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1)
                      && m_queues[port]
                      && m_ecn->ShouldMark(m_queues[port]->GetNBytes(), m_rates[port]);

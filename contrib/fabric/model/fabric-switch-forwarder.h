@@ -5,6 +5,7 @@
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/fabric-state.h"
+#include "ns3/fast-p2p-net-device.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
@@ -35,12 +36,22 @@ namespace ns3
  * If an EcnMarker is aggregated to the node, ECN-capable packets are marked CE according to
  * the egress queue they join; a mark counts (EcnMark) only when the packet was queued.
  *
+ * Reception (attribute DirectReceive, read by Install): by default the ports hand their IPv4
+ * frames to the forwarder directly (a FastP2pNetDevice through FastP2pReceiver, any other
+ * device through its receive callback, which Install sets), not through
+ * Node::ReceiveFromDevice: the node's handler list is not walked and no Callback layers copy
+ * the packet per hop. The results are those of the node's dispatch whenever the forwarder is
+ * the only IPv4 handler of the switch, which it is unless a program registers its own: a
+ * non-promiscuous protocol handler registered on a switch node then does not see the ports'
+ * frames (with DirectReceive=false it does, as in ns-3). Promiscuous handlers, the devices'
+ * trace sources and a receive callback a program sets on a port after Install work either way.
+ *
  * The switch obeys the physical truth (FabricLinkGuard on the node): a packet the routing
  * function sends to a port whose link is down (the routing view may not know yet) is dropped
  * with reason link-down. Drops carry a FabricDropReason: no-route, link-down, ttl-expired,
  * not-ipv4. Config path of the traces: /NodeList/<i>/$ns3::FabricSwitchForwarder/<name>.
  */
-class FabricSwitchForwarder : public Object
+class FabricSwitchForwarder : public Object, public FastP2pReceiver
 {
   public:
     static TypeId GetTypeId();
@@ -84,10 +95,23 @@ class FabricSwitchForwarder : public Object
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
     typedef void (*EcnMarkTracedCallback)(Ptr<const Packet> packet, uint32_t outPort);
 
+    // FastP2pReceiver: the direct reception (DirectReceive) from a FastP2pNetDevice port
+    bool ReceiveFromFastDevice(FastP2pNetDevice* device,
+                               const Ptr<Packet>& packet,
+                               uint16_t protocol) override;
+
   protected:
     void DoDispose() override;
 
   private:
+    /// The direct reception from a port that is not a FastP2pNetDevice (its receive callback).
+    bool ReceiveFromPort(Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& from);
+    /// Forward \p packet (IPv4, ours to rewrite) that arrived on port \p inPort.
+    void Route(uint32_t inPort, const Ptr<Packet>& packet);
+    /// The node's protocol handler (DirectReceive=false, and devices that are not ports).
     void Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> packet,
                  uint16_t protocol,
@@ -106,6 +130,7 @@ class FabricSwitchForwarder : public Object
     };
 
     TtlMode m_ttlMode{TTL_WHILE_DOWN};
+    bool m_directReceive{true}; //!< the DirectReceive attribute
     Ptr<FabricRouting> m_routing;
     std::shared_ptr<const FabricState> m_truth; //!< physical state (null: never fails)
     std::vector<uint32_t> m_egress;             //!< directed link leaving each port

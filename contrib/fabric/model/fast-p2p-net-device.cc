@@ -210,6 +210,7 @@ FastP2pNetDevice::DoDispose()
     m_siblings.clear();
     m_inbound.clear();
     m_rxCallback = NetDevice::ReceiveCallback();
+    m_directRx = nullptr;
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
 }
@@ -223,6 +224,18 @@ FastP2pNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
     m_plainQueue = queue
                 && (queue->GetInstanceTypeId() == DropTailQueue<Packet>::GetTypeId()
                     || queue->GetInstanceTypeId() == DscpPriorityQueue::GetTypeId());
+}
+
+void
+FastP2pNetDevice::EnableFrameCounters(uint32_t smallFrameBytes, bool rxTime)
+{
+    NS_LOG_FUNCTION(this << smallFrameBytes << rxTime);
+    // Several readers (monitors) share the counters: one small-frame size for all.
+    NS_ABORT_MSG_IF(m_counting && m_smallFrame != smallFrameBytes,
+                    "FastP2pNetDevice: frame counters asked with two small-frame sizes");
+    m_counting = true;
+    m_countRxTime = m_countRxTime || rxTime;
+    m_smallFrame = smallFrameBytes;
 }
 
 bool
@@ -253,6 +266,7 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     m_pppTx.SetProtocol(EtherToPpp(protocolNumber));
     packet->AddHeader(m_pppTx);
     Fire(m_macTxTrace, packet);
+    m_counters.macTxFrames += m_counting ? 1 : 0;
     if (!m_queue->Enqueue(packet))
     {
         Fire(m_macTxDropTrace, packet);
@@ -304,6 +318,13 @@ FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p, Time now)
     const Time busyFor = txTime + m_tInterframeGap;
     m_busyUntil = now + busyFor;
     Fire(m_phyTxBeginTrace, p);
+    if (m_counting)
+    {
+        const uint32_t size = p->GetSize();
+        ++m_counters.txFrames;
+        m_counters.txBytes += size;
+        m_counters.txSmallFrames += size <= m_smallFrame ? 1 : 0;
+    }
     // Without the event nobody fires PhyTxEnd (it has no sink then, see NeedsPull), so the
     // frame is not held (a frame still held when it arrives is copied, see ArriveNext; held
     // until the event, it is released before it arrives).
@@ -436,6 +457,14 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     Fire(m_snifferTrace, packet);
     Fire(m_promiscSnifferTrace, packet);
     Fire(m_phyRxEndTrace, packet);
+    if (m_counting)
+    {
+        ++m_counters.rxFrames;
+        if (m_countRxTime)
+        {
+            m_counters.lastRx = Simulator::Now();
+        }
+    }
     // MacRx and MacPromiscRx sinks see the frame with its PPP header (a copy, as
     // PointToPointNetDevice gives them); without sinks no copy is made.
     const bool promisc = !m_promiscCallback.IsNull();
@@ -452,6 +481,10 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     if (original)
     {
         Fire(m_macRxTrace, original);
+    }
+    if (m_directRx && m_directRx->ReceiveFromFastDevice(this, packet, protocol))
+    {
+        return;
     }
     m_rxCallback(this, packet, protocol, GetRemote());
 }

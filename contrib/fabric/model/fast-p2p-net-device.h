@@ -22,6 +22,30 @@ namespace ns3
 {
 
 class FastP2pChannel;
+class FastP2pNetDevice;
+
+/**
+ * \ingroup fabric
+ * What a FastP2pNetDevice can hand received frames to with a plain C++ call (SetDirectReceiver)
+ * instead of its receive callback: no Callback layers copying the packet and device pointers,
+ * no Node::ReceiveFromDevice walking the node's handler list. Used by FabricSwitchForwarder.
+ */
+class FastP2pReceiver
+{
+  public:
+    virtual ~FastP2pReceiver() = default;
+    /**
+     * A frame arrived on \p device (PPP header removed, after the device's traces and its
+     * promiscuous callback, where its receive callback would be called).
+     * \param packet the frame; the receiver may keep and rewrite it (nobody else holds it)
+     * \param protocol its ethertype
+     * \return true if taken; false: the device calls its receive callback as without a receiver
+     */
+    virtual bool ReceiveFromFastDevice(FastP2pNetDevice* device,
+                                       const Ptr<Packet>& packet,
+                                       uint16_t protocol)
+        = 0;
+};
 
 /**
  * \ingroup fabric
@@ -89,6 +113,33 @@ class FastP2pNetDevice : public NetDevice
      */
     static uint64_t GetUnforeseenSends() { return s_unforeseenSends; }
     /**
+     * Frame counts kept by the device itself (EnableFrameCounters), for a reader that would
+     * otherwise count the same events with trace sinks (FabricLinkMonitor): a sink costs a
+     * few Ptr copies through Callback layers per frame, a counter a few additions.
+     */
+    struct FrameCounters
+    {
+        uint64_t txFrames{0};      //!< frames that began transmission (as PhyTxBegin fires)
+        uint64_t txBytes{0};       //!< their bytes, PPP header included
+        uint64_t txSmallFrames{0}; //!< of which at most the small-frame size
+        uint64_t rxFrames{0};      //!< frames received (as PhyRxEnd fires)
+        Time lastRx;               //!< when the last of them was received (if asked)
+        uint64_t macTxFrames{0};   //!< packets taken for sending (as MacTx fires)
+    };
+
+    /**
+     * Start counting (FrameCounters; off by default, then nothing is counted).
+     * \param smallFrameBytes frames of at most this size (PPP header included) count as small
+     * \param rxTime whether to keep the time of the last reception
+     */
+    void EnableFrameCounters(uint32_t smallFrameBytes, bool rxTime);
+    /// Whether EnableFrameCounters was called.
+    bool HasFrameCounters() const { return m_counting; }
+    const FrameCounters& GetFrameCounters() const { return m_counters; }
+
+    /// The peer's address: the source address this device gives received frames.
+    const Address& GetRemoteAddress() { return GetRemote(); }
+    /**
      * The channel started frame \p p toward this device: it arrives (Receive) \p after from
      * now, in the context of node \p context. The frame waits in this device (frames on a
      * wire arrive in the order they started), so the reception event carries no arguments and
@@ -123,7 +174,21 @@ class FastP2pNetDevice : public NetDevice
     Ptr<Node> GetNode() const override { return m_node; }
     void SetNode(Ptr<Node> node) override { m_node = node; }
     bool NeedsArp() const override { return false; }
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override { m_rxCallback = cb; }
+    /// Also removes a direct receiver (SetDirectReceiver): the callback set last gets the frames.
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override
+    {
+        m_rxCallback = cb;
+        m_directRx = nullptr;
+    }
+
+    /**
+     * Hand received frames to \p receiver first (null: none), until the next
+     * SetReceiveCallback. The receiver must outlive the device's use of it or call
+     * SetDirectReceiver(nullptr) first.
+     */
+    void SetDirectReceiver(FastP2pReceiver* receiver) { m_directRx = receiver; }
+
+    FastP2pReceiver* GetDirectReceiver() const { return m_directRx; }
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override { m_promiscCallback = cb; }
     bool SupportsSendFrom() const override { return false; }
 
@@ -203,6 +268,11 @@ class FastP2pNetDevice : public NetDevice
     Ptr<Node> m_node;
     Mac48Address m_address;
     NetDevice::ReceiveCallback m_rxCallback;
+    FastP2pReceiver* m_directRx{nullptr}; //!< gets frames before m_rxCallback (may be null)
+    bool m_counting{false};               //!< EnableFrameCounters was called
+    bool m_countRxTime{false};            //!< FrameCounters::lastRx is kept
+    uint32_t m_smallFrame{0};             //!< small-frame size of the counters
+    FrameCounters m_counters;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
     uint32_t m_ifIndex{0};
     bool m_linkUp{false};

@@ -62,7 +62,11 @@ RoceNic::DoDispose()
 {
     for (auto& p : m_ports)
     {
-        p.wake.Cancel();
+        if (p.wake)
+        {
+            p.wake->Cancel(); // a wake-up still pending does not run on a disposed NIC
+            p.wake = nullptr;
+        }
         p.wakeArmed = false;
         if (p.refill)
         {
@@ -240,10 +244,21 @@ RoceNic::TrySend(uint32_t port)
             {
                 if (p.wakeArmed)
                 {
-                    p.wake.Cancel(); // an event that has run needs no cancel (a simulator call)
+                    // What EventId::Cancel does to an event that has not run (one that has
+                    // needs no cancel); the cancelled object is not scheduled again.
+                    p.wake->Cancel();
+                    p.wake = nullptr;
+                }
+                if (!p.wake)
+                {
+                    p.wake = Ptr<EventImpl>(MakeEvent(&RoceNic::Wake, this, port), false);
                 }
                 p.wakeAt = earliest;
-                p.wake = Simulator::Schedule(earliest - now, &RoceNic::Wake, this, port);
+                // What Simulator::Schedule does (the current context, the next uid), without
+                // an EventImpl allocated per wake-up or an EventId built.
+                p.wake->Ref(); // the simulator's reference, dropped after the event ran
+                Simulator::ScheduleWithContext(
+                    Simulator::GetContext(), earliest - now, PeekPointer(p.wake));
                 p.wakeArmed = true;
             }
             return;

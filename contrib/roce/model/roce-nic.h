@@ -130,7 +130,9 @@ class RoceNic : public Object
         /// TrySend of this port, scheduled again and again (the simulator takes a reference
         /// per schedule and drops it after running it) instead of an EventImpl per refill.
         Ptr<EventImpl> refill;
-        EventId wake;
+        /// The pacing wake-up (Wake of this port), reused likewise while it is not cancelled
+        /// (a cancelled EventImpl stays cancelled: moving the wake-up earlier takes a new one).
+        Ptr<EventImpl> wake;
         Time wakeAt;
         bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
     };
