@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Run at every build (cmake -P, target aifabric-code-version): writes OUT, a header defining
-# AIFABRIC_CODE_VERSION as `git describe --always --dirty --abbrev=12` of SRC, or "unknown"
+# AIFABRIC_CODE_VERSION as `git describe --always --long --dirty --abbrev=12` of SRC, or "unknown"
 # outside a git checkout. The file is rewritten only when the text changes, so a build after
 # a commit recompiles the one source that includes it (fabric-results.cc).
 set(_version "unknown")
 find_program(_git git)
-if(_git AND EXISTS "${SRC}/.git")
-  execute_process(COMMAND ${_git} -C "${SRC}" describe --always --dirty --abbrev=12
+if(_git)
+  execute_process(COMMAND ${_git} -C "${SRC}" describe --always --long --dirty --abbrev=12
                   OUTPUT_VARIABLE _described OUTPUT_STRIP_TRAILING_WHITESPACE
                   RESULT_VARIABLE _rc ERROR_QUIET)
   if(_rc EQUAL 0 AND _described)

@@ -262,7 +262,10 @@ Run(int argc, char* argv[])
     cli.Add("variants", "comma list of fast|fastdev|ipv4|global", "fast,fastdev,ipv4,global");
     cli.Add("build-n", "GPUs of the large ZCube whose build is timed (0: skip)", "1024");
     cli.Add("build-k", "GPUs per switch of that ZCube", "32");
-    cli.Add("scheduler", "ns-3 scheduler TypeId of the variants", "ns3::FabricHeapScheduler");
+    cli.Add("scheduler",
+            "ns-3 scheduler TypeId of the UDP variants (empty: the SchedulerType global value, "
+            "ns3::FabricHeapScheduler unless --SchedulerType says otherwise)",
+            "");
     cli.Add("schedulers",
             "comma list of scheduler TypeIds the fast variant is compared under, or none",
             "ns3::MapScheduler,ns3::FabricHeapScheduler,ns3::HeapScheduler,"
@@ -320,7 +323,17 @@ Run(int argc, char* argv[])
     const auto roceRounds = cli.GetString("roce-rounds").empty()
                               ? repeat
                               : static_cast<uint32_t>(cli.GetUint("roce-rounds", 1, 100));
-    const std::string scheduler = cli.GetTypeId("scheduler", "ns3::Scheduler").GetName();
+    std::string scheduler;
+    if (cli.GetString("scheduler").empty())
+    {
+        StringValue global;
+        GlobalValue::GetValueByName("SchedulerType", global);
+        scheduler = global.Get();
+    }
+    else
+    {
+        scheduler = cli.GetTypeId("scheduler", "ns3::Scheduler").GetName();
+    }
     std::vector<std::string> schedulers;
     if (cli.GetString("schedulers") != "none")
     {

@@ -125,10 +125,10 @@ def formatters():
     assert "**measured under load** (1 of 2 started above 1.5)" in note, note
     assert "huge pages" not in note, note
     # the malloc page set-up the timed runs record (GLIBC_TUNABLES, engine.TIMED_ENV)
-    huge = dict(rec, malloc_hugepages=True)
-    assert "; malloc on transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)" in \
+    huge = dict(rec, malloc_hugepages=True, glibc_tunables="glibc.malloc.hugetlb=1")
+    assert "; malloc on huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1)" in \
         formats.machine_note([{"machine": huge}, {"machine": huge}])[0]
-    assert "; malloc on transparent huge pages in 1 of 2" in \
+    assert "; malloc on huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) in 1 of 2" in \
         formats.machine_note([{"machine": huge}, {"machine": rec}])[0]
     assert timed_env({})["GLIBC_TUNABLES"] == "glibc.malloc.hugetlb=1"
     assert timed_env({"GLIBC_TUNABLES": "glibc.malloc.arena_max=1", "X": "y"}) == {

@@ -207,6 +207,19 @@ TEST(FabricCli, BindsTheFabricEventCoreUnlessTheUserChoosesAnother)
     // ns-3's realtime core stays selectable.
     Parsed({"--SimulatorImplementationType=ns3::RealtimeSimulatorImpl"});
     EXPECT_EQ(current("SimulatorImplementationType"), "ns3::RealtimeSimulatorImpl");
+    // A global value set in NS_GLOBAL_VALUE (ns-3 applied it when the value was created;
+    // here by hand) is the user's choice and is not bound over.
+    EXPECT_TRUE(SetInNsGlobalValueEnv("SchedulerType=ns3::HeapScheduler", "SchedulerType"));
+    EXPECT_TRUE(SetInNsGlobalValueEnv("RngRun=2;SchedulerType=x", "SchedulerType"));
+    EXPECT_FALSE(SetInNsGlobalValueEnv("RngRun=2", "SchedulerType"));
+    EXPECT_FALSE(SetInNsGlobalValueEnv("SchedulerTypeX=1", "SchedulerType"));
+    EXPECT_FALSE(SetInNsGlobalValueEnv(nullptr, "SchedulerType"));
+    ASSERT_EQ(setenv("NS_GLOBAL_VALUE", "SchedulerType=ns3::HeapScheduler", 1), 0);
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::HeapScheduler"));
+    Parsed({});
+    EXPECT_EQ(current("SchedulerType"), "ns3::HeapScheduler");
+    EXPECT_EQ(current("SimulatorImplementationType"), kFabricSimulatorImplName);
+    ASSERT_EQ(unsetenv("NS_GLOBAL_VALUE"), 0);
     Parsed({}); // later writes in this process record nothing
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
     GlobalValue::Bind("SchedulerType", StringValue("ns3::MapScheduler"));
@@ -426,11 +439,17 @@ TEST(FabricResults, SummaryRecordsTheNs3OverridesOfTheRun)
                               {"program_flags", flags},
                               {"ns3_overrides", expected},
                               {"code_version", AiFabricCodeVersion()}}));
-    // git describe of the checkout (12 hex digits, maybe a tag before them, maybe -dirty) or
-    // "unknown" outside one
+    // git describe --long of the checkout (12 hex digits, maybe a tag and a count before
+    // them, maybe -dirty); "unknown" only where the build was not made from a git checkout
+    const std::string version = AiFabricCodeVersion();
     EXPECT_TRUE(
-        std::regex_match(AiFabricCodeVersion(), std::regex("unknown|(.+-g)?[0-9a-f]{12}(-dirty)?")))
-        << AiFabricCodeVersion();
+        std::regex_match(version, std::regex("unknown|(.+-[0-9]+-g)?[0-9a-f]{12}(-dirty)?")))
+        << version;
+    if (std::filesystem::exists(std::string(AIFABRIC_SOURCE_DIR) + "/.git")
+        && std::system("git --version > /dev/null 2>&1") == 0)
+    {
+        EXPECT_NE(version, "unknown") << "built from a git checkout, yet no code version";
+    }
     EXPECT_EQ(read("summary-as-is.json"), (nlohmann::json{{"a", 1}}));
     nlohmann::json j{{"c", 3}};
     AddNs3Overrides(j);

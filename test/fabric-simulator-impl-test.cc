@@ -11,6 +11,7 @@
 #include "ns3/map-scheduler.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -304,7 +305,7 @@ TEST_P(SimulatorCore, CancelAndRemove)
     Simulator::Remove(c); // twice: nothing happens
     Simulator::Cancel(c);
     Simulator::Remove(b); // a cancelled event: nothing happens
-    // A running event removes a later one at its own time and cancels an earlier-uid one.
+    // A running event removes a later one at its own time.
     EventId late;
     Simulator::Schedule(MicroSeconds(5),
                         [this, &late]()
@@ -460,6 +461,73 @@ TEST_P(SimulatorCore, ChangingTheSchedulerKeepsThePendingEvents)
         }
     }
     EXPECT_EQ(Joined(m_log), Joined(want));
+}
+
+// A scheduler changed by a running event: the events still pending (at the same time and
+// later) keep their order, under each core.
+TEST_P(SimulatorCore, ChangingTheSchedulerFromARunningEvent)
+{
+    for (int i = 0; i < 12; ++i)
+    {
+        Simulator::Schedule(
+            NanoSeconds(1 + i % 3), &SimulatorCore::Mark, this, "e" + std::to_string(i));
+    }
+    Simulator::Schedule(NanoSeconds(1),
+                        [this]()
+                        {
+                            Mark("switch");
+                            Simulator::ScheduleNow(&SimulatorCore::Mark, this, std::string("now"));
+                            ObjectFactory f;
+                            f.SetTypeId("ns3::MapScheduler");
+                            Simulator::SetScheduler(f);
+                            f.SetTypeId("ns3::FabricHeapScheduler");
+                            Simulator::SetScheduler(f);
+                        });
+    Simulator::Run();
+    std::vector<std::string> want;
+    for (int t = 1; t <= 3; ++t)
+    {
+        for (int i = t - 1; i < 12; i += 3)
+        {
+            want.push_back("e" + std::to_string(i) + "@" + std::to_string(t) + "/none");
+        }
+        if (t == 1)
+        {
+            want.push_back("switch@1/none");
+            want.push_back("now@1/none");
+        }
+    }
+    EXPECT_EQ(Joined(m_log), Joined(want));
+}
+
+// What pending, cancelled and removed events hold is released: by the run for the events that
+// ran, by Simulator::Destroy for those still pending, at once for a removed one.
+TEST_P(SimulatorCore, EventsReleaseWhatTheyHold)
+{
+    Ptr<Packet> ran = Create<Packet>(1);
+    Ptr<Packet> pending = Create<Packet>(1);
+    Ptr<Packet> cancelled = Create<Packet>(1);
+    Ptr<Packet> removed = Create<Packet>(1);
+    Ptr<Packet> destroy = Create<Packet>(1);
+    Simulator::Schedule(NanoSeconds(1), [ran]() { ran->GetSize(); });
+    Simulator::Schedule(NanoSeconds(5), [pending]() { pending->GetSize(); });
+    EventId c = Simulator::Schedule(NanoSeconds(2), [cancelled]() { cancelled->GetSize(); });
+    EventId r = Simulator::Schedule(NanoSeconds(2), [removed]() { removed->GetSize(); });
+    Simulator::ScheduleDestroy([destroy]() { destroy->GetSize(); });
+    Simulator::Schedule(NanoSeconds(3), &Simulator::Stop);
+    Simulator::Cancel(c);
+    Simulator::Remove(r);
+    EXPECT_EQ(removed->GetReferenceCount(), 1u);
+    c = EventId();
+    r = EventId();
+    Simulator::Run();
+    EXPECT_EQ(ran->GetReferenceCount(), 1u);
+    EXPECT_EQ(cancelled->GetReferenceCount(), 1u); // popped (not run) at 2 ns
+    EXPECT_EQ(pending->GetReferenceCount(), 2u);   // still pending after Stop at 3 ns
+    EXPECT_EQ(destroy->GetReferenceCount(), 2u);
+    Simulator::Destroy();
+    EXPECT_EQ(pending->GetReferenceCount(), 1u);
+    EXPECT_EQ(destroy->GetReferenceCount(), 1u);
 }
 
 TEST_P(SimulatorCore, RandomScenarioGivesTheDefaultCoresLog)

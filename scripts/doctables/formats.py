@@ -174,10 +174,11 @@ def machine_note(summaries, what="run"):
     # at about 1 is the previous run of the same chain; above 1.5 something else was running
     # too (engine.IDLE_LOAD, 0.5, is the bar for starting a chain).
     busy = sum(1 for x in start if x > 1.5)
-    huge = sum(1 for x in m if x.get("malloc_hugepages"))
-    pages = ("" if not huge else "; malloc on transparent huge pages (GLIBC_TUNABLES="
-             "glibc.malloc.hugetlb=1)" if huge == len(m) else
-             f"; malloc on transparent huge pages in {huge} of {len(m)}")
+    huge = [x for x in m if x.get("malloc_hugepages")]
+    tunables = sorted({str(x.get("glibc_tunables")) for x in huge})
+    pages = ("" if not huge else
+             f"; malloc on huge pages (GLIBC_TUNABLES={', '.join(tunables)})"
+             + ("" if len(huge) == len(m) else f" in {len(huge)} of {len(m)}"))
     loaded = (f"; **measured under load** ({busy} of {len(start)} started above 1.5)"
               if busy else "")
     return [f"*Machine during {runs}: {load}; CPU time {_range(cpu, '{:.0f}')}% of wall time"

@@ -689,22 +689,28 @@ TEST(Issue12Acceptance, RoundsThatSimulatedDifferentRunsAreNotMet)
 // GLIBC_TUNABLES at process start, a colon-separated list in which the last setting wins.
 TEST(BenchMeasure, MallocOnHugePagesReadsTheTunable)
 {
-    EXPECT_FALSE(MallocOnHugePages(nullptr));
-    EXPECT_FALSE(MallocOnHugePages(""));
-    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=1"));
-    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=2"));
-    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=0"));
-    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"));
-    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0"));
-    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=10"));
-    EXPECT_FALSE(MallocOnHugePages("xglibc.malloc.hugetlb=1"));
+    EXPECT_EQ(MallocHugetlbTunable(nullptr), "");
+    EXPECT_EQ(MallocHugetlbTunable(""), "");
+    EXPECT_EQ(MallocHugetlbTunable("glibc.malloc.hugetlb=1"), "1");
+    EXPECT_EQ(MallocHugetlbTunable("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2"), "2");
+    EXPECT_EQ(MallocHugetlbTunable("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0"), "0");
+    EXPECT_EQ(MallocHugetlbTunable("xglibc.malloc.hugetlb=1"), "");
+    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=1", "madvise"));
+    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=1", "always"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=1", "never"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=1", ""));
+    EXPECT_TRUE(MallocOnHugePages("glibc.malloc.hugetlb=2", "never"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=0", "always"));
+    EXPECT_FALSE(MallocOnHugePages("glibc.malloc.hugetlb=10", "always"));
+    EXPECT_FALSE(MallocOnHugePages(nullptr, "always"));
     const std::string mode = TransparentHugePageMode();
     EXPECT_TRUE(mode.empty() || mode == "always" || mode == "madvise" || mode == "never") << mode;
 
     MachineLoadProbe probe;
     const nlohmann::json m = probe.End();
     ASSERT_TRUE(m.contains("malloc_hugepages"));
-    EXPECT_EQ(m["malloc_hugepages"].get<bool>(), MallocOnHugePages(std::getenv("GLIBC_TUNABLES")));
+    EXPECT_EQ(m["malloc_hugepages"].get<bool>(),
+              MallocOnHugePages(std::getenv("GLIBC_TUNABLES"), mode));
     EXPECT_EQ(m["thp_mode"].get<std::string>(), mode);
     EXPECT_EQ(m["glibc_tunables"].is_null(), std::getenv("GLIBC_TUNABLES") == nullptr);
 }

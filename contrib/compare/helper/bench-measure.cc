@@ -43,15 +43,14 @@ ReadLoadAverage()
     return load;
 }
 
-bool
-MallocOnHugePages(const char* tunables)
+std::string
+MallocHugetlbTunable(const char* tunables)
 {
     if (tunables == nullptr)
     {
-        return false;
+        return "";
     }
-    // GLIBC_TUNABLES is a colon-separated list of name=value; the last setting of a name wins.
-    bool on = false;
+    std::string value;
     std::istringstream list(tunables);
     std::string item;
     const std::string name = "glibc.malloc.hugetlb=";
@@ -59,11 +58,17 @@ MallocOnHugePages(const char* tunables)
     {
         if (item.compare(0, name.size(), name) == 0)
         {
-            const std::string value = item.substr(name.size());
-            on = value == "1" || value == "2";
+            value = item.substr(name.size());
         }
     }
-    return on;
+    return value;
+}
+
+bool
+MallocOnHugePages(const char* tunables, const std::string& thpMode)
+{
+    const std::string value = MallocHugetlbTunable(tunables);
+    return (value == "1" && (thpMode == "always" || thpMode == "madvise")) || value == "2";
 }
 
 std::string
@@ -113,7 +118,8 @@ MachineLoadProbe::End()
             {"cpu_s", m_cpuS},
             {"cpu_per_wall", m_wallS > 0 ? m_cpuS / m_wallS : 0.0},
             {"cpus_online", cpus > 0 ? cpus : 0},
-            {"malloc_hugepages", MallocOnHugePages(std::getenv("GLIBC_TUNABLES"))},
+            {"malloc_hugepages",
+             MallocOnHugePages(std::getenv("GLIBC_TUNABLES"), TransparentHugePageMode())},
             {"glibc_tunables",
              std::getenv("GLIBC_TUNABLES") ? nlohmann::json(std::getenv("GLIBC_TUNABLES"))
                                            : nlohmann::json(nullptr)},
@@ -142,7 +148,9 @@ MachineLoadProbe::Print(std::ostream& os) const
     os << "machine: load " << one(m_loadStart) << " at start, " << one(m_loadEnd)
        << " at end (1-min averages, " << sysconf(_SC_NPROCESSORS_ONLN) << " CPUs online); CPU "
        << std::fixed << std::setprecision(1) << m_cpuS << " s over " << m_wallS << " s wall"
-       << (MallocOnHugePages(std::getenv("GLIBC_TUNABLES")) ? "; malloc on huge pages" : "")
+       << (MallocOnHugePages(std::getenv("GLIBC_TUNABLES"), TransparentHugePageMode())
+               ? "; malloc on huge pages"
+               : "")
        << "\n";
     os.flags(flags);
     os.precision(precision);

@@ -31,13 +31,23 @@ std::optional<std::array<double, 3>> ReadLoadAverage();
 
 /**
  * \ingroup compare
- * Whether this process's malloc backs its heap with transparent huge pages: glibc (2.35 and
- * later) does so when the environment variable GLIBC_TUNABLES, read at process start, sets
- * `glibc.malloc.hugetlb=1` (madvise) or `=2` (hugetlbfs pages). \p tunables is that
- * variable's value (null: unset). Large runs touch ~100 MiB of small objects per hop path;
- * with 4 KiB pages most of their time at 1024 GPUs goes to memory stalls (doc/scaling.md).
+ * The value of glibc's `glibc.malloc.hugetlb` tunable in \p tunables, a value of the
+ * environment variable GLIBC_TUNABLES (a colon-separated list of name=value, the last setting
+ * of a name wins; null: unset), or "" when it is not set there.
  */
-bool MallocOnHugePages(const char* tunables);
+std::string MallocHugetlbTunable(const char* tunables);
+
+/**
+ * \ingroup compare
+ * Whether this process's malloc backs its heap with huge pages: glibc (2.35 and later) does so
+ * when GLIBC_TUNABLES, read at process start, sets `glibc.malloc.hugetlb=1` (transparent huge
+ * pages through madvise, so only where the kernel's mode \p thpMode is "always" or "madvise")
+ * or `=2` (hugetlbfs pages, where the system has them reserved). \p tunables is that
+ * variable's value (null: unset). Large runs touch ~100 MiB of small objects per hop path;
+ * with 4 KiB pages a good part of their time at 1024 GPUs goes to memory stalls
+ * (doc/scaling.md).
+ */
+bool MallocOnHugePages(const char* tunables, const std::string& thpMode);
 
 /**
  * \ingroup compare
@@ -64,8 +74,9 @@ class MachineLoadProbe
      * Record the end (the load averages, wall and CPU seconds since construction) and return
      * the summary.json object: loadavg_start and loadavg_end ([1, 5, 15] minutes, null where
      * /proc/loadavg is not readable), wall_s, cpu_s, cpu_per_wall, cpus_online, and the
-     * memory set-up: malloc_hugepages (MallocOnHugePages of this process's GLIBC_TUNABLES),
-     * glibc_tunables (the variable, null when unset) and thp_mode (TransparentHugePageMode).
+     * memory set-up: malloc_hugepages (MallocOnHugePages of this process's GLIBC_TUNABLES and
+     * the kernel's mode), glibc_tunables (the variable, null when unset) and thp_mode
+     * (TransparentHugePageMode).
      */
     nlohmann::json End();
 

@@ -332,6 +332,26 @@ FabricCli::Add(const std::string& name, const std::string& help, const std::stri
     m_cmd.AddValue(name, help + " [default: " + defaultValue + "]", m_values[name]);
 }
 
+bool
+SetInNsGlobalValueEnv(const char* env, const std::string& name)
+{
+    if (env == nullptr)
+    {
+        return false;
+    }
+    // ns-3's format: name=value pairs separated by ';'
+    std::istringstream list(env);
+    std::string item;
+    while (std::getline(list, item, ';'))
+    {
+        if (item.compare(0, name.size() + 1, name + "=") == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 void
 FabricCli::Parse(int argc, char* argv[])
 {
@@ -346,8 +366,18 @@ FabricCli::Parse(int argc, char* argv[])
     // The project's programs run on the fabric's event core (same event order as ns-3's
     // default core and MapScheduler, fewer instructions per event); bound before the user's
     // flags so --SimulatorImplementationType and --SchedulerType still override it.
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabricSimulatorImplName));
-    GlobalValue::Bind("SchedulerType", StringValue(kFabricSchedulerName));
+    // A value the user set in the environment (NS_GLOBAL_VALUE, which ns-3 applies when the
+    // global values are created) is the user's choice too and is kept.
+    for (const auto& [global, value] :
+         {std::pair<const char*, const char*>{"SimulatorImplementationType",
+                                              kFabricSimulatorImplName},
+          {"SchedulerType", kFabricSchedulerName}})
+    {
+        if (!SetInNsGlobalValueEnv(std::getenv("NS_GLOBAL_VALUE"), global))
+        {
+            GlobalValue::Bind(global, StringValue(value));
+        }
+    }
     Ns3Overrides().clear();
     ProgramFlags().emplace();
     for (int i = 1; i < argc; ++i)

@@ -27,6 +27,13 @@ inline constexpr char kFabricSchedulerName[] = "ns3::FabricHeapScheduler";
 
 /**
  * \ingroup fabric
+ * Whether \p env, a value of ns-3's NS_GLOBAL_VALUE ("name=value;name=value"; null: unset),
+ * sets the global value \p name.
+ */
+bool SetInNsGlobalValueEnv(const char* env, const std::string& name);
+
+/**
+ * \ingroup fabric
  * Command-line parsing for scenario programs, strict about every value, with ns-3's
  * CommandLine behind it for --PrintHelp and friends and ns-3's attribute system for
  * --ns3::Type::Attribute=value and global values (--RngRun, --SchedulerType).
@@ -43,7 +50,9 @@ inline constexpr char kFabricSchedulerName[] = "ns3::FabricHeapScheduler";
  * Parse first binds the global values SimulatorImplementationType to
  * kFabricSimulatorImplName and SchedulerType to kFabricSchedulerName, so the program runs on
  * the fabric's event core unless the user gives --SimulatorImplementationType=... or
- * --SchedulerType=... (e.g. ns3::DefaultSimulatorImpl, ns3::MapScheduler).
+ * --SchedulerType=... (e.g. ns3::DefaultSimulatorImpl, ns3::MapScheduler), or sets either in
+ * the environment variable NS_GLOBAL_VALUE (which ns-3 applies first; such a name is not
+ * bound).
  */
 class FabricCli
 {

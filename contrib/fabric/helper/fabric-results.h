@@ -143,7 +143,7 @@ void AddProgramFlags(nlohmann::json& summary);
 
 /**
  * \ingroup fabric
- * The code this library was built from: `git describe --always --dirty --abbrev=12` of the
+ * The code this library was built from: `git describe --always --long --dirty --abbrev=12` of the
  * checkout at build time (e.g. "0424ff6a1b2c" or "0424ff6a1b2c-dirty"), "unknown" when it was
  * not built from a git checkout (a tarball, or inside an ns-3 source tree). WriteSummary
  * records it as "code_version", so a result says which code made it.

@@ -13,11 +13,11 @@ NS_LOG_COMPONENT_DEFINE("FabricHeapScheduler");
 NS_OBJECT_ENSURE_REGISTERED(FabricHeapScheduler);
 
 bool
-FabricEventHeap::Remove(uint32_t uid, Entry& removed)
+FabricEventHeap::Remove(uint32_t uid, const EventImpl* impl, Entry& removed)
 {
     for (std::size_t r = m_runHead; r < m_run.size(); ++r)
     {
-        if (m_run[r].uid == uid)
+        if (m_run[r].uid == uid && m_run[r].impl == impl)
         {
             removed = m_run[r];
             --m_size;
@@ -32,7 +32,7 @@ FabricEventHeap::Remove(uint32_t uid, Entry& removed)
     }
     const std::size_t n = m_heap.size();
     std::size_t i = 0;
-    while (i < n && m_heap[i].uid != uid)
+    while (i < n && (m_heap[i].uid != uid || m_heap[i].impl != impl))
     {
         ++i;
     }
@@ -68,12 +68,12 @@ FabricHeapScheduler::GetTypeId()
               .SetGroupName("Fabric")
               .AddConstructor<FabricHeapScheduler>()
               .AddAttribute("InitialCapacity",
-                            "Pending events (24 bytes each) reserved up front; the heap grows "
-                            "by doubling beyond it.",
+                            "Pending events (24 bytes each) reserved up front, at most 2^26 "
+                            "(1.5 GiB); the heap grows by doubling beyond it.",
                             UintegerValue(0),
                             MakeUintegerAccessor(&FabricHeapScheduler::SetInitialCapacity,
                                                  &FabricHeapScheduler::GetInitialCapacity),
-                            MakeUintegerChecker<uint32_t>());
+                            MakeUintegerChecker<uint32_t>(0, 1u << 26));
     return tid;
 }
 
@@ -140,7 +140,7 @@ void
 FabricHeapScheduler::Remove(const Event& ev)
 {
     FabricEventHeap::Entry removed;
-    if (!m_heap.Remove(ev.key.m_uid, removed))
+    if (!m_heap.Remove(ev.key.m_uid, ev.impl, removed))
     {
         NS_FATAL_ERROR("FabricHeapScheduler::Remove: no pending event with uid " << ev.key.m_uid);
     }

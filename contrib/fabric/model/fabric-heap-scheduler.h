@@ -99,6 +99,13 @@ class FabricEventHeap
                 m_run.clear(); // keeps its capacity
                 m_runHead = 0;
             }
+            else if (m_runHead >= kRunCompactAt && 2 * m_runHead >= m_run.size())
+            {
+                // A run that never empties (events scheduled with zero delay, without end, at
+                // one time) drops what it has handed out, so memory stays bounded.
+                m_run.erase(m_run.begin(), m_run.begin() + m_runHead);
+                m_runHead = 0;
+            }
             m_lastTs = first.ts;
             return first;
         }
@@ -118,12 +125,15 @@ class FabricEventHeap
     }
 
     /**
-     * Remove the event with \p uid (linear search, O(n)).
+     * Remove the event with \p uid and \p impl (linear search, O(n)). Both must match: uids
+     * start again in every simulation, so an EventId kept from an earlier simulation in the
+     * same process may carry the uid of an unrelated pending event, never its EventImpl.
      * \param uid the event's uid
+     * \param impl the event's EventImpl
      * \param [out] removed the removed entry
-     * \return false if no pending event has that uid
+     * \return false if no pending event has that uid and EventImpl
      */
-    bool Remove(uint32_t uid, Entry& removed);
+    bool Remove(uint32_t uid, const EventImpl* impl, Entry& removed);
 
     /// Drop every entry (the caller releases the events' references first).
     void Clear()
@@ -153,8 +163,9 @@ class FabricEventHeap
 
   private:
     static constexpr std::size_t kArity = 4; //!< Children per node.
+    /// Taken-out entries at the run's front before it is compacted.
+    static constexpr std::size_t kRunCompactAt = 4096;
 
-    /// \return true if \p a is to run before \p b (EventKey order: timestamp, then uid).
     /// \return true if the run holds no event.
     bool RunEmpty() const { return m_runHead == m_run.size(); }
 
@@ -164,6 +175,7 @@ class FabricEventHeap
         return !RunEmpty() && (m_heap.empty() || Before(m_run[m_runHead], m_heap.front()));
     }
 
+    /// \return true if \p a is to run before \p b (EventKey order: timestamp, then uid).
     static bool Before(const Entry& a, const Entry& b)
     {
         return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);

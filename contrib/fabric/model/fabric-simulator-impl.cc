@@ -219,6 +219,9 @@ FabricSimulatorImpl::Stop(const Time& delay)
 EventId
 FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
+    NS_ASSERT_MSG(std::this_thread::get_id() == m_mainThread,
+                  "FabricSimulatorImpl is not thread-safe: schedule from the simulation's "
+                  "thread (or use ns3::DefaultSimulatorImpl)");
     NS_ASSERT_MSG(delay.IsPositive(), "FabricSimulatorImpl::Schedule(): negative delay");
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++;
@@ -229,6 +232,9 @@ FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 void
 FabricSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 {
+    NS_ASSERT_MSG(std::this_thread::get_id() == m_mainThread,
+                  "FabricSimulatorImpl is not thread-safe: schedule from the simulation's "
+                  "thread (or use ns3::DefaultSimulatorImpl)");
     NS_ASSERT_MSG(delay.IsPositive(), "FabricSimulatorImpl::ScheduleWithContext(): negative delay");
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     Insert(ts, m_uid++, context, event);
@@ -237,6 +243,9 @@ FabricSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, Ev
 EventId
 FabricSimulatorImpl::ScheduleNow(EventImpl* event)
 {
+    NS_ASSERT_MSG(std::this_thread::get_id() == m_mainThread,
+                  "FabricSimulatorImpl is not thread-safe: schedule from the simulation's "
+                  "thread (or use ns3::DefaultSimulatorImpl)");
     const uint32_t uid = m_uid++;
     Insert(m_currentTs, uid, m_currentContext, event);
     return EventId(event, m_currentTs, m_currentContext, uid);
@@ -245,6 +254,9 @@ FabricSimulatorImpl::ScheduleNow(EventImpl* event)
 EventId
 FabricSimulatorImpl::ScheduleDestroy(EventImpl* event)
 {
+    NS_ASSERT_MSG(std::this_thread::get_id() == m_mainThread,
+                  "FabricSimulatorImpl is not thread-safe: schedule from the simulation's "
+                  "thread (or use ns3::DefaultSimulatorImpl)");
     // The list holds the caller's reference; a uid is consumed as DefaultSimulatorImpl does.
     EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);
     m_destroyEvents.push_back(id);
@@ -292,7 +304,7 @@ FabricSimulatorImpl::Remove(const EventId& id)
     if (m_inline)
     {
         FabricEventHeap::Entry removed;
-        found = m_heap.Remove(id.GetUid(), removed);
+        found = m_heap.Remove(id.GetUid(), impl, removed);
     }
     else
     {

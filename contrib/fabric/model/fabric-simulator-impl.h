@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <list>
+#include <thread>
 
 namespace ns3
 {
@@ -120,7 +121,10 @@ class FabricSimulatorImpl : public SimulatorImpl
     uint32_t m_currentUid{EventId::UID::INVALID}; //!< The running (last run) event's uid.
     uint64_t m_currentTs{0};                      //!< Now, in time steps.
     uint32_t m_currentContext;                    //!< The running (last run) event's context.
-    uint64_t m_eventCount{0};                     //!< Events run so far.
+    /// The thread that created the core: scheduling from another one is a bug here (asserted
+    /// in builds with NS3_ASSERT_ENABLE; DefaultSimulatorImpl queues such calls instead).
+    std::thread::id m_mainThread{std::this_thread::get_id()};
+    uint64_t m_eventCount{0}; //!< Events run so far.
 
     static uint64_t s_lastPeak; //!< GetPeakPendingEvents() of the last one disposed.
 };
