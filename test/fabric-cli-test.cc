@@ -197,6 +197,13 @@ TEST(FabricCli, BindsTheFabricEventCoreUnlessTheUserChoosesAnother)
     Parsed({});
     EXPECT_EQ(current("SimulatorImplementationType"), kFabricSimulatorImplName);
     EXPECT_EQ(current("SchedulerType"), kFabricSchedulerName);
+    // The direct receive paths too (false in the library), as attribute defaults.
+    for (const char* tid : {"ns3::FabricSwitchForwarder", "ns3::FabricHostPath"})
+    {
+        TypeId::AttributeInformation info;
+        ASSERT_TRUE(TypeId::LookupByName(tid).LookupAttributeByName("DirectReceive", &info));
+        EXPECT_EQ(info.initialValue->SerializeToString(info.checker), "true") << tid;
+    }
     // The user's flags are applied after the binding, and recorded as overrides.
     Parsed({"--SimulatorImplementationType=ns3::DefaultSimulatorImpl",
             "--SchedulerType=ns3::MapScheduler"});

@@ -517,9 +517,10 @@ TEST_P(SimulatorCore, EventsReleaseWhatTheyHold)
     Simulator::Schedule(NanoSeconds(3), &Simulator::Stop);
     Simulator::Cancel(c);
     Simulator::Remove(r);
-    EXPECT_EQ(removed->GetReferenceCount(), 1u);
+    EXPECT_EQ(removed->GetReferenceCount(), 2u); // the EventId still holds the event
     c = EventId();
     r = EventId();
+    EXPECT_EQ(removed->GetReferenceCount(), 1u); // the core holds nothing of it
     Simulator::Run();
     EXPECT_EQ(ran->GetReferenceCount(), 1u);
     EXPECT_EQ(cancelled->GetReferenceCount(), 1u); // popped (not run) at 2 ns

@@ -575,7 +575,8 @@ RunIncastRecorded(std::vector<std::string>& log,
 
 TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
 {
-    // FabricSwitchForwarder takes its ports' frames from the devices (DirectReceive, default)
+    // FabricSwitchForwarder takes its ports' frames from the devices (DirectReceive=true, as
+    // the project's programs set it)
     // instead of through Node::ReceiveFromDevice: the same transmissions, byte for byte and in
     // the same order (packet uids included), and the same results, on both link devices.
     for (const std::string device : {"p2p", "fast"})
@@ -584,7 +585,12 @@ TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
         std::vector<std::string> direct;
         std::vector<std::string> node;
         const auto a = RunWith<FabricRoceRunResult>(
-            device, [&]() { return RunIncastRecorded(direct, nullptr); });
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
+                return RunIncastRecorded(direct, nullptr);
+            });
         const auto b = RunWith<FabricRoceRunResult>(
             device,
             [&]()
@@ -614,9 +620,19 @@ TEST_F(LinkDevice, SwitchDirectReceiveAndTheHandlersOfAProgram)
         SwitchHandlerCounts direct;
         SwitchHandlerCounts node;
         const auto plain = RunWith<FabricRoceRunResult>(
-            device, [&]() { return RunIncastRecorded(plainLog, nullptr); });
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
+                return RunIncastRecorded(plainLog, nullptr);
+            });
         const auto a = RunWith<FabricRoceRunResult>(
-            device, [&]() { return RunIncastRecorded(directLog, &direct); });
+            device,
+            [&]()
+            {
+                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
+                return RunIncastRecorded(directLog, &direct);
+            });
         const auto b = RunWith<FabricRoceRunResult>(
             device,
             [&]()
@@ -640,19 +656,29 @@ TEST_F(LinkDevice, SwitchDirectReceiveAndTheHandlersOfAProgram)
 
 TEST_F(LinkDevice, HostDirectReceiveAndTheHandlersOfAProgram)
 {
-    // FabricHostPath on FastP2pNetDevice ports is called by the devices (DirectReceive,
-    // default): the same run as through the node's handler list; a program's promiscuous
-    // handler on the host sees every frame either way, its own non-promiscuous IPv4 handler
-    // only with DirectReceive=false (the documented difference).
+    // FabricHostPath on FastP2pNetDevice ports is called by the devices (DirectReceive=true,
+    // as the project's programs set it): the same run as through the node's handler list; a
+    // program's promiscuous handler on the host sees every frame either way, its own
+    // non-promiscuous IPv4 handler only with DirectReceive=false (the documented difference).
     std::vector<std::string> plainLog;
     std::vector<std::string> directLog;
     std::vector<std::string> nodeLog;
     SwitchHandlerCounts direct;
     SwitchHandlerCounts node;
     const auto plain = RunWith<FabricRoceRunResult>(
-        "fast", [&]() { return RunIncastRecorded(plainLog, nullptr); });
+        "fast",
+        [&]()
+        {
+            Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
+            return RunIncastRecorded(plainLog, nullptr);
+        });
     const auto a = RunWith<FabricRoceRunResult>(
-        "fast", [&]() { return RunIncastRecorded(directLog, &direct, INCAST_HOST); });
+        "fast",
+        [&]()
+        {
+            Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
+            return RunIncastRecorded(directLog, &direct, INCAST_HOST);
+        });
     const auto b = RunWith<FabricRoceRunResult>(
         "fast",
         [&]()

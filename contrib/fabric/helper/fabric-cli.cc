@@ -3,6 +3,7 @@
 
 #include "fabric-results.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -378,6 +379,11 @@ FabricCli::Parse(int argc, char* argv[])
             GlobalValue::Bind(global, StringValue(value));
         }
     }
+    // Devices hand frames to the switch forwarder and the host path directly (DirectReceive):
+    // the project's programs register no handlers of their own on switches or hosts. Defaults
+    // set here, before the user's flags, which can turn them off again.
+    Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
+    Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
     Ns3Overrides().clear();
     ProgramFlags().emplace();
     for (int i = 1; i < argc; ++i)

@@ -151,9 +151,11 @@ FabricHostPath::GetTypeId()
                             "Take the IPv4 frames of the host's FastP2pNetDevice ports from "
                             "the devices directly, not through Node::ReceiveFromDevice (read "
                             "when the first port is bound). The same results unless a program "
-                            "registers its own non-promiscuous IPv4 protocol handler on a "
-                            "host, which then sees those frames only with false.",
-                            BooleanValue(true),
+                            "registers its own non-promiscuous IPv4 protocol handler (or an "
+                            "IPv4 packet socket) on a host, which then does not see those "
+                            "frames. Off by default (ns-3's dispatch); the project's programs "
+                            "turn it on (FabricCli).",
+                            BooleanValue(false),
                             MakeBooleanAccessor(&FabricHostPath::m_directReceive),
                             MakeBooleanChecker())
               .AddTraceSource("Tx",

@@ -70,7 +70,10 @@ class FabricLinkMonitor : public Object
     /// Samples of a directed link (empty if not sampled).
     const std::vector<QueueSample>& GetQueueSamples(uint32_t dirLink) const;
 
-    /// Counters indexed by directed link id.
+    /// Counters indexed by directed link id, as of this call: on FastP2pNetDevice links the
+    /// transmit counters are brought up to date from the devices' frame counters here, so a
+    /// reference kept across simulated time holds the values of its last GetLinks() (call it
+    /// again to read newer ones).
     const std::vector<LinkCounters>& GetLinks() const;
     /// Drops by reason, over the whole network.
     const std::map<std::string, uint64_t>& GetDrops() const { return m_drops; }

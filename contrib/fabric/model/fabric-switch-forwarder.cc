@@ -45,11 +45,14 @@ FabricSwitchForwarder::GetTypeId()
                       TTL_ALWAYS, "always", TTL_WHILE_DOWN, "while-down", TTL_NEVER, "never"))
               .AddAttribute(
                   "DirectReceive",
-                  "Take the IPv4 frames of the switch's ports from the devices directly, not "
-                  "through Node::ReceiveFromDevice (read by Install). The same results unless a "
-                  "program registers its own non-promiscuous protocol handler on a switch node, "
-                  "which then sees the ports' frames only with false.",
-                  BooleanValue(true),
+                  "Take the frames of the switch's ports from the devices directly, not "
+                  "through Node::ReceiveFromDevice (read by Install): on FastP2pNetDevice "
+                  "ports the IPv4 frames, on other devices every frame. The same results "
+                  "unless a program registers its own non-promiscuous protocol handler or a "
+                  "packet socket on a switch node, which then does not see those frames. "
+                  "Off by default (ns-3's dispatch); the project's programs turn it on "
+                  "(FabricCli).",
+                  BooleanValue(false),
                   MakeBooleanAccessor(&FabricSwitchForwarder::m_directReceive),
                   MakeBooleanChecker())
               .AddTraceSource("Forward",

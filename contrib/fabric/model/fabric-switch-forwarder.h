@@ -36,15 +36,18 @@ namespace ns3
  * If an EcnMarker is aggregated to the node, ECN-capable packets are marked CE according to
  * the egress queue they join; a mark counts (EcnMark) only when the packet was queued.
  *
- * Reception (attribute DirectReceive, read by Install): by default the ports hand their IPv4
- * frames to the forwarder directly (a FastP2pNetDevice through FastP2pReceiver, any other
- * device through its receive callback, which Install sets), not through
- * Node::ReceiveFromDevice: the node's handler list is not walked and no Callback layers copy
- * the packet per hop. The results are those of the node's dispatch whenever the forwarder is
- * the only IPv4 handler of the switch, which it is unless a program registers its own: a
- * non-promiscuous protocol handler registered on a switch node then does not see the ports'
- * frames (with DirectReceive=false it does, as in ns-3). Promiscuous handlers, the devices'
- * trace sources and a receive callback a program sets on a port after Install work either way.
+ * Reception (attribute DirectReceive, read by Install; off by default, on in the project's
+ * programs, which FabricCli sets up): the ports hand their frames to the forwarder directly,
+ * not through Node::ReceiveFromDevice: a FastP2pNetDevice its IPv4 frames through
+ * FastP2pReceiver (other frames still go to the node), any other device every frame through
+ * its receive callback, which Install sets (ns-3 has no public way to hand a frame back to the
+ * node). The node's handler list is not walked and no Callback layers copy the packet per hop.
+ * The results are those of the node's dispatch whenever the forwarder is the only handler of
+ * the switch, which it is unless a program registers its own: a non-promiscuous protocol
+ * handler or packet socket on a switch node then does not see those frames (with
+ * DirectReceive=false it does, as in ns-3). Promiscuous handlers and the devices' trace
+ * sources work either way; a receive callback a program sets on a port after Install replaces
+ * the forwarder's (not tested).
  *
  * The switch obeys the physical truth (FabricLinkGuard on the node): a packet the routing
  * function sends to a port whose link is down (the routing view may not know yet) is dropped
