@@ -571,6 +571,25 @@ RunIncastRecorded(std::vector<std::string>& log,
     return RunFabricRoce(net, IncastAndOneMore(), options);
 }
 
+/// RunIncastRecorded on link device \p device with the DirectReceive default of \p type
+/// ("ns3::FabricSwitchForwarder" or "ns3::FabricHostPath") set to \p on.
+FabricRoceRunResult
+RunIncastDirect(const std::string& device,
+                const std::string& type,
+                bool on,
+                std::vector<std::string>& log,
+                SwitchHandlerCounts* counts,
+                uint32_t at = ROFT16_LEAF)
+{
+    return RunWith<FabricRoceRunResult>(device,
+                                        [&]()
+                                        {
+                                            Config::SetDefault(type + "::DirectReceive",
+                                                               BooleanValue(on));
+                                            return RunIncastRecorded(log, counts, at);
+                                        });
+}
+
 } // namespace
 
 TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
@@ -584,21 +603,8 @@ TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
         SCOPED_TRACE(device);
         std::vector<std::string> direct;
         std::vector<std::string> node;
-        const auto a = RunWith<FabricRoceRunResult>(
-            device,
-            [&]()
-            {
-                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
-                return RunIncastRecorded(direct, nullptr);
-            });
-        const auto b = RunWith<FabricRoceRunResult>(
-            device,
-            [&]()
-            {
-                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive",
-                                   BooleanValue(false));
-                return RunIncastRecorded(node, nullptr);
-            });
+        const auto a = RunIncastDirect(device, "ns3::FabricSwitchForwarder", true, direct, nullptr);
+        const auto b = RunIncastDirect(device, "ns3::FabricSwitchForwarder", false, node, nullptr);
         ASSERT_GT(direct.size(), 200u);
         ExpectSameTransmissions(direct, node);
         ExpectSameRoceResults(a, b);
@@ -619,28 +625,11 @@ TEST_F(LinkDevice, SwitchDirectReceiveAndTheHandlersOfAProgram)
         std::vector<std::string> nodeLog;
         SwitchHandlerCounts direct;
         SwitchHandlerCounts node;
-        const auto plain = RunWith<FabricRoceRunResult>(
-            device,
-            [&]()
-            {
-                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
-                return RunIncastRecorded(plainLog, nullptr);
-            });
-        const auto a = RunWith<FabricRoceRunResult>(
-            device,
-            [&]()
-            {
-                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
-                return RunIncastRecorded(directLog, &direct);
-            });
-        const auto b = RunWith<FabricRoceRunResult>(
-            device,
-            [&]()
-            {
-                Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive",
-                                   BooleanValue(false));
-                return RunIncastRecorded(nodeLog, &node);
-            });
+        const auto plain
+            = RunIncastDirect(device, "ns3::FabricSwitchForwarder", true, plainLog, nullptr);
+        const auto a
+            = RunIncastDirect(device, "ns3::FabricSwitchForwarder", true, directLog, &direct);
+        const auto b = RunIncastDirect(device, "ns3::FabricSwitchForwarder", false, nodeLog, &node);
         ASSERT_GT(direct.arrived, 100u);
         EXPECT_EQ(direct.arrived, node.arrived);
         EXPECT_EQ(direct.promisc, direct.arrived);
@@ -665,27 +654,11 @@ TEST_F(LinkDevice, HostDirectReceiveAndTheHandlersOfAProgram)
     std::vector<std::string> nodeLog;
     SwitchHandlerCounts direct;
     SwitchHandlerCounts node;
-    const auto plain = RunWith<FabricRoceRunResult>(
-        "fast",
-        [&]()
-        {
-            Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
-            return RunIncastRecorded(plainLog, nullptr);
-        });
-    const auto a = RunWith<FabricRoceRunResult>(
-        "fast",
-        [&]()
-        {
-            Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
-            return RunIncastRecorded(directLog, &direct, INCAST_HOST);
-        });
-    const auto b = RunWith<FabricRoceRunResult>(
-        "fast",
-        [&]()
-        {
-            Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(false));
-            return RunIncastRecorded(nodeLog, &node, INCAST_HOST);
-        });
+    const auto plain = RunIncastDirect("fast", "ns3::FabricHostPath", true, plainLog, nullptr);
+    const auto a
+        = RunIncastDirect("fast", "ns3::FabricHostPath", true, directLog, &direct, INCAST_HOST);
+    const auto b
+        = RunIncastDirect("fast", "ns3::FabricHostPath", false, nodeLog, &node, INCAST_HOST);
     ASSERT_GT(direct.arrived, 100u);
     EXPECT_EQ(direct.arrived, node.arrived);
     EXPECT_EQ(direct.promisc, direct.arrived);
