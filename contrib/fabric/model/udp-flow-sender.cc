@@ -113,9 +113,6 @@ UdpFlowSender::StartApplication()
     const InetSocketAddress remote = InetSocketAddress::ConvertFrom(m_remote);
     m_dstAddr = remote.GetIpv4();
     m_dstPort = remote.GetPort();
-    m_routeQuery = Ipv4Header();
-    m_routeQuery.SetDestination(m_dstAddr);
-    m_routeQuery.SetProtocol(UdpL4Protocol::PROT_NUMBER);
     if (m_hostPath == HOST_PATH_FAST)
     {
         Ptr<FabricHostPath> hp = FabricHostPath::Get(GetNode());
@@ -147,8 +144,14 @@ UdpFlowSender::SendNext()
     Ptr<Ipv4Route> route;
     if (Ptr<Ipv4RoutingProtocol> rp = m_ipv4->GetRoutingProtocol())
     {
+        // What the routing protocol is asked with (destination, UDP): one header object for
+        // every sender, its two fields set per call (no per-flow copy, no construction per
+        // packet).
+        static Ipv4Header query;
+        query.SetDestination(m_dstAddr);
+        query.SetProtocol(UdpL4Protocol::PROT_NUMBER);
         Socket::SocketErrno err;
-        route = rp->RouteOutput(p, m_routeQuery, nullptr, err);
+        route = rp->RouteOutput(p, query, nullptr, err);
     }
     if (route)
     {
@@ -177,8 +180,21 @@ UdpFlowSender::SendNext()
         m_doneTrace();
         return;
     }
-    m_sendEvent = Simulator::Schedule(
-        m_txTime.Get(m_rate, size + WIRE_OVERHEAD), &UdpFlowSender::SendNext, this);
+    Time gap;
+    if (size == m_payload)
+    {
+        if (m_gapBps != m_rate.GetBitRate())
+        {
+            m_gapBps = m_rate.GetBitRate();
+            m_fullGap = m_rate.CalculateBytesTxTime(m_payload + WIRE_OVERHEAD);
+        }
+        gap = m_fullGap;
+    }
+    else
+    {
+        gap = m_rate.CalculateBytesTxTime(size + WIRE_OVERHEAD);
+    }
+    m_sendEvent = Simulator::Schedule(gap, &UdpFlowSender::SendNext, this);
 }
 
 } // namespace ns3
