@@ -799,3 +799,17 @@ TEST_F(LinkDevice, MonitorCountsOnTheFastDeviceWhatItsSinksCount)
         ExpectSameView(p2p.lateDisposed, fast.lateDisposed);
     }
 }
+
+namespace ns3
+{
+
+// A monitor installed twice would connect its sinks again and count every frame twice: refused.
+TEST_F(LinkDevice, MonitorInstalledTwiceIsRefused)
+{
+    Ptr<FabricNetwork> net = Roft16();
+    Ptr<FabricLinkMonitor> monitor = CreateObject<FabricLinkMonitor>();
+    monitor->Install(net);
+    EXPECT_DEATH(monitor->Install(net), "already installed");
+}
+
+} // namespace ns3

@@ -382,8 +382,9 @@ FabricCli::Parse(int argc, char* argv[])
     // Devices hand frames to the switch forwarder and the host path directly (DirectReceive):
     // the project's programs register no handlers of their own on switches or hosts. Defaults
     // set here, before the user's flags, which can turn them off again.
-    Config::SetDefault("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
-    Config::SetDefault("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
+    // (Fail-safe: a program built without the fabric's models has nothing to set.)
+    Config::SetDefaultFailSafe("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
+    Config::SetDefaultFailSafe("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
     Ns3Overrides().clear();
     ProgramFlags().emplace();
     for (int i = 1; i < argc; ++i)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-link-monitor.h"
 
+#include "ns3/abort.h"
 #include "ns3/channel.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-ipv4-routing.h"
@@ -155,6 +156,10 @@ void
 FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
 {
     NS_LOG_FUNCTION(this << net);
+    // A second Install would connect the sinks again and count every frame twice.
+    NS_ABORT_MSG_IF(m_net,
+                    "FabricLinkMonitor::Install: already installed; use one monitor per "
+                    "network (create another FabricLinkMonitor)");
     const FabricGraph& g = net->GetGraph();
     m_net = net;
     m_links.assign(2 * static_cast<size_t>(g.GetNLinks()), LinkCounters{});
