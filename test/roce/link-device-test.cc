@@ -590,6 +590,34 @@ RunIncastDirect(const std::string& device,
                                         });
 }
 
+/// The incast on \p device with \p type's DirectReceive on (no handlers of a program, then a
+/// program's promiscuous and non-promiscuous IPv4 handlers on node \p at) and off (the same
+/// handlers): the promiscuous handler sees every frame arriving at the node in both, the
+/// non-promiscuous one every frame only with DirectReceive off (the documented difference), and
+/// the three runs are the same transmission for transmission.
+void
+ExpectHandlersAndSameRuns(const std::string& device, const std::string& type, uint32_t at)
+{
+    std::vector<std::string> plainLog;
+    std::vector<std::string> directLog;
+    std::vector<std::string> nodeLog;
+    SwitchHandlerCounts direct;
+    SwitchHandlerCounts node;
+    const auto plain = RunIncastDirect(device, type, true, plainLog, nullptr);
+    const auto a = RunIncastDirect(device, type, true, directLog, &direct, at);
+    const auto b = RunIncastDirect(device, type, false, nodeLog, &node, at);
+    ASSERT_GT(direct.arrived, 100u);
+    EXPECT_EQ(direct.arrived, node.arrived);
+    EXPECT_EQ(direct.promisc, direct.arrived);
+    EXPECT_EQ(direct.plain, 0u);
+    EXPECT_EQ(node.promisc, node.arrived);
+    EXPECT_EQ(node.plain, node.arrived);
+    ExpectSameTransmissions(plainLog, directLog);
+    ExpectSameTransmissions(plainLog, nodeLog);
+    ExpectSameRoceResults(plain, a);
+    ExpectSameRoceResults(plain, b);
+}
+
 } // namespace
 
 TEST_F(LinkDevice, SwitchDirectReceiveGivesTheNodeDispatchResults)
@@ -620,26 +648,7 @@ TEST_F(LinkDevice, SwitchDirectReceiveAndTheHandlersOfAProgram)
     for (const std::string device : {"p2p", "fast"})
     {
         SCOPED_TRACE(device);
-        std::vector<std::string> plainLog;
-        std::vector<std::string> directLog;
-        std::vector<std::string> nodeLog;
-        SwitchHandlerCounts direct;
-        SwitchHandlerCounts node;
-        const auto plain
-            = RunIncastDirect(device, "ns3::FabricSwitchForwarder", true, plainLog, nullptr);
-        const auto a
-            = RunIncastDirect(device, "ns3::FabricSwitchForwarder", true, directLog, &direct);
-        const auto b = RunIncastDirect(device, "ns3::FabricSwitchForwarder", false, nodeLog, &node);
-        ASSERT_GT(direct.arrived, 100u);
-        EXPECT_EQ(direct.arrived, node.arrived);
-        EXPECT_EQ(direct.promisc, direct.arrived);
-        EXPECT_EQ(direct.plain, 0u);
-        EXPECT_EQ(node.promisc, node.arrived);
-        EXPECT_EQ(node.plain, node.arrived);
-        ExpectSameTransmissions(plainLog, directLog);
-        ExpectSameTransmissions(plainLog, nodeLog);
-        ExpectSameRoceResults(plain, a);
-        ExpectSameRoceResults(plain, b);
+        ExpectHandlersAndSameRuns(device, "ns3::FabricSwitchForwarder", ROFT16_LEAF);
     }
 }
 
@@ -649,26 +658,7 @@ TEST_F(LinkDevice, HostDirectReceiveAndTheHandlersOfAProgram)
     // as the project's programs set it): the same run as through the node's handler list; a
     // program's promiscuous handler on the host sees every frame either way, its own
     // non-promiscuous IPv4 handler only with DirectReceive=false (the documented difference).
-    std::vector<std::string> plainLog;
-    std::vector<std::string> directLog;
-    std::vector<std::string> nodeLog;
-    SwitchHandlerCounts direct;
-    SwitchHandlerCounts node;
-    const auto plain = RunIncastDirect("fast", "ns3::FabricHostPath", true, plainLog, nullptr);
-    const auto a
-        = RunIncastDirect("fast", "ns3::FabricHostPath", true, directLog, &direct, INCAST_HOST);
-    const auto b
-        = RunIncastDirect("fast", "ns3::FabricHostPath", false, nodeLog, &node, INCAST_HOST);
-    ASSERT_GT(direct.arrived, 100u);
-    EXPECT_EQ(direct.arrived, node.arrived);
-    EXPECT_EQ(direct.promisc, direct.arrived);
-    EXPECT_EQ(direct.plain, 0u);
-    EXPECT_EQ(node.promisc, node.arrived);
-    EXPECT_EQ(node.plain, node.arrived);
-    ExpectSameTransmissions(plainLog, directLog);
-    ExpectSameTransmissions(plainLog, nodeLog);
-    ExpectSameRoceResults(plain, a);
-    ExpectSameRoceResults(plain, b);
+    ExpectHandlersAndSameRuns("fast", "ns3::FabricHostPath", INCAST_HOST);
 }
 
 namespace
