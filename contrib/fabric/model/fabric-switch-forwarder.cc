@@ -135,7 +135,21 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
         m_queues.push_back(link ? FabricLinkDevice::GetQueue(dev) : nullptr);
         m_rates.push_back(link ? FabricLinkDevice::GetDataRate(dev).GetBitRate() : 0);
     }
-    if (m_directReceive)
+    if (!m_directReceive)
+    {
+        // Installed again with DirectReceive off: the fast ports stop calling this forwarder
+        // directly (a p2p port's receive callback cannot be given back to the node: ns-3 has no
+        // public way; such a port keeps calling ReceiveFromPort).
+        for (const Ptr<NetDevice>& dev : m_ports)
+        {
+            auto fast = DynamicCast<FastP2pNetDevice>(dev);
+            if (fast && fast->GetDirectReceiver() == this)
+            {
+                fast->SetDirectReceiver(nullptr);
+            }
+        }
+    }
+    else
     {
         // Every frame of a port comes here, not through the node's handler list (the handler
         // below still serves devices that are not ports, and DirectReceive=false).
