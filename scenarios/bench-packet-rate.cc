@@ -159,7 +159,6 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
             j["round_wall_s_all"] = roundWall;
             // round r runs the five variants starting with the (r mod 5)-th (RunRoceBenchRow)
             j["round_order"] = {"global", "udp", "roce", "roce_ipv4", "roce_fast_device"};
-            j["round_order_rotated"] = true;
             if (rounds > 1 || !same)
             {
                 std::cout << "        roce/global per round:";
@@ -173,16 +172,6 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
             summary["roce"][fabric][name] = j;
         }
     }
-}
-
-/// The SimulatorImplementationType the runs use (FabricCli binds ns3::FabricSimulatorImpl
-/// unless --SimulatorImplementationType says otherwise).
-std::string
-SimulatorImplementationName()
-{
-    StringValue impl;
-    GlobalValue::GetValueByName("SimulatorImplementationType", impl);
-    return impl.Get();
 }
 
 /// The fast variant under each scheduler, rounds alternating the schedulers; median wall time.
@@ -323,17 +312,9 @@ Run(int argc, char* argv[])
     const auto roceRounds = cli.GetString("roce-rounds").empty()
                               ? repeat
                               : static_cast<uint32_t>(cli.GetUint("roce-rounds", 1, 100));
-    std::string scheduler;
-    if (cli.GetString("scheduler").empty())
-    {
-        StringValue global;
-        GlobalValue::GetValueByName("SchedulerType", global);
-        scheduler = global.Get();
-    }
-    else
-    {
-        scheduler = cli.GetTypeId("scheduler", "ns3::Scheduler").GetName();
-    }
+    const std::string scheduler = cli.GetString("scheduler").empty()
+                                    ? SchedulerTypeInUse().GetName()
+                                    : cli.GetTypeId("scheduler", "ns3::Scheduler").GetName();
     std::vector<std::string> schedulers;
     if (cli.GetString("schedulers") != "none")
     {

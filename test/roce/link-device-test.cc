@@ -539,30 +539,22 @@ RunIncastRecorded(std::vector<std::string>& log,
         {
             return;
         }
-        const uint32_t leaf = at;
-        Ptr<Node> node = n->GetNode(leaf);
-        node->RegisterProtocolHandler(
-            Node::ProtocolHandler([counts](Ptr<NetDevice>,
-                                           Ptr<const Packet>,
-                                           uint16_t,
-                                           const Address&,
-                                           const Address&,
-                                           NetDevice::PacketType) { ++counts->plain; }),
-            0x0800,
-            nullptr);
-        node->RegisterProtocolHandler(
-            Node::ProtocolHandler([counts](Ptr<NetDevice>,
-                                           Ptr<const Packet>,
-                                           uint16_t,
-                                           const Address&,
-                                           const Address&,
-                                           NetDevice::PacketType) { ++counts->promisc; }),
-            0,
-            nullptr,
-            true);
-        for (uint32_t p = 0; p < n->GetGraph().GetNPorts(leaf); ++p)
+        // A handler that only counts the frames it gets in \p count.
+        auto counting = [](uint64_t& count)
         {
-            n->GetDevice(leaf, p)->TraceConnectWithoutContext(
+            return Node::ProtocolHandler([&count](Ptr<NetDevice>,
+                                                  Ptr<const Packet>,
+                                                  uint16_t,
+                                                  const Address&,
+                                                  const Address&,
+                                                  NetDevice::PacketType) { ++count; });
+        };
+        Ptr<Node> node = n->GetNode(at);
+        node->RegisterProtocolHandler(counting(counts->plain), 0x0800, nullptr);
+        node->RegisterProtocolHandler(counting(counts->promisc), 0, nullptr, true);
+        for (uint32_t p = 0; p < n->GetGraph().GetNPorts(at); ++p)
+        {
+            n->GetDevice(at, p)->TraceConnectWithoutContext(
                 "PhyRxEnd",
                 Callback<void, Ptr<const Packet>>([counts](Ptr<const Packet>)
                                                   { ++counts->arrived; }));

@@ -4,6 +4,7 @@
 #include "packet-flow-compare.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-cli.h"
 #include "ns3/log.h"
 
 #include <unistd.h>
@@ -46,22 +47,8 @@ ReadLoadAverage()
 std::string
 MallocHugetlbTunable(const char* tunables)
 {
-    if (tunables == nullptr)
-    {
-        return "";
-    }
-    std::string value;
-    std::istringstream list(tunables);
-    std::string item;
-    const std::string name = "glibc.malloc.hugetlb=";
-    while (std::getline(list, item, ':'))
-    {
-        if (item.compare(0, name.size(), name) == 0)
-        {
-            value = item.substr(name.size());
-        }
-    }
-    return value;
+    // GLIBC_TUNABLES: name=value items separated by ':', the last setting of a name wins
+    return LastSettingIn(tunables, ':', "glibc.malloc.hugetlb").value_or("");
 }
 
 bool

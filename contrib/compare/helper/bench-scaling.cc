@@ -100,12 +100,26 @@ CountingScheduler::Remove(const Event& ev)
     Inner()->Remove(ev);
 }
 
-bool
-UsesFabricSimulatorImpl()
+std::string
+SimulatorImplementationName()
 {
     StringValue impl;
     GlobalValue::GetValueByName("SimulatorImplementationType", impl);
-    return impl.Get() == FabricSimulatorImpl::GetTypeId().GetName();
+    return impl.Get();
+}
+
+TypeId
+SchedulerTypeInUse()
+{
+    TypeIdValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    return scheduler.Get();
+}
+
+bool
+UsesFabricSimulatorImpl()
+{
+    return SimulatorImplementationName() == FabricSimulatorImpl::GetTypeId().GetName();
 }
 
 void
@@ -174,23 +188,20 @@ RunScalingPoint(const ScalingPoint& point)
     // pending events itself; under another simulator implementation a CountingScheduler
     // wrapped around that scheduler counts them (the same number: events in the scheduler).
     const bool fabricCore = UsesFabricSimulatorImpl();
-    TypeIdValue schedulerType;
-    GlobalValue::GetValueByName("SchedulerType", schedulerType);
+    const TypeId schedulerType = SchedulerTypeInUse();
     ObjectFactory sched;
     if (fabricCore)
     {
-        sched.SetTypeId(schedulerType.Get());
+        sched.SetTypeId(schedulerType);
     }
     else
     {
         sched.SetTypeId("ns3::CountingScheduler");
-        sched.Set("Inner", TypeIdValue(schedulerType.Get()));
+        sched.Set("Inner", TypeIdValue(schedulerType));
     }
     Simulator::SetScheduler(sched);
-    StringValue impl;
-    GlobalValue::GetValueByName("SimulatorImplementationType", impl);
-    out["simulator_implementation"] = impl.Get();
-    out["scheduler"] = schedulerType.Get().GetName();
+    out["simulator_implementation"] = SimulatorImplementationName();
+    out["scheduler"] = schedulerType.GetName();
 
     const auto t0 = Clock::now();
     FabricChoiceParams fp;

@@ -61,6 +61,19 @@ class CountingScheduler : public Scheduler
 
 /**
  * \ingroup compare
+ * \return the global value SimulatorImplementationType: the simulator implementation the next
+ * simulation runs on (the project's programs bind ns3::FabricSimulatorImpl, see FabricCli).
+ */
+std::string SimulatorImplementationName();
+
+/**
+ * \ingroup compare
+ * \return the global value SchedulerType: the scheduler the next simulation uses.
+ */
+TypeId SchedulerTypeInUse();
+
+/**
+ * \ingroup compare
  * \return true if the global value SimulatorImplementationType names ns3::FabricSimulatorImpl
  * (the project's programs bind it by default, see FabricCli), which counts the peak of pending
  * events itself.

@@ -333,24 +333,32 @@ FabricCli::Add(const std::string& name, const std::string& help, const std::stri
     m_cmd.AddValue(name, help + " [default: " + defaultValue + "]", m_values[name]);
 }
 
+std::optional<std::string>
+LastSettingIn(const char* list, char separator, const std::string& name)
+{
+    if (list == nullptr)
+    {
+        return std::nullopt;
+    }
+    std::optional<std::string> value;
+    std::istringstream items(list);
+    std::string item;
+    const std::string prefix = name + "=";
+    while (std::getline(items, item, separator))
+    {
+        if (item.compare(0, prefix.size(), prefix) == 0)
+        {
+            value = item.substr(prefix.size());
+        }
+    }
+    return value;
+}
+
 bool
 SetInNsGlobalValueEnv(const char* env, const std::string& name)
 {
-    if (env == nullptr)
-    {
-        return false;
-    }
     // ns-3's format: name=value pairs separated by ';'
-    std::istringstream list(env);
-    std::string item;
-    while (std::getline(list, item, ';'))
-    {
-        if (item.compare(0, name.size() + 1, name + "=") == 0)
-        {
-            return true;
-        }
-    }
-    return false;
+    return LastSettingIn(env, ';', name).has_value();
 }
 
 void

@@ -7,6 +7,7 @@
 #include "ns3/type-id.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +25,14 @@ namespace ns3
 inline constexpr char kFabricSimulatorImplName[] = "ns3::FabricSimulatorImpl";
 /// The scheduler FabricCli::Parse binds as SchedulerType before the user's flags.
 inline constexpr char kFabricSchedulerName[] = "ns3::FabricHeapScheduler";
+
+/**
+ * \ingroup fabric
+ * The value of the last `name=value` item for \p name in \p list, whose items are separated
+ * by \p separator (environment variables such as NS_GLOBAL_VALUE, ';', and GLIBC_TUNABLES,
+ * ':'); nothing if \p list is null or has no such item.
+ */
+std::optional<std::string> LastSettingIn(const char* list, char separator, const std::string& name);
 
 /**
  * \ingroup fabric

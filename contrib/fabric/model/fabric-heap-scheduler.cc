@@ -103,7 +103,7 @@ FabricHeapScheduler::GetInitialCapacity() const
 void
 FabricHeapScheduler::Insert(const Event& ev)
 {
-    m_heap.Push({ev.key.m_ts, ev.key.m_uid, ev.key.m_context, ev.impl});
+    m_heap.Push(FabricEventHeap::FromEvent(ev));
 }
 
 bool
@@ -115,25 +115,13 @@ FabricHeapScheduler::IsEmpty() const
 Scheduler::Event
 FabricHeapScheduler::PeekNext() const
 {
-    const FabricEventHeap::Entry& e = m_heap.Top();
-    Event ev;
-    ev.impl = e.impl;
-    ev.key.m_ts = e.ts;
-    ev.key.m_uid = e.uid;
-    ev.key.m_context = e.context;
-    return ev;
+    return FabricEventHeap::ToEvent(m_heap.Top());
 }
 
 Scheduler::Event
 FabricHeapScheduler::RemoveNext()
 {
-    const FabricEventHeap::Entry e = m_heap.PopMin();
-    Event ev;
-    ev.impl = e.impl;
-    ev.key.m_ts = e.ts;
-    ev.key.m_uid = e.uid;
-    ev.key.m_context = e.context;
-    return ev;
+    return FabricEventHeap::ToEvent(m_heap.PopMin());
 }
 
 void

@@ -47,6 +47,23 @@ class FabricEventHeap
         EventImpl* impl;  //!< The event; the heap holds one reference.
     };
 
+    /// \return \p e as a Scheduler::Event (for a Scheduler object or from one).
+    static Scheduler::Event ToEvent(const Entry& e)
+    {
+        Scheduler::Event ev;
+        ev.impl = e.impl;
+        ev.key.m_ts = e.ts;
+        ev.key.m_uid = e.uid;
+        ev.key.m_context = e.context;
+        return ev;
+    }
+
+    /// \return \p ev as an Entry.
+    static Entry FromEvent(const Scheduler::Event& ev)
+    {
+        return {ev.key.m_ts, ev.key.m_uid, ev.key.m_context, ev.impl};
+    }
+
     /// \return true if no event is pending.
     bool IsEmpty() const { return m_size == 0; }
 

@@ -72,10 +72,7 @@ FabricHostPath::DoDispose()
 {
     for (const auto& dev : m_directDevices)
     {
-        if (dev->GetDirectReceiver() == this)
-        {
-            dev->SetDirectReceiver(nullptr);
-        }
+        dev->ClearDirectReceiver(this);
     }
     m_directDevices.clear();
     m_hostPorts.clear();

@@ -201,7 +201,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                                       { ++m_channelDrops; }));
             }
             m_queues.push_back(queue);
-            if (auto fast = DynamicCast<FastP2pNetDevice>(dev))
+            const Ptr<FastP2pNetDevice> fast = DynamicCast<FastP2pNetDevice>(dev);
+            if (fast)
             {
                 // The device counts what the PhyRxEnd, PhyTxBegin and MacTx sinks below count.
                 fast->EnableFrameCounters(SMALL_PACKET + PPP_HEADER, g.IsHost(v));
@@ -229,7 +230,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
                                                           { ++m_wireArrivals; }));
             }
-            if (!DynamicCast<FastP2pNetDevice>(dev))
+            if (!fast)
             {
                 Connect(PeekPointer(dev),
                         "PhyTxBegin",
@@ -268,7 +269,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                             ++m_links[in].rxErrorDrops;
                             CountDrop(FabricDropReason::PHY_RX_ERROR, true);
                         }));
-            if (g.IsHost(v) && !DynamicCast<FastP2pNetDevice>(dev))
+            if (g.IsHost(v) && !fast)
             {
                 Connect(
                     PeekPointer(dev),

@@ -104,12 +104,7 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         }
         else
         {
-            Scheduler::Event ev;
-            ev.impl = e.impl;
-            ev.key.m_ts = e.ts;
-            ev.key.m_uid = e.uid;
-            ev.key.m_context = e.context;
-            scheduler->Insert(ev);
+            scheduler->Insert(FabricEventHeap::ToEvent(e));
         }
         ++moved;
     }
@@ -140,20 +135,15 @@ FabricSimulatorImpl::PopNext()
     {
         return m_heap.PopMin();
     }
-    const Scheduler::Event ev = m_events->RemoveNext();
+    const FabricEventHeap::Entry e = FabricEventHeap::FromEvent(m_events->RemoveNext());
     --m_externalPending;
-    return {ev.key.m_ts, ev.key.m_uid, ev.key.m_context, ev.impl};
+    return e;
 }
 
 void
 FabricSimulatorImpl::InsertExternal(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
 {
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = ts;
-    ev.key.m_uid = uid;
-    ev.key.m_context = context;
-    m_events->Insert(ev);
+    m_events->Insert(FabricEventHeap::ToEvent({ts, uid, context, event}));
     if (++m_externalPending > m_externalPeak)
     {
         m_externalPeak = m_externalPending;
@@ -308,12 +298,8 @@ FabricSimulatorImpl::Remove(const EventId& id)
     }
     else
     {
-        Scheduler::Event ev;
-        ev.impl = impl;
-        ev.key.m_ts = id.GetTs();
-        ev.key.m_uid = id.GetUid();
-        ev.key.m_context = id.GetContext();
-        m_events->Remove(ev);
+        m_events->Remove(
+            FabricEventHeap::ToEvent({id.GetTs(), id.GetUid(), id.GetContext(), impl}));
         --m_externalPending;
         found = true;
     }

@@ -86,14 +86,7 @@ FabricSwitchForwarder::~FabricSwitchForwarder()
 void
 FabricSwitchForwarder::DoDispose()
 {
-    for (const Ptr<NetDevice>& dev : m_ports)
-    {
-        auto fast = DynamicCast<FastP2pNetDevice>(dev);
-        if (fast && fast->GetDirectReceiver() == this)
-        {
-            fast->SetDirectReceiver(nullptr);
-        }
-    }
+    ReleaseFastPorts();
     m_ports.clear();
     m_broadcast.clear();
     m_queues.clear();
@@ -140,14 +133,7 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
         // Installed again with DirectReceive off: the fast ports stop calling this forwarder
         // directly (a p2p port's receive callback cannot be given back to the node: ns-3 has no
         // public way; such a port keeps calling ReceiveFromPort).
-        for (const Ptr<NetDevice>& dev : m_ports)
-        {
-            auto fast = DynamicCast<FastP2pNetDevice>(dev);
-            if (fast && fast->GetDirectReceiver() == this)
-            {
-                fast->SetDirectReceiver(nullptr);
-            }
-        }
+        ReleaseFastPorts();
     }
     else
     {
@@ -196,14 +182,35 @@ FabricSwitchForwarder::Forward(Ptr<const Packet> ipv4, uint32_t inPort)
             NetDevice::PACKET_HOST);
 }
 
+void
+FabricSwitchForwarder::ReleaseFastPorts()
+{
+    for (const Ptr<NetDevice>& dev : m_ports)
+    {
+        if (auto fast = DynamicCast<FastP2pNetDevice>(dev))
+        {
+            fast->ClearDirectReceiver(this);
+        }
+    }
+}
+
+uint32_t
+FabricSwitchForwarder::PortOfIpv4Frame(const NetDevice* device, uint16_t protocol) const
+{
+    const uint32_t inPort = device->GetIfIndex();
+    return protocol == IPV4_ETHERTYPE && inPort < m_ports.size()
+                && PeekPointer(m_ports[inPort]) == device
+             ? inPort
+             : NOT_A_PORT;
+}
+
 bool
 FabricSwitchForwarder::ReceiveFromFastDevice(FastP2pNetDevice* device,
                                              const Ptr<Packet>& packet,
                                              uint16_t protocol)
 {
-    const uint32_t inPort = device->GetIfIndex();
-    if (protocol != IPV4_ETHERTYPE || inPort >= m_ports.size()
-        || PeekPointer(m_ports[inPort]) != device)
+    const uint32_t inPort = PortOfIpv4Frame(device, protocol);
+    if (inPort == NOT_A_PORT)
     {
         return false; // what the node's handler list would not have given us
     }
@@ -217,10 +224,12 @@ FabricSwitchForwarder::ReceiveFromPort(Ptr<NetDevice> device,
                                        uint16_t protocol,
                                        const Address& /*from*/)
 {
-    const uint32_t inPort = device->GetIfIndex();
-    if (protocol != IPV4_ETHERTYPE || inPort >= m_ports.size() || m_ports[inPort] != device)
+    const uint32_t inPort = PortOfIpv4Frame(PeekPointer(device), protocol);
+    if (inPort == NOT_A_PORT)
     {
-        return false; // no IPv4 handler: the node would have found none either
+        // Not an IPv4 frame of a port: nothing this forwarder handles. (The device's callback
+        // was replaced, so the node's other handlers do not get it: see DirectReceive.)
+        return false;
     }
     Route(inPort, ConstCast<Packet>(packet));
     return true;
@@ -234,8 +243,9 @@ FabricSwitchForwarder::Receive(Ptr<NetDevice> device,
                                const Address& /*to*/,
                                NetDevice::PacketType /*packetType*/)
 {
-    const uint32_t inPort = device->GetIfIndex();
-    if (inPort >= m_ports.size() || m_ports[inPort] != device)
+    // Registered for IPv4 only.
+    const uint32_t inPort = PortOfIpv4Frame(PeekPointer(device), IPV4_ETHERTYPE);
+    if (inPort == NOT_A_PORT)
     {
         return; // a device added after Install: not a port (per-port handlers never saw it)
     }

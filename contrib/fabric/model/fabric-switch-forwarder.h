@@ -107,6 +107,12 @@ class FabricSwitchForwarder : public Object, public FastP2pReceiver
     void DoDispose() override;
 
   private:
+    /// Fast ports stop handing frames to this forwarder directly (dispose, re-Install).
+    void ReleaseFastPorts();
+    static constexpr uint32_t NOT_A_PORT = UINT32_MAX; //!< PortOfIpv4Frame: not ours
+    /// \return the port \p device is when \p protocol is IPv4 and the device one of the
+    /// ports (by its index), else NOT_A_PORT.
+    uint32_t PortOfIpv4Frame(const NetDevice* device, uint16_t protocol) const;
     /// The direct reception from a port that is not a FastP2pNetDevice (its receive callback).
     bool ReceiveFromPort(Ptr<NetDevice> device,
                          Ptr<const Packet> packet,

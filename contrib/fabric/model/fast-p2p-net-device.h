@@ -28,7 +28,8 @@ class FastP2pNetDevice;
  * \ingroup fabric
  * What a FastP2pNetDevice can hand received frames to with a plain C++ call (SetDirectReceiver)
  * instead of its receive callback: no Callback layers copying the packet and device pointers,
- * no Node::ReceiveFromDevice walking the node's handler list. Used by FabricSwitchForwarder.
+ * no Node::ReceiveFromDevice walking the node's handler list. Used by FabricSwitchForwarder
+ * (switch ports) and FabricHostPath (host ports).
  */
 class FastP2pReceiver
 {
@@ -37,7 +38,8 @@ class FastP2pReceiver
     /**
      * A frame arrived on \p device (PPP header removed, after the device's traces and its
      * promiscuous callback, where its receive callback would be called).
-     * \param packet the frame; the receiver may keep and rewrite it (nobody else holds it)
+     * \param packet the frame; the receiver may keep and rewrite it (no copy was made for
+     *        anyone else: the device's trace sinks saw this same object before)
      * \param protocol its ethertype
      * \return true if taken; false: the device calls its receive callback as without a receiver
      */
@@ -189,6 +191,15 @@ class FastP2pNetDevice : public NetDevice
     void SetDirectReceiver(FastP2pReceiver* receiver) { m_directRx = receiver; }
 
     FastP2pReceiver* GetDirectReceiver() const { return m_directRx; }
+
+    /// Stop handing frames to \p receiver if it is the direct receiver (a receiver leaving).
+    void ClearDirectReceiver(const FastP2pReceiver* receiver)
+    {
+        if (m_directRx == receiver)
+        {
+            m_directRx = nullptr;
+        }
+    }
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override { m_promiscCallback = cb; }
     bool SupportsSendFrom() const override { return false; }
 
