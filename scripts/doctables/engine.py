@@ -134,9 +134,10 @@ def rewrite(text, results, problems, only=None):
 
 
 # Timed programs run with malloc on transparent huge pages (glibc reads GLIBC_TUNABLES at
-# process start; the summaries record it, MachineLoadProbe): at 1024 GPUs a hop spends most of
-# its time in memory stalls over ~100 MiB of small objects, and 4 KiB pages add TLB misses to
-# them (doc/scaling.md, "Huge pages"). The same setting a user gets by exporting it.
+# process start; the summaries record it, MachineLoadProbe): at 1024 GPUs much of a hop's time
+# is memory stalls over ~100 MiB of small objects, to which 4 KiB pages add TLB misses; the
+# measured gain varied from -5% to +27% (doc/scaling.md, "Huge pages"). The same setting a
+# user gets by exporting it.
 TIMED_ENV = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
 
 
