@@ -393,6 +393,9 @@ FabricCli::Parse(int argc, char* argv[])
     // (Fail-safe: a program built without the fabric's models has nothing to set.)
     Config::SetDefaultFailSafe("ns3::FabricSwitchForwarder::DirectReceive", BooleanValue(true));
     Config::SetDefaultFailSafe("ns3::FabricHostPath::DirectReceive", BooleanValue(true));
+    // Device queues: the fabric's drop-tail queue (same semantics and traces, less work per
+    // packet) where ns-3's DropTailQueue<Packet> would be.
+    Config::SetDefaultFailSafe("ns3::FabricNetwork::FastQueue", BooleanValue(true));
     Ns3Overrides().clear();
     ProgramFlags().emplace();
     for (int i = 1; i < argc; ++i)

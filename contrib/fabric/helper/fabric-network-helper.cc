@@ -6,6 +6,7 @@
 #include "ns3/dscp-priority-queue.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-addressing.h"
+#include "ns3/fabric-drop-tail-queue.h"
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-switch-forwarder.h"
@@ -147,7 +148,15 @@ void
 AddFlowControl(Ptr<NetDevice> dev, Ptr<Queue<Packet>> queue)
 {
     Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
-    ndqi->GetTxQueue(0)->ConnectQueueTraces(queue);
+    if (auto fabricQueue = DynamicCast<FabricDropTailQueue>(queue))
+    {
+        // The same decisions, made by the queue instead of three sinks on its traces.
+        fabricQueue->SetFlowControl(ndqi->GetTxQueue(0), dev);
+    }
+    else
+    {
+        ndqi->GetTxQueue(0)->ConnectQueueTraces(queue);
+    }
     dev->AggregateObject(ndqi);
 }
 
@@ -268,7 +277,11 @@ FabricNetworkHelper::QueueTypeFor(const FabricNetwork& net) const
     QueueBase::AppendItemTypeIfNotPresent(queueType, "Packet");
     if (!net.GetControlPriority() || queueType == "ns3::PfcQueue<Packet>")
     {
-        return queueType; // PfcQueue has its own control class
+        // PfcQueue has its own control class. The default drop-tail queue may be the
+        // fabric's equivalent (ns3::FabricNetwork::FastQueue).
+        return queueType == g_dropTailQueue && net.GetFastQueue()
+                 ? FabricDropTailQueue::GetTypeId().GetName()
+                 : queueType;
     }
     const std::string prio = DscpPriorityQueue::GetTypeId().GetName();
     if (queueType != g_dropTailQueue && queueType != prio)

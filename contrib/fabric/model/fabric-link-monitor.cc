@@ -75,6 +75,10 @@ FabricLinkMonitor::SumDevices() const
             t.hostRx += f.rxFrames - c.base.rxFrames;
         }
     }
+    for (const CountingQueue& c : m_countingQueues)
+    {
+        t.wireTx += c.tx ? c.queue->GetCounters().dequeuedFrames : 0;
+    }
     return t;
 }
 
@@ -88,6 +92,21 @@ FabricLinkMonitor::CollectLinks() const
         l.txPackets = f.txFrames - c.base.txFrames;
         l.txBytes = (f.txBytes - c.base.txBytes) - PPP_HEADER * l.txPackets;
         l.txSmallPackets = f.txSmallFrames - c.base.txSmallFrames;
+    }
+    for (const CountingQueue& c : m_countingQueues)
+    {
+        const FabricDropTailQueue::Counters& q = c.queue->GetCounters();
+        LinkCounters& l = m_links[c.out];
+        if (c.tx)
+        {
+            l.txPackets = q.dequeuedFrames;
+            l.txBytes = q.dequeuedBytes - PPP_HEADER * q.dequeuedFrames;
+            l.txSmallPackets = q.dequeuedSmallFrames;
+        }
+        if (c.peak)
+        {
+            l.maxQueueBytes = q.peakBytes;
+        }
     }
 }
 
@@ -147,6 +166,7 @@ FabricLinkMonitor::DoDispose()
     m_hostTx += d.hostTx;
     m_hostRx += d.hostRx;
     m_counting.clear();
+    m_countingQueues.clear();
     m_queues.clear();
     m_net = nullptr;
     Object::DoDispose();
@@ -202,6 +222,19 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             }
             m_queues.push_back(queue);
             const Ptr<FastP2pNetDevice> fast = DynamicCast<FastP2pNetDevice>(dev);
+            // A FabricDropTailQueue counts what the queue's BytesInQueue sink (the peak, on
+            // links not sampled) and, on ns-3's device, which transmits exactly what it
+            // dequeues, the PhyTxBegin sink count (one reader per queue; others use sinks).
+            const auto sampled = m_samples.find(out);
+            bool queueCountsTx = false;
+            bool queueCountsPeak = false;
+            if (auto fq = DynamicCast<FabricDropTailQueue>(queue);
+                fq && fq->EnableCounters(SMALL_PACKET + PPP_HEADER))
+            {
+                queueCountsTx = !fast && DynamicCast<PointToPointNetDevice>(dev);
+                queueCountsPeak = sampled == m_samples.end();
+                m_countingQueues.push_back({fq, out, queueCountsTx, queueCountsPeak});
+            }
             if (fast)
             {
                 // The device counts what the PhyRxEnd, PhyTxBegin and MacTx sinks below count.
@@ -230,7 +263,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                         Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
                                                           { ++m_wireArrivals; }));
             }
-            if (!fast)
+            if (!fast && !queueCountsTx)
             {
                 Connect(PeekPointer(dev),
                         "PhyTxBegin",
@@ -276,7 +309,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                     "MacTx",
                     Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_hostTx; }));
             }
-            auto sampled = m_samples.find(out);
+            if (queueCountsPeak)
+            {
+                continue;
+            }
             if (sampled == m_samples.end())
             {
                 // The peak only (every enqueue and dequeue of every port: no sampling test).

@@ -2,6 +2,7 @@
 #ifndef FABRIC_LINK_MONITOR_H
 #define FABRIC_LINK_MONITOR_H
 
+#include "ns3/fabric-drop-tail-queue.h"
 #include "ns3/fast-p2p-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -115,7 +116,7 @@ class FabricLinkMonitor : public Object
     /// \param inNetwork the packet was between hosts (see GetInFlightPackets)
     void CountDrop(const std::string& reason, bool inNetwork);
 
-    /// Bring the transmission counters of the counting devices' links up to date.
+    /// Bring the transmission counters of the counting devices' and queues' links up to date.
     void CollectLinks() const;
     /// Sums over the counting devices (minus what they had counted at Install).
     struct DeviceTotals
@@ -138,6 +139,17 @@ class FabricLinkMonitor : public Object
     };
 
     std::vector<CountingDevice> m_counting;
+
+    /// A FabricDropTailQueue that counts for this monitor (its counters start at Install).
+    struct CountingQueue
+    {
+        Ptr<FabricDropTailQueue> queue;
+        uint32_t out; //!< the directed link its device transmits onto
+        bool tx;      //!< its dequeues are the link's transmissions (PhyTxBegin, ns-3's device)
+        bool peak;    //!< its peak is the link's maxQueueBytes (the link is not sampled)
+    };
+
+    std::vector<CountingQueue> m_countingQueues;
     mutable std::vector<LinkCounters> m_links; //!< a counting device's tx fields: CollectLinks
     std::map<std::string, uint64_t> m_drops;
     uint64_t m_hostTx{0};       //!< packets hosts' devices took for sending (MacTx)

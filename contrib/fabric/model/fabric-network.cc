@@ -54,6 +54,17 @@ FabricNetwork::GetTypeId()
                             "these two or ns3::PfcQueue (which has its own classes).",
                             BooleanValue(false),
                             MakeBooleanAccessor(&FabricNetwork::m_controlPriority),
+                            MakeBooleanChecker())
+              .AddAttribute("FastQueue",
+                            "Device queues that would be ns3::DropTailQueue<Packet> (the "
+                            "default queue type) are ns3::FabricDropTailQueue<Packet>: a "
+                            "DropTailQueue<Packet> with the same MaxSize, drops, counters and "
+                            "trace sources, fewer instructions per packet, and counters that "
+                            "ns3::FabricLinkMonitor reads instead of connecting sinks. False "
+                            "in the library (a program that asks a device queue for its exact "
+                            "TypeId sees ns-3's); the project's programs set it (FabricCli).",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FabricNetwork::m_fastQueue),
                             MakeBooleanChecker());
     return tid;
 }

@@ -69,6 +69,8 @@ class FabricNetwork : public Object
     FabricLinkDeviceType GetLinkDevice() const { return m_linkDevice; }
     /// Whether device queues serve control packets first (the ControlPriority attribute).
     bool GetControlPriority() const { return m_controlPriority; }
+    /// Whether default device queues are FabricDropTailQueue (attribute FastQueue).
+    bool GetFastQueue() const { return m_fastQueue; }
 
     /**
      * Fix the random streams of the network's random elements (the switches' EcnMarkers).
@@ -108,6 +110,7 @@ class FabricNetwork : public Object
     FabricSwitchMode m_switchMode{FabricSwitchMode::FAST};
     FabricLinkDeviceType m_linkDevice{FabricLinkDeviceType::P2P};
     bool m_controlPriority{false};
+    bool m_fastQueue{false};
     bool m_globalRouting{false};
     std::map<uint32_t, std::function<uint64_t()>> m_holders;
     uint32_t m_nextHolder{0};

@@ -2,6 +2,7 @@
 #include "fast-p2p-net-device.h"
 
 #include "dscp-priority-queue.h"
+#include "fabric-drop-tail-queue.h"
 #include "fast-p2p-channel.h"
 
 #include "ns3/boolean.h"
@@ -223,6 +224,7 @@ FastP2pNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
     // priority FIFOs of a DscpPriorityQueue) may be left unpolled when it is empty.
     m_plainQueue = queue
                 && (queue->GetInstanceTypeId() == DropTailQueue<Packet>::GetTypeId()
+                    || queue->GetInstanceTypeId() == FabricDropTailQueue::GetTypeId()
                     || queue->GetInstanceTypeId() == DscpPriorityQueue::GetTypeId());
 }
 

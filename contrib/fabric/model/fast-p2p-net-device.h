@@ -60,14 +60,13 @@ class FastP2pReceiver
  * PointToPointNetDevice schedules a transmit-complete event after every frame, which then
  * pulls the next frame from the queue. This device keeps the time its transmitter is busy
  * until and skips that event when nothing can observe its absence: the queue is empty, the
- * queue is a plain ns3::DropTailQueue<Packet> or a DscpPriorityQueue (a PfcQueue's Dequeue
- * has side effects), PhyTxEnd has no sink, and no Send can reach the device before the
- * transmitter frees. The
- * last holds on a switch port (ArrivalDriven: every Send comes from a frame received at the
- * node) when no frame is due at the node by then (the channels report the arrival time of
- * every frame they carry, StartArrival) and no channel of the node is shorter than the
- * transmission. A Send that later finds the transmitter free by the clock starts at once, as
- * it would have after the event, so the order of events, and every result, is that of
+ * queue is a plain ns3::DropTailQueue<Packet>, a FabricDropTailQueue or a DscpPriorityQueue (a
+ * PfcQueue's Dequeue has side effects), PhyTxEnd has no sink, and no Send can reach the device
+ * before the transmitter frees. The last holds on a switch port (ArrivalDriven: every Send comes
+ * from a frame received at the node) when no frame is due at the node by then (the channels report
+ * the arrival time of every frame they carry, StartArrival) and no channel of the node is shorter
+ * than the transmission. A Send that later finds the transmitter free by the clock starts at once,
+ * as it would have after the event, so the order of events, and every result, is that of
  * PointToPointNetDevice (doc/fabric.md, "Devices"); an uncongested hop costs one event (the
  * reception at the peer) instead of two.
  *
