@@ -8,6 +8,8 @@
 #include "ns3/queue-size.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 namespace ns3
 {
@@ -140,22 +142,29 @@ FabricDropTailQueue::EnableCounters(uint32_t smallFrameBytes)
 }
 
 bool
-FabricDropTailQueue::WouldNotFit(uint32_t bytes) const
+FabricDropTailQueue::WouldOverflowFast(uint32_t packets, uint32_t bytes)
 {
-    // Queue<Packet>::DoEnqueue: GetCurrentSize() + item > GetMaxSize(), in MaxSize's unit.
-    const uint32_t max = m_maxSize.GetValue();
-    if (m_maxSize.GetUnit() == QueueSizeUnit::PACKETS)
+    // QueueBase::WouldOverflow without its two out-of-line QueueSize calls per packet. MaxSize
+    // may change at any time (QueueBase::SetMaxSize is not virtual): its value is compared
+    // with the one the limit was read from, as bytes (a unit and an integer, no padding).
+    static_assert(std::is_trivially_copyable_v<
+                      QueueSize> && sizeof(QueueSize) == sizeof(QueueSizeUnit) + sizeof(uint32_t));
+    if (!m_limitKnown || std::memcmp(&m_knownMaxSize, &m_maxSize, sizeof(QueueSize)) != 0)
     {
-        return m_nPackets.Get() + 1 > max;
+        m_limitKnown = true;
+        m_knownMaxSize = m_maxSize;
+        m_limit = m_maxSize.GetValue();
+        m_limitInPackets = m_maxSize.GetUnit() == QueueSizeUnit::PACKETS;
     }
-    return m_nBytes.Get() + bytes > max;
+    return m_limitInPackets ? m_nPackets.Get() + packets > m_limit
+                            : m_nBytes.Get() + bytes > m_limit;
 }
 
 bool
-FabricDropTailQueue::MtuWouldOverflow() const
+FabricDropTailQueue::MtuWouldOverflow()
 {
     // QueueBase::WouldOverflow(1, mtu), as NetDeviceQueue asks it.
-    return WouldOverflow(1, m_device->GetMtu());
+    return WouldOverflowFast(1, m_device->GetMtu());
 }
 
 void
@@ -188,7 +197,12 @@ FabricDropTailQueue::Enqueue(Ptr<Packet> item)
 {
     // Per packet: no NS_LOG_FUNCTION (a log check costs on every hop).
     const uint32_t size = item->GetSize();
-    if (WouldNotFit(size))
+    if (m_counting)
+    {
+        ++m_counters.enqueueCalls;
+    }
+    // Queue<Packet>::DoEnqueue's GetCurrentSize() + item > GetMaxSize().
+    if (WouldOverflowFast(1, size))
     {
         DropOnFull(item);
         return false;

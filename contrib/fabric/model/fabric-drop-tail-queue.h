@@ -70,6 +70,7 @@ class FabricDropTailQueue : public DropTailQueue<Packet>
     /// What the queue counts for FabricLinkMonitor once EnableCounters was called.
     struct Counters
     {
+        uint64_t enqueueCalls{0};        //!< packets offered to Enqueue (accepted or dropped)
         uint64_t dequeuedFrames{0};      //!< packets dequeued (not removed)
         uint64_t dequeuedBytes{0};       //!< their bytes
         uint64_t dequeuedSmallFrames{0}; //!< of them, at most the small-frame size
@@ -90,10 +91,10 @@ class FabricDropTailQueue : public DropTailQueue<Packet>
     void DoDispose() override;
 
   private:
-    /// Whether a packet of \p bytes more would exceed MaxSize (DoEnqueue's test).
-    bool WouldNotFit(uint32_t bytes) const;
+    /// Whether \p packets and \p bytes more would exceed MaxSize (QueueBase::WouldOverflow).
+    bool WouldOverflowFast(uint32_t packets, uint32_t bytes);
     /// NetDeviceQueue::PacketEnqueued / PacketDequeued: would another MTU fit?
-    bool MtuWouldOverflow() const;
+    bool MtuWouldOverflow();
     /// The head leaves (Dequeue or Remove): counters, traces as DoDequeue fires them.
     Ptr<Packet> TakeHead();
     /// A packet that does not fit: DropBeforeEnqueue, with the flow control's stop.
@@ -105,6 +106,10 @@ class FabricDropTailQueue : public DropTailQueue<Packet>
     Ptr<NetDeviceQueue> m_txQueue;   //!< flow control (SetFlowControl), or null
     Ptr<NetDevice> m_device;         //!< its device (for the MTU)
     Counters m_counters;
+    QueueSize m_knownMaxSize;     //!< the MaxSize m_limit and m_limitInPackets were read from
+    uint32_t m_limit{0};          //!< MaxSize's value
+    bool m_limitInPackets{false}; //!< MaxSize's unit is packets
+    bool m_limitKnown{false};     //!< m_knownMaxSize was read
     uint32_t m_smallFrame{0};
     bool m_counting{false};
 

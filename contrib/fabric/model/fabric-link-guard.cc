@@ -201,8 +201,14 @@ FabricLinkGuard::Bind(Ptr<Node> node,
         m_ingressRate[p] = peer ? FabricLinkDevice::GetDataRate(peer) : DataRate();
         auto em = CreateObject<FabricLinkErrorModel>();
         em->Bind(this, p);
-        FabricLinkDevice::SetReceiveErrorModel(devices[p], em);
         m_errorModels.push_back(em);
+        // On the device from the moment its ingress is first unusable (IngressChanged), not
+        // before: until then it would drop nothing, and a device without a receive error model
+        // skips a call per frame (ErrorModel::IsCorrupt, about 136 instructions).
+        if (!m_ingressUp[p])
+        {
+            EnsureErrorModel(p);
+        }
     }
 }
 

@@ -78,6 +78,7 @@ FabricLinkMonitor::SumDevices() const
     for (const CountingQueue& c : m_countingQueues)
     {
         t.wireTx += c.tx ? c.queue->GetCounters().dequeuedFrames : 0;
+        t.hostTx += c.tx && c.host ? c.queue->GetCounters().enqueueCalls : 0;
     }
     return t;
 }
@@ -223,8 +224,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             m_queues.push_back(queue);
             const Ptr<FastP2pNetDevice> fast = DynamicCast<FastP2pNetDevice>(dev);
             // A FabricDropTailQueue counts what the queue's BytesInQueue sink (the peak, on
-            // links not sampled) and, on ns-3's device, which transmits exactly what it
-            // dequeues, the PhyTxBegin sink count (one reader per queue; others use sinks).
+            // links not sampled) and, on ns-3's device, the PhyTxBegin and MacTx sinks count:
+            // that device fires PhyTxBegin for exactly the frames it dequeues and MacTx for
+            // exactly the frames it offers to the queue (one reader per queue; others, and
+            // other devices, use sinks).
             const auto sampled = m_samples.find(out);
             bool queueCountsTx = false;
             bool queueCountsPeak = false;
@@ -233,7 +236,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             {
                 queueCountsTx = !fast && DynamicCast<PointToPointNetDevice>(dev);
                 queueCountsPeak = sampled == m_samples.end();
-                m_countingQueues.push_back({fq, out, queueCountsTx, queueCountsPeak});
+                m_countingQueues.push_back({fq, out, queueCountsTx, queueCountsPeak, g.IsHost(v)});
             }
             if (fast)
             {
@@ -302,7 +305,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                             ++m_links[in].rxErrorDrops;
                             CountDrop(FabricDropReason::PHY_RX_ERROR, true);
                         }));
-            if (g.IsHost(v) && !fast)
+            if (g.IsHost(v) && !fast && !queueCountsTx)
             {
                 Connect(
                     PeekPointer(dev),

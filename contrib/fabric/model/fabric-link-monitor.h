@@ -147,6 +147,7 @@ class FabricLinkMonitor : public Object
         uint32_t out; //!< the directed link its device transmits onto
         bool tx;      //!< its dequeues are the link's transmissions (PhyTxBegin, ns-3's device)
         bool peak;    //!< its peak is the link's maxQueueBytes (the link is not sampled)
+        bool host;    //!< a host's queue: with tx, its enqueue calls are the MacTx count
     };
 
     std::vector<CountingQueue> m_countingQueues;
