@@ -20,6 +20,7 @@
 #include <fstream>
 #include <new>
 #include <regex>
+#include <utility>
 
 using namespace ns3;
 
@@ -197,8 +198,12 @@ TEST(FabricCli, BindsTheFabricEventCoreUnlessTheUserChoosesAnother)
     Parsed({});
     EXPECT_EQ(current("SimulatorImplementationType"), kFabricSimulatorImplName);
     EXPECT_EQ(current("SchedulerType"), kFabricSchedulerName);
-    // The direct receive paths too (false in the library), as attribute defaults.
-    for (const char* name : {"ns3::FabricSwitchForwarder", "ns3::FabricHostPath"})
+    // The direct receive paths and the fabric's device queue too (false in the library), as
+    // attribute defaults.
+    for (const auto& [name, attribute] :
+         {std::pair<const char*, const char*>{"ns3::FabricSwitchForwarder", "DirectReceive"},
+          {"ns3::FabricHostPath", "DirectReceive"},
+          {"ns3::FabricNetwork", "FastQueue"}})
     {
         TypeId tid;
         if (!TypeId::LookupByNameFailSafe(name, &tid))
@@ -206,8 +211,9 @@ TEST(FabricCli, BindsTheFabricEventCoreUnlessTheUserChoosesAnother)
             continue; // the sanitized hardening-unit-tests do not link the fabric's models
         }
         TypeId::AttributeInformation info;
-        ASSERT_TRUE(tid.LookupAttributeByName("DirectReceive", &info));
+        ASSERT_TRUE(tid.LookupAttributeByName(attribute, &info));
         EXPECT_EQ(info.initialValue->SerializeToString(info.checker), "true") << name;
+        EXPECT_EQ(info.originalInitialValue->SerializeToString(info.checker), "false") << name;
     }
     // The user's flags are applied after the binding, and recorded as overrides.
     Parsed({"--SimulatorImplementationType=ns3::DefaultSimulatorImpl",

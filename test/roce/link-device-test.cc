@@ -12,9 +12,11 @@
 #include "ns3/core-module.h"
 #include "ns3/dscp-priority-queue.h"
 #include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-drop-tail-queue.h"
 #include "ns3/fabric-failure-detector.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-link-device.h"
+#include "ns3/fabric-link-guard.h"
 #include "ns3/fabric-link-monitor.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
@@ -659,7 +661,8 @@ namespace
 /// What a FabricLinkMonitor reports at the end of a run.
 struct MonitorView
 {
-    std::vector<std::string> links; //!< per directed link: tx bytes, packets, small packets
+    std::vector<std::string> links; //!< per directed link: tx bytes, packets, small packets,
+                                    //!< queue drops, peak queue bytes
     uint64_t txPackets{0};
     uint64_t txSmallPackets{0};
     int64_t inFlight{0};
@@ -675,7 +678,8 @@ View(const Ptr<FabricLinkMonitor>& m)
     for (const auto& c : m->GetLinks())
     {
         v.links.push_back(std::to_string(c.txBytes) + "/" + std::to_string(c.txPackets) + "/"
-                          + std::to_string(c.txSmallPackets) + "/" + std::to_string(c.queueDrops));
+                          + std::to_string(c.txSmallPackets) + "/" + std::to_string(c.queueDrops)
+                          + "/" + std::to_string(c.maxQueueBytes));
     }
     v.txPackets = m->GetTotalTxPackets();
     v.txSmallPackets = m->GetTotalTxSmallPackets();
@@ -705,6 +709,52 @@ ExpectSameView(const MonitorView& a, const MonitorView& b, bool withQueues = tru
 
 } // namespace
 
+namespace
+{
+
+/// Three monitors' views of a run: one installed before it, one 10 us into it, each read while
+/// the run's packets are still in flight (stopped early) and again after it was disposed.
+struct Views
+{
+    MonitorView early, late, earlyDisposed, lateDisposed;
+};
+
+/// Roft16 with two incasts (queue drops), stopped at 30 us; \p views is filled after the run.
+std::function<FabricRoceRunResult()>
+MonitoredRun(Views& views)
+{
+    return [&views]()
+    {
+        auto net = Roft16("150KB");
+        auto early = CreateObject<FabricLinkMonitor>();
+        auto late = CreateObject<FabricLinkMonitor>();
+        FabricRoceRunOptions options;
+        options.stopAt = MicroSeconds(30);
+        options.beforeRun = [early, late](Ptr<FabricNetwork> n, const ApplicationContainer&)
+        {
+            early->Install(n);
+            Simulator::Schedule(MicroSeconds(10), [late, n]() { late->Install(n); });
+        };
+        options.afterRun = [&views, early, late](Ptr<FabricNetwork>, const ApplicationContainer&)
+        {
+            views.early = View(early);
+            views.late = View(late);
+            early->Dispose();
+            late->Dispose();
+            views.earlyDisposed = View(early);
+            views.lateDisposed = View(late);
+        };
+        std::vector<FlowSpec> flows = IncastAndOneMore();
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            flows.push_back(Flow(3 + i, 8 + i, 14, 2000000)); // a second incast: drops
+        }
+        return RunFabricRoce(net, flows, options);
+    };
+}
+
+} // namespace
+
 TEST_F(LinkDevice, MonitorCountsOnTheFastDeviceWhatItsSinksCount)
 {
     // On FastP2pNetDevice links FabricLinkMonitor reads the devices' own frame counters instead
@@ -713,46 +763,10 @@ TEST_F(LinkDevice, MonitorCountsOnTheFastDeviceWhatItsSinksCount)
     // device exactly what they report on ns-3's device, which only has the sinks; read while
     // the run's packets are still in flight (stopped early) and again after the monitors were
     // disposed.
-    struct Views
-    {
-        MonitorView early, late, earlyDisposed, lateDisposed;
-    };
-    auto scenario = [](Views& views)
-    {
-        return [&views]()
-        {
-            auto net = Roft16("150KB");
-            auto early = CreateObject<FabricLinkMonitor>();
-            auto late = CreateObject<FabricLinkMonitor>();
-            FabricRoceRunOptions options;
-            options.stopAt = MicroSeconds(30);
-            options.beforeRun = [early, late](Ptr<FabricNetwork> n, const ApplicationContainer&)
-            {
-                early->Install(n);
-                Simulator::Schedule(MicroSeconds(10), [late, n]() { late->Install(n); });
-            };
-            options.afterRun
-                = [&views, early, late](Ptr<FabricNetwork>, const ApplicationContainer&)
-            {
-                views.early = View(early);
-                views.late = View(late);
-                early->Dispose();
-                late->Dispose();
-                views.earlyDisposed = View(early);
-                views.lateDisposed = View(late);
-            };
-            std::vector<FlowSpec> flows = IncastAndOneMore();
-            for (uint32_t i = 0; i < 6; ++i)
-            {
-                flows.push_back(Flow(3 + i, 8 + i, 14, 2000000)); // a second incast: drops
-            }
-            return RunFabricRoce(net, flows, options);
-        };
-    };
     Views p2p;
     Views fast;
-    const auto a = RunWith<FabricRoceRunResult>("p2p", scenario(p2p));
-    const auto b = RunWith<FabricRoceRunResult>("fast", scenario(fast));
+    const auto a = RunWith<FabricRoceRunResult>("p2p", MonitoredRun(p2p));
+    const auto b = RunWith<FabricRoceRunResult>("fast", MonitoredRun(fast));
     ExpectSameRoceResults(a, b, false);
     EXPECT_EQ(fast.early.txPackets, b.hopPackets);
     EXPECT_GT(fast.late.txPackets, 0u);
@@ -795,3 +809,374 @@ TEST_F(LinkDevice, MonitorInstalledTwiceIsRefused)
 }
 
 } // namespace ns3
+
+// The fabric's device queue (ns3::FabricNetwork::FastQueue, set by the programs): a
+// DropTailQueue<Packet> whose every trace call, counter, drop and flow-control decision is
+// ns-3's, and whose counters FabricLinkMonitor reads instead of sinks.
+namespace
+{
+
+class FabricQueue : public Ns3SimTest
+{
+};
+
+/// Every call of \p q's trace sources, as text, appended to \p log in order.
+void
+RecordQueueTraces(const Ptr<Queue<Packet>>& q, std::vector<std::string>& log)
+{
+    for (const std::string name :
+         {"Enqueue", "Dequeue", "Drop", "DropBeforeEnqueue", "DropAfterDequeue"})
+    {
+        q->TraceConnectWithoutContext(name,
+                                      Callback<void, Ptr<const Packet>>(
+                                          [&log, name](Ptr<const Packet> p) {
+                                              log.push_back(name + " " + std::to_string(p->GetUid())
+                                                            + " " + std::to_string(p->GetSize()));
+                                          }));
+    }
+    for (const std::string name : {"BytesInQueue", "PacketsInQueue"})
+    {
+        q->TraceConnectWithoutContext(
+            name,
+            Callback<void, uint32_t, uint32_t>(
+                [&log, name](uint32_t from, uint32_t to)
+                { log.push_back(name + " " + std::to_string(from) + "->" + std::to_string(to)); }));
+    }
+}
+
+/// QueueBase's counters and the head of \p q.
+std::string
+QueueState(const Ptr<Queue<Packet>>& q)
+{
+    std::ostringstream s;
+    s << q->GetNPackets() << " " << q->GetNBytes() << " " << q->IsEmpty() << " "
+      << q->GetCurrentSize() << " | " << q->GetTotalReceivedPackets() << " "
+      << q->GetTotalReceivedBytes() << " | " << q->GetTotalDroppedPackets() << " "
+      << q->GetTotalDroppedBytes() << " " << q->GetTotalDroppedPacketsBeforeEnqueue() << " "
+      << q->GetTotalDroppedBytesBeforeEnqueue() << " " << q->GetTotalDroppedPacketsAfterDequeue()
+      << " " << q->GetTotalDroppedBytesAfterDequeue() << " | head ";
+    Ptr<const Packet> head = q->Peek();
+    s << (head ? std::to_string(head->GetSize()) + " bytes" : std::string("none"));
+    return s.str();
+}
+
+/**
+ * Apply \p ops to \p q: "E<bytes>" enqueues a packet of that size (the next packet of \p
+ * packets), "D" dequeues, "R" removes, "M<size>" sets MaxSize. Returns what each returned (a
+ * packet as its index in \p packets), the queue's state after it and what \p after says then.
+ */
+std::vector<std::string>
+Drive(const Ptr<Queue<Packet>>& q,
+      const std::vector<std::string>& ops,
+      const std::vector<Ptr<Packet>>& packets,
+      const std::function<std::string()>& after = {})
+{
+    std::vector<std::string> out;
+    size_t next = 0;
+    for (const std::string& op : ops)
+    {
+        std::string result;
+        if (op[0] == 'E')
+        {
+            result = q->Enqueue(packets.at(next++)) ? "accepted" : "dropped";
+        }
+        else if (op[0] == 'D' || op[0] == 'R')
+        {
+            Ptr<Packet> p = op[0] == 'D' ? q->Dequeue() : q->Remove();
+            result
+                = p ? std::to_string(std::find(packets.begin(), packets.end(), p) - packets.begin())
+                    : std::string("null");
+        }
+        else
+        {
+            q->SetMaxSize(QueueSize(op.substr(1)));
+        }
+        out.push_back(op + " " + result + " " + QueueState(q) + (after ? after() : ""));
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_F(FabricQueue, SameTracesCountersAndDropsAsDropTailQueue)
+{
+    const std::vector<std::string> ops
+        = {"E1000", "E1000",  "E1000", "E1",    "D",     "E500", "E600", "R",   "D", "D", "D",
+           "D",     "M5000B", "E2000", "E2000", "E2000", "M3p",  "E10",  "E10", "D", "R", "E10",
+           "E10",   "E10",    "E10",   "M100p", "E10",   "D",    "D",    "D",   "D", "D", "D"};
+    for (const std::string initial : {"3000B", "3p"})
+    {
+        SCOPED_TRACE("MaxSize " + initial);
+        std::vector<Ptr<Packet>> packets;
+        for (const std::string& op : ops)
+        {
+            if (op[0] == 'E')
+            {
+                packets.push_back(Create<Packet>(std::stoul(op.substr(1))));
+            }
+        }
+        Ptr<Queue<Packet>> ns3Queue = CreateObject<DropTailQueue<Packet>>();
+        Ptr<Queue<Packet>> fabricQueue = CreateObject<FabricDropTailQueue>();
+        std::vector<std::string> ns3Log;
+        std::vector<std::string> fabricLog;
+        RecordQueueTraces(ns3Queue, ns3Log);
+        RecordQueueTraces(fabricQueue, fabricLog);
+        ns3Queue->SetMaxSize(QueueSize(initial));
+        fabricQueue->SetMaxSize(QueueSize(initial));
+        EXPECT_EQ(Drive(ns3Queue, ops, packets), Drive(fabricQueue, ops, packets));
+        EXPECT_EQ(ns3Log, fabricLog);
+        // The sequence reached every trace source: drops before enqueue and after dequeue.
+        for (const std::string name : {"Enqueue ",
+                                       "Dequeue ",
+                                       "DropBeforeEnqueue ",
+                                       "DropAfterDequeue ",
+                                       "Drop ",
+                                       "BytesInQueue "})
+        {
+            EXPECT_TRUE(std::any_of(fabricLog.begin(),
+                                    fabricLog.end(),
+                                    [&name](const std::string& l)
+                                    { return l.rfind(name, 0) == 0; }))
+                << name;
+        }
+        EXPECT_GT(fabricQueue->GetTotalDroppedPacketsBeforeEnqueue(), 1u);
+    }
+    // It is a DropTailQueue<Packet>: its MaxSize attribute and default are that class's.
+    Ptr<FabricDropTailQueue> q = CreateObject<FabricDropTailQueue>();
+    EXPECT_TRUE(q->GetInstanceTypeId().IsChildOf(DropTailQueue<Packet>::GetTypeId()));
+    EXPECT_EQ(q->GetMaxSize(), CreateObject<DropTailQueue<Packet>>()->GetMaxSize());
+}
+
+TEST_F(FabricQueue, FlowControlDecisionsAsNetDeviceQueueSinks)
+{
+    // SetFlowControl makes the decisions NetDeviceQueue::ConnectQueueTraces's sinks make (stop
+    // when another MTU would not fit or a packet was dropped, wake when it would fit), before
+    // the sinks a user connects to the same trace sources.
+    const std::vector<std::string> ops
+        = {"E1000", "E1000", "E1000", "D",     "E1000", "E1000", "E1",  "D",   "D", "R",
+           "D",     "D",     "E2500", "E2000", "D",     "M2p",   "E10", "E10", "D", "D"};
+    std::vector<std::string> logs[2];
+    for (const bool fabric : {false, true})
+    {
+        std::vector<std::string>& log = logs[fabric];
+        Ptr<PointToPointNetDevice> dev = CreateObject<PointToPointNetDevice>();
+        dev->SetMtu(1500);
+        Ptr<Queue<Packet>> q;
+        Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
+        if (fabric)
+        {
+            auto fq = CreateObject<FabricDropTailQueue>();
+            fq->SetFlowControl(ndqi->GetTxQueue(0), dev);
+            q = fq;
+        }
+        else
+        {
+            q = CreateObject<DropTailQueue<Packet>>();
+            ndqi->GetTxQueue(0)->ConnectQueueTraces(q);
+        }
+        dev->AggregateObject(ndqi);
+        q->SetMaxSize(QueueSize("4000B"));
+        Ptr<NetDeviceQueue> txq = ndqi->GetTxQueue(0);
+        txq->SetWakeCallback(Callback<void>([&log]() { log.push_back("wake"); }));
+        for (const std::string name : {"Enqueue", "Dequeue", "DropBeforeEnqueue"})
+        {
+            q->TraceConnectWithoutContext(
+                name,
+                Callback<void, Ptr<const Packet>>(
+                    [&log, name, txq](Ptr<const Packet>)
+                    { log.push_back(name + " stopped=" + std::to_string(txq->IsStopped())); }));
+        }
+        std::vector<Ptr<Packet>> packets;
+        for (const std::string& op : ops)
+        {
+            if (op[0] == 'E')
+            {
+                packets.push_back(Create<Packet>(std::stoul(op.substr(1))));
+            }
+        }
+        // NetDeviceQueue::Wake schedules the wake callback now: run it after each step.
+        auto after = [txq]()
+        {
+            Simulator::Run();
+            return " stopped=" + std::to_string(txq->IsStopped());
+        };
+        for (const std::string& line : Drive(q, ops, packets, after))
+        {
+            log.push_back(line);
+        }
+    }
+    EXPECT_EQ(logs[0], logs[1]);
+    EXPECT_GT(std::count(logs[1].begin(), logs[1].end(), "wake"), 1);
+    EXPECT_GT(std::count(logs[1].begin(), logs[1].end(), "DropBeforeEnqueue stopped=1"), 0);
+}
+
+namespace
+{
+
+/// Every call of the device queues' trace sources, through a user's Config paths.
+struct UserQueueTraces
+{
+    std::vector<std::string> log;
+    uint64_t firstUid{UINT64_MAX}; //!< uids are logged relative to the first one seen
+    uint64_t viaDropTailPath{0};   //!< Enqueue calls seen through $ns3::DropTailQueue<Packet>
+};
+
+/// Connect \p t to every device queue of link device \p device ("p2p" or "fast").
+void
+ConnectUserQueueTraces(const std::string& device, UserQueueTraces& t)
+{
+    const std::string base
+        = std::string("/NodeList/*/DeviceList/*/")
+        + (device == "p2p" ? "$ns3::PointToPointNetDevice" : "$ns3::FastP2pNetDevice")
+        + "/TxQueue/";
+    for (const std::string name :
+         {"Enqueue", "Dequeue", "Drop", "DropBeforeEnqueue", "DropAfterDequeue"})
+    {
+        Config::Connect(base + name,
+                        Callback<void, std::string, Ptr<const Packet>>(
+                            [&t, name](std::string context, Ptr<const Packet> p)
+                            {
+                                t.firstUid = std::min(t.firstUid, p->GetUid());
+                                t.log.push_back(std::to_string(Simulator::Now().GetTimeStep()) + " "
+                                                + name + " " + context + " "
+                                                + std::to_string(p->GetUid() - t.firstUid));
+                            }));
+    }
+    Config::Connect(base + "BytesInQueue",
+                    Callback<void, std::string, uint32_t, uint32_t>(
+                        [&t](std::string context, uint32_t, uint32_t to)
+                        { t.log.push_back(context + " bytes " + std::to_string(to)); }));
+    Config::Connect(base + "$ns3::DropTailQueue<Packet>/Enqueue",
+                    Callback<void, std::string, Ptr<const Packet>>(
+                        [&t](std::string, Ptr<const Packet>) { ++t.viaDropTailPath; }));
+}
+
+/// The index of the first line where \p a and \p b differ (their size if none).
+size_t
+FirstDifference(const std::vector<std::string>& a, const std::vector<std::string>& b)
+{
+    const auto d = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+    return static_cast<size_t>(d.first - a.begin());
+}
+
+} // namespace
+
+TEST_F(FabricQueue, SameResultsEventsAndUserTracesOnBothDevices)
+{
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device + " device");
+        UserQueueTraces traces[2];
+        FabricRoceRunResult results[2];
+        for (const bool fastQueue : {false, true})
+        {
+            UserQueueTraces& t = traces[fastQueue];
+            Config::SetDefault("ns3::FabricNetwork::FastQueue", BooleanValue(fastQueue));
+            results[fastQueue] = RunWith<FabricRoceRunResult>(
+                device,
+                [&t, &device, fastQueue]()
+                {
+                    auto net = Roft16("150KB");
+                    EXPECT_EQ(FabricLinkDevice::GetQueue(net->GetDevice(0, 0))
+                                  ->GetInstanceTypeId()
+                                  .GetName(),
+                              fastQueue ? "ns3::FabricDropTailQueue<Packet>"
+                                        : "ns3::DropTailQueue<Packet>");
+                    ConnectUserQueueTraces(device, t);
+                    std::vector<FlowSpec> flows;
+                    for (uint32_t i = 0; i < 8; ++i)
+                    {
+                        flows.push_back(Flow(i, i, 12 + i % 4, 300000));
+                    }
+                    return RunFabricRoce(net, flows, {});
+                });
+        }
+        ExpectSameRoceResults(results[0], results[1]); // the events too
+        EXPECT_GT(results[1].drops.at(FabricDropReason::QUEUE_OVERFLOW), 0u);
+        const std::vector<std::string>& a = traces[0].log;
+        const std::vector<std::string>& b = traces[1].log;
+        EXPECT_EQ(a.size(), b.size());
+        const size_t d = FirstDifference(a, b);
+        EXPECT_EQ(d, std::min(a.size(), b.size()))
+            << (d < a.size() ? a[d] : "") << " vs " << (d < b.size() ? b[d] : "");
+        EXPECT_EQ(traces[0].viaDropTailPath, traces[1].viaDropTailPath);
+        EXPECT_GT(traces[1].viaDropTailPath, 0u);
+        EXPECT_GT(std::count_if(b.begin(),
+                                b.end(),
+                                [](const std::string& l)
+                                { return l.find(" DropBeforeEnqueue ") != std::string::npos; }),
+                  0);
+    }
+}
+
+TEST_F(FabricQueue, MonitorReadsFromTheQueueWhatItsSinksCount)
+{
+    // On ns-3's device with the fabric's queue, the first FabricLinkMonitor of a queue reads
+    // its counters (transmissions, host sends, peak bytes) instead of connecting sinks; the
+    // others connect sinks. All report what they report with DropTailQueue<Packet>.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device + " device");
+        Views views[2];
+        FabricRoceRunResult results[2];
+        for (const bool fastQueue : {false, true})
+        {
+            Config::SetDefault("ns3::FabricNetwork::FastQueue", BooleanValue(fastQueue));
+            results[fastQueue]
+                = RunWith<FabricRoceRunResult>(device, MonitoredRun(views[fastQueue]));
+        }
+        ExpectSameRoceResults(results[0], results[1]);
+        EXPECT_GT(views[1].early.drops, 0u);
+        EXPECT_NE(views[1].early.measuredInFlight, 0);
+        ExpectSameView(views[0].early, views[1].early);
+        ExpectSameView(views[0].late, views[1].late);
+        ExpectSameView(views[0].earlyDisposed, views[1].earlyDisposed, false);
+        ExpectSameView(views[0].lateDisposed, views[1].lateDisposed, false);
+    }
+}
+
+TEST_F(LinkDevice, GuardSetsItsErrorModelWhenALinkFirstFails)
+{
+    // FabricLinkGuard's receive error model is on a device from the moment the link into it
+    // first becomes unusable; until then the device has none (or a user's), and keeps a
+    // user's model as the inner one when the guard's arrives.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device + " device");
+        Config::SetDefault("ns3::FabricNetwork::LinkDevice", StringValue(device));
+        Ptr<FabricNetwork> net = Roft16();
+        const FabricGraph& g = net->GetGraph();
+        auto modelOf = [&net](uint32_t v, uint32_t p)
+        {
+            PointerValue pv;
+            net->GetDevice(v, p)->GetAttribute("ReceiveErrorModel", pv);
+            return pv.Get<ErrorModel>();
+        };
+        for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+        {
+            for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+            {
+                EXPECT_FALSE(modelOf(v, p)) << v << " " << p;
+            }
+        }
+        const uint32_t link = g.GetPortLink(0, 0); // GPU 0 to its leaf
+        const FabricLink& l = g.GetLink(link);
+        Ptr<ErrorModel> user = CreateObject<ReceiveListErrorModel>();
+        FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(l.node[0], l.port[0]), user);
+        FabricFailureHelper failures(net);
+        failures.FailLink(link, MicroSeconds(1));
+        failures.RepairLink(link, MicroSeconds(2));
+        Simulator::Stop(MicroSeconds(3));
+        Simulator::Run();
+        for (uint32_t e = 0; e < 2; ++e)
+        {
+            auto guardModel = DynamicCast<FabricLinkErrorModel>(modelOf(l.node[e], l.port[e]));
+            ASSERT_TRUE(guardModel) << e;
+            EXPECT_EQ(guardModel->GetInner(), e == 0 ? user : nullptr);
+        }
+        EXPECT_FALSE(modelOf(1, 0)); // GPU 1's link never failed
+        net = nullptr;
+        Simulator::Destroy();
+        Config::Reset();
+    }
+}
