@@ -1017,7 +1017,7 @@ namespace
 struct UserQueueTraces
 {
     std::vector<std::string> log;
-    uint64_t firstUid{UINT64_MAX}; //!< uids are logged relative to the first one seen
+    uint64_t firstUid{UINT64_MAX}; //!< uids are logged relative to the first one logged
     uint64_t viaDropTailPath{0};   //!< Enqueue calls seen through $ns3::DropTailQueue<Packet>
 };
 
@@ -1036,10 +1036,13 @@ ConnectUserQueueTraces(const std::string& device, UserQueueTraces& t)
                         Callback<void, std::string, Ptr<const Packet>>(
                             [&t, name](std::string context, Ptr<const Packet> p)
                             {
-                                t.firstUid = std::min(t.firstUid, p->GetUid());
+                                if (t.firstUid == UINT64_MAX)
+                                {
+                                    t.firstUid = p->GetUid();
+                                }
+                                const int64_t uid = int64_t(p->GetUid()) - int64_t(t.firstUid);
                                 t.log.push_back(std::to_string(Simulator::Now().GetTimeStep()) + " "
-                                                + name + " " + context + " "
-                                                + std::to_string(p->GetUid() - t.firstUid));
+                                                + name + " " + context + " " + std::to_string(uid));
                             }));
     }
     Config::Connect(base + "BytesInQueue",
