@@ -141,7 +141,7 @@ FabricDropTailQueue::EnableCounters(uint32_t smallFrameBytes)
     return true;
 }
 
-bool
+inline bool
 FabricDropTailQueue::WouldOverflowFast(uint32_t packets, uint32_t bytes)
 {
     // QueueBase::WouldOverflow without its two out-of-line QueueSize calls per packet. MaxSize
@@ -160,14 +160,14 @@ FabricDropTailQueue::WouldOverflowFast(uint32_t packets, uint32_t bytes)
                             : m_nBytes.Get() + bytes > m_limit;
 }
 
-bool
+inline bool
 FabricDropTailQueue::MtuWouldOverflow()
 {
     // QueueBase::WouldOverflow(1, mtu), as NetDeviceQueue asks it.
     return WouldOverflowFast(1, m_device->GetMtu());
 }
 
-void
+inline void
 FabricDropTailQueue::NotePeak()
 {
     m_counters.peakBytes = std::max(m_counters.peakBytes, m_nBytes.Get());
@@ -229,7 +229,7 @@ FabricDropTailQueue::Enqueue(Ptr<Packet> item)
     return true;
 }
 
-Ptr<Packet>
+inline Ptr<Packet>
 FabricDropTailQueue::TakeHead()
 {
     Ptr<Packet> item = std::move(m_items.front());
