@@ -147,8 +147,8 @@ FabricDropTailQueue::WouldOverflowFast(uint32_t packets, uint32_t bytes)
     // QueueBase::WouldOverflow without its two out-of-line QueueSize calls per packet. MaxSize
     // may change at any time (QueueBase::SetMaxSize is not virtual): its value is compared
     // with the one the limit was read from, as bytes (a unit and an integer, no padding).
-    static_assert(std::is_trivially_copyable_v<
-                      QueueSize> && sizeof(QueueSize) == sizeof(QueueSizeUnit) + sizeof(uint32_t));
+    static_assert(std::is_trivially_copyable_v<QueueSize>);
+    static_assert(sizeof(QueueSize) == sizeof(QueueSizeUnit) + sizeof(uint32_t));
     if (!m_limitKnown || std::memcmp(&m_knownMaxSize, &m_maxSize, sizeof(QueueSize)) != 0)
     {
         m_limitKnown = true;
