@@ -191,6 +191,57 @@ Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, double startS = 0)
 
 } // namespace
 
+// FlowSimRecord's path lists: in place up to INLINE ids, on the heap beyond, a value in both
+// cases (copies independent, moves leave the source empty), equal to a std::vector of the
+// same ids, and written to JSON as one.
+TEST(FlowPathIds, ValueLikeAVectorInPlaceAndOnTheHeap)
+{
+    std::vector<uint32_t> longIds;
+    for (uint32_t i = 0; i < FlowPathIds::INLINE + 5; ++i)
+    {
+        longIds.push_back(1000 + 7 * i);
+    }
+    const std::vector<uint32_t> shortIds{3, 1, 4, 1, 5};
+    for (const auto& ids : {shortIds, longIds, std::vector<uint32_t>{}})
+    {
+        FlowPathIds a(ids);
+        EXPECT_EQ(a.size(), ids.size());
+        EXPECT_EQ(a, ids);
+        EXPECT_EQ(ids, a);
+        EXPECT_EQ(a.ToVector(), ids);
+        EXPECT_EQ(nlohmann::json(a), nlohmann::json(ids));
+        FlowPathIds b(a); // copy: its own storage
+        FlowPathIds c;
+        c = a;
+        a.assign(shortIds.data(), shortIds.data() + 2);
+        EXPECT_EQ(a, (std::vector<uint32_t>{3, 1}));
+        EXPECT_EQ(b, ids);
+        EXPECT_EQ(c, ids);
+        EXPECT_EQ(b, c);
+        FlowPathIds d(std::move(b));
+        EXPECT_EQ(d, ids);
+        EXPECT_TRUE(b.empty());
+        c = std::move(a);
+        EXPECT_EQ(c, (std::vector<uint32_t>{3, 1}));
+        EXPECT_TRUE(a.empty());
+        if (!ids.empty())
+        {
+            EXPECT_EQ(d.front(), ids.front());
+            EXPECT_EQ(d.back(), ids.back());
+            EXPECT_NE(d, (std::vector<uint32_t>(ids.begin(), ids.end() - 1)));
+        }
+    }
+    // A long list assigned over a short one and back.
+    FlowPathIds e{1, 2};
+    e.assign(longIds.data(), longIds.data() + longIds.size());
+    EXPECT_EQ(e, longIds);
+    e = {9};
+    EXPECT_EQ(e, (std::vector<uint32_t>{9}));
+    std::ostringstream os;
+    os << FlowPathIds{0, 4, 6};
+    EXPECT_EQ(os.str(), "{0, 4, 6}");
+}
+
 TEST(FlowSimulator, LoneFlowTakesItsIdealTime)
 {
     auto routing = Star(2);
