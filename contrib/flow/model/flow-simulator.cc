@@ -404,10 +404,21 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> phaseLeft;
     std::vector<FlowSimLinkEvent> linkEvents;
 
-    std::vector<double> capacity;  //!< nominal, per directed link
-    std::vector<Link> links;       //!< per directed link
-    std::vector<LinkAcc> acc;      //!< per directed link
-    std::vector<uint32_t> localOf; //!< per directed link: index in the instance being built
+    /// Where a port leads: the directed link leaving through it, the node and port at its far
+    /// end (what path tracing asks of the graph at every hop, in one look-up).
+    struct PortHop
+    {
+        uint32_t dirLink;
+        uint32_t peer;
+        uint32_t peerPort;
+    };
+
+    std::vector<uint32_t> portBase; //!< per node: index of its port 0 in portHop
+    std::vector<PortHop> portHop;   //!< per (node, port), ports of a node consecutive
+    std::vector<double> capacity;   //!< nominal, per directed link
+    std::vector<Link> links;        //!< per directed link
+    std::vector<LinkAcc> acc;       //!< per directed link
+    std::vector<uint32_t> localOf;  //!< per directed link: index in the instance being built
     /// With a fluid split: each links[d].flows entry's weight on the link, at the same index.
     std::vector<std::vector<double>> linkWeights;
     uint32_t stamp{0};
@@ -828,16 +839,29 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     const uint32_t nd = 2 * nl;
     s.capacity.resize(nd);
     m_links.resize(nd); // empty until now: SetRouting runs once
-    // One look-up per link (both directions share its rate), the default read once.
+    const uint32_t nn = s.graph->GetNNodes();
+    s.portBase.resize(nn);
+    uint32_t ports = 0;
+    for (uint32_t v = 0; v < nn; ++v)
+    {
+        s.portBase[v] = ports;
+        ports += s.graph->GetNPorts(v);
+    }
+    s.portHop.resize(ports);
+    // One look-up per link (both directions share its rate, each end's port leads to the
+    // other end), the default read once.
     const double defaultBps = double(m_defaultRate.GetBitRate());
     for (uint32_t l = 0; l < nl; ++l)
     {
-        const double r = s.graph->GetLink(l).rateBps;
-        const double c = r > 0 ? r : defaultBps;
+        const FabricLink& link = s.graph->GetLink(l);
+        const double c = link.rateBps > 0 ? link.rateBps : defaultBps;
         s.capacity[2 * l] = c;
         s.capacity[2 * l + 1] = c;
         m_links[2 * l].capacityBps = c;
         m_links[2 * l + 1].capacityBps = c;
+        s.portHop[s.portBase[link.node[0]] + link.port[0]] = {2 * l, link.node[1], link.port[1]};
+        s.portHop[s.portBase[link.node[1]] + link.port[1]]
+            = {2 * l + 1, link.node[0], link.port[0]};
     }
     s.links = std::vector<Impl::Link>(nd);
     s.acc.assign(nd, Impl::LinkAcc{});
@@ -1226,6 +1250,8 @@ FlowSimulator::Run(double stopS)
         // small run spends much of its time allocating path vectors otherwise).
         uint32_t* nodes = hashed.nodes.data();
         uint32_t* dirLinks = hashed.dirLinks.data();
+        const uint32_t* portBase = s.portBase.data();
+        const Impl::PortHop* portHop = s.portHop.data();
         uint32_t hops = 0;
         nodes[0] = fs.src;
         {
@@ -1239,13 +1265,11 @@ FlowSimulator::Run(double stopS)
                 {
                     break;
                 }
-                // GetEgressDirLink, GetPeerPort and GetPeer from one look-up of the link.
-                const uint32_t id = g.GetPortLink(node, port);
-                const FabricLink& l = g.GetLink(id);
-                const uint32_t side = (l.node[0] == node && l.port[0] == port) ? 0 : 1;
-                dirLinks[hops] = 2 * id + side;
-                inPort = l.port[1 - side];
-                node = l.node[1 - side];
+                // GetEgressDirLink, GetPeerPort and GetPeer in one look-up of our own table.
+                const Impl::PortHop& h = portHop[portBase[node] + port];
+                dirLinks[hops] = h.dirLink;
+                inPort = h.peerPort;
+                node = h.peer;
                 nodes[++hops] = node;
             }
             hashed.hops = hops;
