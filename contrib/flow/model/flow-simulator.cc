@@ -63,9 +63,39 @@ struct Event
 };
 
 /**
+ * Storage for the flow lists of busy links (FlowIdList beyond its ids in place): blocks cut
+ * from chunks that never move and live as long as the simulator. A list that outgrows its
+ * block takes a new one twice as large and leaves the old one unused (lists never shrink, so
+ * at most half of what a list holds is left behind): a run of 240 flows used to call
+ * operator new[] for some 50 links, one at a time.
+ */
+class IdPool
+{
+  public:
+    /// \p n ids of uninitialized storage.
+    uint32_t* Take(uint32_t n)
+    {
+        if (m_used + n > m_size)
+        {
+            m_size = std::max<size_t>(n, std::min<size_t>(2 * m_size + 2048, 1u << 18));
+            m_chunks.emplace_back(new uint32_t[m_size]);
+            m_used = 0;
+        }
+        uint32_t* p = m_chunks.back().get() + m_used;
+        m_used += n;
+        return p;
+    }
+
+  private:
+    std::vector<std::unique_ptr<uint32_t[]>> m_chunks;
+    size_t m_used{0};
+    size_t m_size{0};
+};
+
+/**
  * The ids of the flows on one link: up to N of them stored in place (in the link's own cache
- * line, where the scans of the rate recomputation find them without a second miss), more on
- * the heap. Order is kept as a std::vector's would be (push_back, swap with the last on
+ * line, where the scans of the rate recomputation find them without a second miss), more in
+ * an IdPool. Order is kept as a std::vector's would be (push_back, swap with the last on
  * removal), so sums over a link run in the same order.
  */
 template<uint32_t N>
@@ -80,17 +110,9 @@ class FlowIdList
         : m_size(o.m_size),
           m_capacity(o.m_capacity)
     {
-        std::memcpy(&m_ids, &o.m_ids, sizeof(m_ids)); // the ids in place or the heap pointer
+        std::memcpy(&m_ids, &o.m_ids, sizeof(m_ids)); // the ids in place or the pool pointer
         o.m_size = 0;
         o.m_capacity = N;
-    }
-
-    ~FlowIdList()
-    {
-        if (m_capacity > N)
-        {
-            delete[] m_ids.heap;
-        }
     }
 
     uint32_t* begin() { return m_capacity > N ? m_ids.heap : m_ids.inl; }
@@ -104,18 +126,15 @@ class FlowIdList
     uint32_t back() const { return begin()[m_size - 1]; }
     void pop_back() { --m_size; }
 
-    void push_back(uint32_t f)
+    /// Append \p f; beyond N ids the list lives in \p pool (which must outlive it).
+    void push_back(uint32_t f, IdPool& pool)
     {
         if (m_size == m_capacity)
         {
             // The first spill makes room for 32 (links that spill usually keep growing).
             const uint32_t room = m_capacity > N ? 2 * m_capacity : std::max<uint32_t>(32, 2 * N);
-            auto* grown = new uint32_t[room];
+            uint32_t* grown = pool.Take(room);
             std::copy(begin(), end(), grown);
-            if (m_capacity > N)
-            {
-                delete[] m_ids.heap;
-            }
             m_ids.heap = grown;
             m_capacity = room;
         }
@@ -399,6 +418,7 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> flowMark; //!< threshold recomputation: == stamp once in the component
     FlowIdIndex byId;
     LinkArena linkArena;
+    IdPool linkFlowPool; //!< the flow lists of links with more than Link::flows holds in place
     std::vector<std::vector<uint32_t>> dependents;
     std::vector<std::vector<uint32_t>> phaseFlows;
     std::vector<uint32_t> phaseLeft;
@@ -1340,7 +1360,7 @@ FlowSimulator::Run(double stopS)
         Impl::Flow& fl = s.flows[f];
         for (const auto& [d, w] : fl.links)
         {
-            s.links[d].flows.push_back(f);
+            s.links[d].flows.push_back(f, s.linkFlowPool);
             if (fluid)
             {
                 s.linkWeights[d].push_back(w);
