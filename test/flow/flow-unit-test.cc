@@ -239,6 +239,17 @@ TEST(FlowPathIds, ValueLikeAVectorInPlaceAndOnTheHeap)
     EXPECT_EQ(e, longIds);
     e = {9};
     EXPECT_EQ(e, (std::vector<uint32_t>{9}));
+    // Grown one id at a time past the ids in place, assigned from a vector, cleared.
+    FlowPathIds grown;
+    for (uint32_t id : longIds)
+    {
+        grown.push_back(id);
+    }
+    EXPECT_EQ(grown, longIds);
+    grown = shortIds;
+    EXPECT_EQ(grown, shortIds);
+    grown.clear();
+    EXPECT_TRUE(grown.empty());
     std::ostringstream os;
     os << FlowPathIds{0, 4, 6};
     EXPECT_EQ(os.str(), "{0, 4, 6}");

@@ -72,7 +72,33 @@ class FlowPathIds
         return *this;
     }
 
+    /// The ids of \p ids, in order.
+    FlowPathIds& operator=(const std::vector<uint32_t>& ids)
+    {
+        assign(ids.data(), ids.data() + ids.size());
+        return *this;
+    }
+
     ~FlowPathIds() { Release(); }
+
+    /// Append \p id (a list past INLINE ids moves to the heap, growing geometrically).
+    void push_back(uint32_t id)
+    {
+        if (m_size == m_cap)
+        {
+            auto* grown = new uint32_t[2 * m_cap];
+            std::memcpy(grown, Data(), m_size * sizeof(uint32_t));
+            const uint32_t n = m_size;
+            Release();
+            m_heap = grown;
+            m_cap = 2 * n;
+            m_size = n;
+        }
+        Data()[m_size++] = id;
+    }
+
+    /// No ids (the storage is kept).
+    void clear() { m_size = 0; }
 
     /// Replace the list by [\p first, \p last) (which must not point into this list).
     void assign(const uint32_t* first, const uint32_t* last)

@@ -433,7 +433,7 @@ struct FlowSimulator::Impl
         uint32_t peerPort;
     };
 
-    std::vector<uint32_t> portBase; //!< per node: index of its port 0 in portHop
+    std::vector<uint32_t> portBase; //!< per node: index of its port 0 in portHop (+ the end)
     std::vector<PortHop> portHop;   //!< per (node, port), ports of a node consecutive
     std::vector<double> capacity;   //!< nominal, per directed link
     std::vector<Link> links;        //!< per directed link
@@ -906,13 +906,14 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     s.capacity.resize(nd);
     m_links.resize(nd); // empty until now: SetRouting runs once
     const uint32_t nn = s.graph->GetNNodes();
-    s.portBase.resize(nn);
+    s.portBase.resize(size_t(nn) + 1);
     uint32_t ports = 0;
     for (uint32_t v = 0; v < nn; ++v)
     {
         s.portBase[v] = ports;
         ports += s.graph->GetNPorts(v);
     }
+    s.portBase[nn] = ports;
     s.portHop.resize(ports);
     // One look-up per link (both directions share its rate, each end's port leads to the
     // other end), the default read once.
@@ -1332,8 +1333,17 @@ FlowSimulator::Run(double stopS)
                 {
                     break;
                 }
-                // GetEgressDirLink, GetPeerPort and GetPeer in one look-up of our own table.
-                const Impl::PortHop& h = portHop[portBase[node] + port];
+                // GetEgressDirLink, GetPeerPort and GetPeer in one look-up of our own table
+                // (a port the node lacks is refused as FabricGraph::GetPortLink refuses it).
+                const uint32_t at = portBase[node] + port;
+                if (port >= portBase[node + 1] - portBase[node])
+                {
+                    throw std::out_of_range(
+                        "FlowSimulator: the routing chose port " + std::to_string(port)
+                        + " of node " + std::to_string(node) + ", which has "
+                        + std::to_string(portBase[node + 1] - portBase[node]) + " ports");
+                }
+                const Impl::PortHop& h = portHop[at];
                 dirLinks[hops] = h.dirLink;
                 inPort = h.peerPort;
                 node = h.peer;
