@@ -1052,6 +1052,15 @@ FlowSimulator::AddLinkEvent(const FlowSimLinkEvent& e)
 namespace
 {
 
+/// A routing chose a port its node lacks (FabricGraph::GetPortLink refuses it alike).
+[[noreturn, gnu::cold, gnu::noinline]] void
+BadPort(uint32_t node, uint32_t port, uint32_t ports)
+{
+    throw std::out_of_range("FlowSimulator: the routing chose port " + std::to_string(port)
+                            + " of node " + std::to_string(node) + ", which has "
+                            + std::to_string(ports) + " ports");
+}
+
 void
 Apply(FabricState& state, const FlowSimLinkEvent& e)
 {
@@ -1338,10 +1347,7 @@ FlowSimulator::Run(double stopS)
                 const uint32_t at = portBase[node] + port;
                 if (port >= portBase[node + 1] - portBase[node])
                 {
-                    throw std::out_of_range(
-                        "FlowSimulator: the routing chose port " + std::to_string(port)
-                        + " of node " + std::to_string(node) + ", which has "
-                        + std::to_string(portBase[node + 1] - portBase[node]) + " ports");
+                    BadPort(node, port, portBase[node + 1] - portBase[node]);
                 }
                 const Impl::PortHop& h = portHop[at];
                 dirLinks[hops] = h.dirLink;
