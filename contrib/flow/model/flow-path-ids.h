@@ -16,8 +16,8 @@ namespace ns3
  * \ingroup flow
  * A list of node or directed-link ids of one path (FlowSimRecord::path, ::dirLinks): a value
  * like a std::vector<uint32_t> (copied, compared, iterated), that holds up to \c INLINE ids in
- * place and only a longer list on the heap. A path of the fabrics here has at most 7 nodes, so
- * a record's two lists need no allocation: two mallocs per flow were a tenth of a 240-flow
+ * place and only a longer list on the heap. The default comparison's paths have 4 to 7 nodes,
+ * so a record's two lists need no allocation: two mallocs per flow were a tenth of a 240-flow
  * run's instructions. Compares equal to a std::vector<uint32_t> with the same ids (the packet
  * level's RoceFlowRecord::path), converts to one (ToVector, or implicitly).
  */

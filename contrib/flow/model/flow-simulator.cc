@@ -65,9 +65,9 @@ struct Event
 /**
  * Storage for the flow lists of busy links (FlowIdList beyond its ids in place): blocks cut
  * from chunks that never move and live as long as the simulator. A list that outgrows its
- * block takes a new one twice as large and leaves the old one unused (lists never shrink, so
- * at most half of what a list holds is left behind): a run of 240 flows used to call
- * operator new[] for some 50 links, one at a time.
+ * block takes a new one twice as large and leaves the old one unused (lists never shrink; the
+ * blocks a list left behind add up to less than its current one): a run of 240 flows used to
+ * call operator new[] for some 50 links, one at a time.
  */
 class IdPool
 {
@@ -467,8 +467,9 @@ struct FlowSimulator::Impl
     /// Completions (a fluid end plus the flow's path tail) in (time, insertion) order, read
     /// from tailHead on. Fluid ends are popped in time order and tails differ little, so a new
     /// completion lands at or near the back: a few entries moved instead of a heap's sifting
-    /// (a fifth of the event handling of a 240-flow run). One that would move more than
-    /// MAX_TAIL_SHIFT entries goes to the heap instead, so the work stays bounded.
+    /// (popping 240 completions from the heap cost 0.05 M of a 240-flow run's 0.92 M
+    /// instructions). One that would move more than MAX_TAIL_SHIFT entries goes to the heap
+    /// instead, so the work stays bounded.
     std::vector<Event> tails;
     size_t tailHead{0};
     static constexpr size_t MAX_TAIL_SHIFT = 32;
