@@ -18,8 +18,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <random>
@@ -191,6 +193,68 @@ Flow(uint32_t id, uint32_t src, uint32_t dst, uint64_t bytes, double startS = 0)
 
 } // namespace
 
+// FlowSimRecord's path lists: in place up to INLINE ids, on the heap beyond, a value in both
+// cases (copies independent, moves leave the source empty), equal to a std::vector of the
+// same ids, and written to JSON as one.
+TEST(FlowPathIds, ValueLikeAVectorInPlaceAndOnTheHeap)
+{
+    std::vector<uint32_t> longIds;
+    for (uint32_t i = 0; i < FlowPathIds::INLINE + 5; ++i)
+    {
+        longIds.push_back(1000 + 7 * i);
+    }
+    const std::vector<uint32_t> shortIds{3, 1, 4, 1, 5};
+    for (const auto& ids : {shortIds, longIds, std::vector<uint32_t>{}})
+    {
+        FlowPathIds a(ids);
+        EXPECT_EQ(a.size(), ids.size());
+        EXPECT_EQ(a, ids);
+        EXPECT_EQ(ids, a);
+        EXPECT_EQ(a.ToVector(), ids);
+        EXPECT_EQ(nlohmann::json(a), nlohmann::json(ids));
+        FlowPathIds b(a); // copy: its own storage
+        FlowPathIds c;
+        c = a;
+        a.assign(shortIds.data(), shortIds.data() + 2);
+        EXPECT_EQ(a, (std::vector<uint32_t>{3, 1}));
+        EXPECT_EQ(b, ids);
+        EXPECT_EQ(c, ids);
+        EXPECT_EQ(b, c);
+        FlowPathIds d(std::move(b));
+        EXPECT_EQ(d, ids);
+        EXPECT_TRUE(b.empty());
+        c = std::move(a);
+        EXPECT_EQ(c, (std::vector<uint32_t>{3, 1}));
+        EXPECT_TRUE(a.empty());
+        if (!ids.empty())
+        {
+            EXPECT_EQ(d.front(), ids.front());
+            EXPECT_EQ(d.back(), ids.back());
+            EXPECT_NE(d, (std::vector<uint32_t>(ids.begin(), ids.end() - 1)));
+        }
+    }
+    // A long list assigned over a short one and back.
+    FlowPathIds e{1, 2};
+    e.assign(longIds.data(), longIds.data() + longIds.size());
+    EXPECT_EQ(e, longIds);
+    e = {9};
+    EXPECT_EQ(e, (std::vector<uint32_t>{9}));
+    // Grown one id at a time past the ids in place, assigned from a vector, cleared.
+    FlowPathIds grown;
+    for (uint32_t id : longIds)
+    {
+        grown.push_back(id);
+    }
+    EXPECT_EQ(grown, longIds);
+    grown = shortIds;
+    EXPECT_EQ(grown, shortIds);
+    grown.clear();
+    EXPECT_TRUE(grown.empty());
+    std::ostringstream os;
+    os << FlowPathIds{0, 4, 6};
+    EXPECT_EQ(os.str(), "{0, 4, 6}");
+}
+
 TEST(FlowSimulator, LoneFlowTakesItsIdealTime)
 {
     auto routing = Star(2);
@@ -313,6 +377,105 @@ TEST(FlowSimulator, CreateWithAttributesHonoursNsAttributeDefault)
     FlowSimulator::CreateWithAttributes(AttributeConstructionList())->GetAttribute("MaxHops", fast);
     EXPECT_EQ(fast.Get(), 33u);
     unsetenv("NS_ATTRIBUTE_DEFAULT");
+}
+
+namespace
+{
+/// Run \p flows over \p routing; the finish times in the order FlowComplete reported them.
+std::vector<double>
+CompletionOrder(Ptr<FabricRouting> routing,
+                const std::vector<FlowSpec>& flows,
+                Ptr<FlowSimulator>& sim)
+{
+    sim = CreateObject<FlowSimulator>();
+    sim->SetRouting(routing);
+    sim->AddFlows(flows);
+    std::vector<double> finished;
+    const FlowSimulator* raw = PeekPointer(sim);
+    sim->TraceConnectWithoutContext(
+        "FlowComplete",
+        Callback<void, uint32_t, double>([&](uint32_t f, double)
+                                         { finished.push_back(raw->GetRecords()[f].finishS); }));
+    sim->Run();
+    return finished;
+}
+} // namespace
+
+// Completions are kept in a sorted run with a bounded insertion (FlowSimulator::Impl::tails):
+// a completion far ahead of the pending ones goes to the event heap instead, and the run is
+// compacted after 1024 completions without a pause. Either way they are reported in time
+// order, each flow at its fluid end plus its path tail.
+TEST(FlowSimulator, CompletionsInTimeOrderWhenTailsOvertake)
+{
+    // 40 flows over a chain of 12 switches (tails of about 26 us) end their fluid together,
+    // 40 flows through one switch (tails of about 4 us) end theirs 1 us later: each of the
+    // latter completes before all 40 pending ones, more than the run shifts.
+    auto g = std::make_shared<FabricGraph>();
+    const uint32_t pairs = 40;
+    for (uint32_t h = 0; h < 4 * pairs; ++h)
+    {
+        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+    }
+    std::vector<uint32_t> chain;
+    for (uint32_t i = 0; i < 12; ++i)
+    {
+        chain.push_back(g->AddNode(FabricRole::SWITCH, "x" + std::to_string(i), 1));
+        if (i > 0)
+        {
+            g->Connect(chain[i - 1], chain[i], 100e9);
+        }
+    }
+    const uint32_t hub = g->AddNode(FabricRole::SWITCH, "hub", 1);
+    std::vector<FlowSpec> flows;
+    const double endS = 100e-6;
+    for (uint32_t i = 0; i < pairs; ++i)
+    {
+        g->Connect(i, chain.front(), 100e9);        // long-path senders
+        g->Connect(pairs + i, chain.back(), 100e9); // their receivers
+        g->Connect(2 * pairs + i, hub, 100e9);      // short-path senders
+        g->Connect(3 * pairs + i, hub, 100e9);      // their receivers
+        // Wire bytes are about 1% above the payload: sizes set so that the long-path flows
+        // (sharing the chain: 2.5 Gb/s each) end their fluid before the short ones (100 Gb/s).
+        flows.push_back(Flow(i, i, pairs + i, uint64_t(2.5e9 / 8 * endS)));
+        flows.push_back(
+            Flow(pairs + i, 2 * pairs + i, 3 * pairs + i, uint64_t(100e9 / 8 * (endS + 1e-6))));
+    }
+    Ptr<FlowSimulator> sim;
+    const std::vector<double> order = CompletionOrder(MakeRouting<EcmpRouting>(g), flows, sim);
+    ASSERT_EQ(order.size(), flows.size());
+    EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+    double lastShort = 0;
+    double firstLong = INFINITY;
+    for (const FlowSimRecord& r : sim->GetRecords())
+    {
+        ASSERT_TRUE(r.complete);
+        if (r.spec.id < pairs)
+        {
+            firstLong = std::min(firstLong, r.finishS);
+        }
+        else
+        {
+            lastShort = std::max(lastShort, r.finishS);
+            EXPECT_NEAR(r.FctSeconds(), r.idealS, 1e-12); // alone on its path
+        }
+    }
+    EXPECT_LT(lastShort, firstLong) << "the short tails overtook the long ones";
+
+    // 1100 short flows one after the other on one pair: a completion is always pending (the
+    // tail outlasts the gap), so the run is compacted rather than emptied.
+    std::vector<FlowSpec> stream;
+    for (uint32_t i = 0; i < 1100; ++i)
+    {
+        stream.push_back(Flow(i, 0, 1, 1000, i * 1e-6));
+    }
+    const std::vector<double> streamOrder = CompletionOrder(Star(2), stream, sim);
+    ASSERT_EQ(streamOrder.size(), stream.size());
+    EXPECT_TRUE(std::is_sorted(streamOrder.begin(), streamOrder.end()));
+    for (const FlowSimRecord& r : sim->GetRecords())
+    {
+        ASSERT_TRUE(r.complete);
+        EXPECT_NEAR(r.FctSeconds(), r.idealS, 1e-12) << "flow " << r.spec.id;
+    }
 }
 
 TEST(FlowSimulator, IncastSharesAndConservesBytes)

@@ -6,6 +6,7 @@
 #include "ns3/fabric-graph.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/fabric-state.h"
+#include "ns3/flow-path-ids.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -57,12 +58,12 @@ struct FlowSimRecord
     double finishS{0}; //!< when its last byte was acknowledged (fluid end + path tail)
     double idealS{0};  //!< wire bytes / bottleneck rate + base RTT, first packet counted once
     double baseRttS{0};
-    double lineBps{0};              //!< slowest link of the path
-    double wireBytes{0};            //!< payload plus per-packet headers
-    double stalledS{0};             //!< time spent started, not done and at rate zero
-    uint32_t reroutes{0};           //!< path changes after the start
-    std::vector<uint32_t> path;     //!< node ids, source to destination (the hashed path)
-    std::vector<uint32_t> dirLinks; //!< directed links of that path
+    double lineBps{0};    //!< slowest link of the path
+    double wireBytes{0};  //!< payload plus per-packet headers
+    double stalledS{0};   //!< time spent started, not done and at rate zero
+    uint32_t reroutes{0}; //!< path changes after the start
+    FlowPathIds path;     //!< node ids, source to destination (the hashed path)
+    FlowPathIds dirLinks; //!< directed links of that path
 
     double FctSeconds() const { return complete ? finishS - startS : -1; }
     double Slowdown() const { return complete && idealS > 0 ? FctSeconds() / idealS : -1; }
