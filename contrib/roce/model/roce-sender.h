@@ -176,7 +176,7 @@ class RoceSender : public Application
     uint64_t m_viewListener{0}; //!< AddNodeViewListener id (valid while m_fabricRouting is set)
     bool m_reroutePending{false};
     uint32_t m_reroutes{0};
-    bool m_stallReported{false};       //!< the first stall went to FabricWarn
+    bool m_stallReported{false}; //!< the first stall went to FabricWarn
     double m_lineBps{0};
     Time m_lastAckProgress; //!< watchdog reference: last time the oldest unacked PSN advanced
     Time m_startedAt;
