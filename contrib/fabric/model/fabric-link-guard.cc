@@ -201,8 +201,14 @@ FabricLinkGuard::Bind(Ptr<Node> node,
         m_ingressRate[p] = peer ? FabricLinkDevice::GetDataRate(peer) : DataRate();
         auto em = CreateObject<FabricLinkErrorModel>();
         em->Bind(this, p);
-        FabricLinkDevice::SetReceiveErrorModel(devices[p], em);
         m_errorModels.push_back(em);
+        // The model goes on the device when the link into it first fails (IngressChanged):
+        // until then it would let every packet through, at the cost of a call and a few cold
+        // cache lines per packet received.
+        if (!m_ingressUp[p])
+        {
+            EnsureErrorModel(p);
+        }
     }
 }
 

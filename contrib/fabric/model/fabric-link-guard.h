@@ -63,7 +63,9 @@ class FabricLinkErrorModel : public ErrorModel
  * FabricDropReason::LINK_DOWN), and, on a node with IPv4, the port's interface is set down
  * (Ipv4::SetDown, so the routing protocol's NotifyInterfaceDown runs); repair sets it up
  * again. Packets arriving over a link that is unusable, or that was on the wire when it went
- * down, are dropped at the receiving device by a FabricLinkErrorModel (link-down as well).
+ * down, are dropped at the receiving device by a FabricLinkErrorModel (link-down as well),
+ * which the guard sets on the device when the link into it first becomes unusable (keeping a
+ * model the user set as its inner model).
  * The switch fast path checks IsPortUsable before sending.
  *
  * Trace sources (Config paths /NodeList/<i>/$ns3::FabricLinkGuard/<name>):
