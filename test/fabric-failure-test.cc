@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
+#include "ns3/error-model.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-ipv4-routing.h"
@@ -550,6 +551,57 @@ TEST_P(FabricFailure, RocePathChangesAreRecorded)
     EXPECT_NEAR(j[0]["path_changes"][0]["t_us"].get<double>(), 25.0, 1e-9);
     EXPECT_FALSE(j[1].contains("path_changes"));
     EXPECT_EQ(r.Unaccounted(), 0);
+}
+
+// The guard's receive error model goes on a device only when the link into it first fails
+// (a healthy receiver calls no model per packet); a model the user set before is kept as its
+// inner model and still decides for the packets the failure does not drop.
+TEST_P(FabricFailure, GuardErrorModelWrapsAUsersModelWhenTheLinkFirstFails)
+{
+    auto g = Chain(100e9);
+    auto routing = MakeRouting<EcmpRouting>(g);
+    auto net = Install(g, routing);
+    auto modelOf = [](Ptr<NetDevice> dev)
+    {
+        PointerValue v;
+        dev->GetAttribute("ReceiveErrorModel", v);
+        return v.Get<ErrorModel>();
+    };
+    Ptr<NetDevice> intoS3 = net->GetDevice(3, 0); // receives over link 1 (s2 -> s3)
+    Ptr<NetDevice> intoS2 = net->GetDevice(2, 1); // receives over link 1 (s3 -> s2)
+    Ptr<NetDevice> healthy = net->GetDevice(1, 0);
+    EXPECT_FALSE(modelOf(intoS3));
+    EXPECT_FALSE(modelOf(intoS2));
+    auto user = CreateObject<ReceiveListErrorModel>();
+    user->SetList({5, 150}); // the 5th and 150th packets asked about: one before, one after
+    FabricLinkDevice::SetReceiveErrorModel(intoS3, user);
+    EXPECT_EQ(modelOf(intoS3), user) << "the guard leaves a healthy link's model alone";
+
+    auto during = std::make_shared<std::vector<Ptr<ErrorModel>>>();
+    Simulator::Schedule(MicroSeconds(21),
+                        [during, intoS3, intoS2, healthy, modelOf]()
+                        {
+                            during->push_back(modelOf(intoS3));
+                            during->push_back(modelOf(intoS2));
+                            during->push_back(modelOf(healthy));
+                        });
+    FabricFailureHelper failures(net);
+    failures.Schedule("link:1@20us,repair:link:1@60us");
+    auto atS3 = RecordRx(intoS3);
+    auto r = RunFabricUdp(net, {Flow(0, 0, 1, 1000, 49152)}, {200e9}, PAYLOAD);
+    ExpectAccounted(r);
+    ASSERT_EQ(during->size(), 3u);
+    auto wrapS3 = DynamicCast<FabricLinkErrorModel>((*during)[0]);
+    auto wrapS2 = DynamicCast<FabricLinkErrorModel>((*during)[1]);
+    ASSERT_TRUE(wrapS3) << "the failure puts the guard's model on the device";
+    ASSERT_TRUE(wrapS2);
+    EXPECT_EQ(wrapS3->GetInner(), user);
+    EXPECT_FALSE(wrapS2->GetInner());
+    EXPECT_FALSE((*during)[2]) << "a link that never failed gets no model";
+    EXPECT_EQ(Drops(r, FabricDropReason::PHY_RX_ERROR), 2u)
+        << "the user's model dropped its two packets, before and after the failure";
+    EXPECT_GT(Drops(r, FabricDropReason::LINK_DOWN), 0u);
+    EXPECT_GT(CountIn(*atS3, MicroSeconds(60), Seconds(1)), 0u) << "delivery resumes";
 }
 
 INSTANTIATE_TEST_SUITE_P(SwitchModes,

@@ -141,6 +141,32 @@ class RoceTransport : public Ns3SimTest
     }
 };
 
+/// A rate control that holds the queue pair at a fixed rate (0: line rate), for tests of the
+/// NIC's pacing.
+class FixedRateControl : public RoceRateControl
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::test::FixedRateControl")
+                                .SetParent<RoceRateControl>()
+                                .AddConstructor<FixedRateControl>();
+        return tid;
+    }
+
+    void Start(double lineBps) override { m_rate = m_fixedBps > 0 ? m_fixedBps : lineBps; }
+
+    void Stop() override {}
+
+    double GetRateBps() const override { return m_rate; }
+
+    void OnCnp() override {}
+
+    void OnSent(uint32_t) override {}
+
+    double m_fixedBps{0};
+};
+
 } // namespace
 
 TEST_F(RoceTransport, IdlePathLineRateNoRetransmission)
@@ -690,4 +716,42 @@ TEST_F(RoceTransport, FlowMonitorSeesRoceFlows)
     }
     EXPECT_TRUE(sawData);
     EXPECT_TRUE(roce.GetRecords()[0].complete);
+}
+
+TEST_F(RoceTransport, PacedQueuePairIsNotHeldByAnotherQueuePairsLaterWakeUp)
+{
+    // Two queue pairs on GPU 0's NIC port: A paced at 1 Gb/s (a 4 KiB packet every ~33 us),
+    // B from 5 us at 10 Gb/s (every ~3.3 us). When B starts, the port's wake-up is armed for
+    // A's next packet, ~28 us away; after B's first packet the arbiter must move the wake-up
+    // to B's next send time (RoceNic::TrySend), or B would go at A's pace.
+    auto net = Roft16();
+    const uint32_t pktsA = 6;
+    const uint32_t pktsB = 20;
+    FlowSpec a = Flow(0, 0, 15, pktsA * 4096);
+    FlowSpec b = Flow(1, 0, 14, pktsB * 4096);
+    b.startS = 5e-6;
+    FabricRoceRunOptions o;
+    o.senderAttributes["RateControl"]
+        = std::make_shared<TypeIdValue>(FixedRateControl::GetTypeId());
+    o.senderCreated = [](uint32_t i, Ptr<RoceSender> s)
+    {
+        auto cc = DynamicCast<FixedRateControl>(s->GetRateController());
+        ASSERT_TRUE(cc);
+        cc->m_fixedBps = i == 0 ? 1e9 : 10e9;
+    };
+    auto r = RunFabricRoce(net, {a, b}, o);
+    ASSERT_EQ(r.flows.size(), 2u);
+    ASSERT_TRUE(r.flows[0].complete);
+    ASSERT_TRUE(r.flows[1].complete);
+    const double gapB = 8.0 * (4096 + RoceSender::WIRE_OVERHEAD) / 10e9;
+    const double gapA = 8.0 * (4096 + RoceSender::WIRE_OVERHEAD) / 1e9;
+    // B's last packet leaves (pktsB - 1) gaps after its first; the path adds about a
+    // microsecond and the last ACK's return.
+    EXPECT_GT(r.flows[1].FctSeconds(), (pktsB - 1) * gapB);
+    EXPECT_LT(r.flows[1].FctSeconds(), (pktsB - 1) * gapB + 10e-6)
+        << "B held back by A's wake-up (A's gap " << gapA * 1e6 << " us)";
+    // A keeps its own pace with B beside it.
+    EXPECT_GT(r.flows[0].FctSeconds(), (pktsA - 1) * gapA);
+    EXPECT_LT(r.flows[0].FctSeconds(), (pktsA - 1) * gapA + 10e-6);
+    ExpectAccounted(r);
 }

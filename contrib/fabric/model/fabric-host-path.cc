@@ -248,7 +248,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         tag.SetTos(tos);
         q->AddPacketTag(tag);
         const Ipv4Header h = UdpIpv4Header(
-            src, dst, tos, q->GetSize(), m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()], false);
+            src, dst, tos, q->GetSize(), IpId(src, dst), false);
         Socket::SocketErrno err;
         found = m_ipv4->GetRoutingProtocol()->RouteOutput(q, h, nullptr, err);
         if (!found)
@@ -257,7 +257,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         }
     }
     const Ptr<Ipv4Route>& rt = route ? route : found;
-    uint16_t& id = m_ipId[(uint64_t(src.Get()) << 32) | dst.Get()];
+    uint16_t& id = IpId(src, dst);
     const uint16_t myId = id++;
     const Ptr<NetDevice>& dev = rt->GetOutputDevice();
     const uint32_t idx = dev->GetIfIndex();

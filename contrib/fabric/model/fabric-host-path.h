@@ -186,6 +186,17 @@ class FabricHostPath : public Object, public FastP2pReceiver
     /// Add a binding (BindUdp, BindUdpInPlace); false if the port is bound already.
     bool AddBinding(Binding binding);
 
+    /// The IPv4 identification counter of (\p src, \p dst), as Ipv4L3Protocol keeps it.
+    uint16_t& IpId(Ipv4Address src, Ipv4Address dst)
+    {
+        const uint64_t key = (uint64_t(src.Get()) << 32) | dst.Get();
+        if (!m_ipIdSlot || key != m_ipIdKey)
+        {
+            m_ipIdSlot = &m_ipId[key];
+            m_ipIdKey = key;
+        }
+        return *m_ipIdSlot;
+    }
     /// Learn whether the host can use the fast path (once).
     void Init();
     /// Learn the host's ports, TTL and queue discs (once, at the first packet).
@@ -235,6 +246,10 @@ class FabricHostPath : public Object, public FastP2pReceiver
     Ptr<TrafficControlLayer> m_tc;
     std::vector<HostPort> m_hostPorts;             //!< by device index
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< IPv4 identification per (src, dst)
+    /// The last (src, dst) asked for and its counter in m_ipId (a node's value does not move
+    /// when the map rehashes): a host sending to one peer skips the hash and bucket lookup.
+    uint64_t m_ipIdKey{0};
+    uint16_t* m_ipIdSlot{nullptr};
     std::vector<Binding> m_bindings;
     uint64_t m_fastTx{0};
     uint64_t m_fastRx{0};

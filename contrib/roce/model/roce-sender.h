@@ -131,12 +131,36 @@ class RoceSender : public Application
     void Reroute();
     void OnNodeViewChange(uint32_t node, bool isNode, uint32_t id, bool up);
 
+    // What every data packet reads or writes (SendOne, ArmTimeout, the NIC's HasDataToSend and
+    // GetNextTxTime), declared together: with a thousand queue pairs these objects do not stay
+    // in cache, and each further line a packet touches is a miss (doc/scaling.md).
+    uint32_t m_sndNxt{0};
+    uint32_t m_sndUna{0};
+    uint32_t m_highSent{0}; //!< one past the highest PSN ever sent
+    uint32_t m_nPkts{0};
+    uint32_t m_payload{4096}; //!< attribute
+    uint32_t m_flowId{0};     //!< attribute
+    uint64_t m_bytes{0};      //!< attribute
+    Time m_nextTx;
+    Time m_lastProgress; //!< RTO reference: last ACK progress, send from idle, or rewind
+    uint64_t m_txPackets{0};
+    uint64_t m_retxPackets{0};
+    uint16_t m_round{0};         //!< retransmission round: rewinds so far, modulo 2^16
+    uint16_t m_localPort{49152}; //!< attribute
+    bool m_done{false};
+    bool m_started{false};
+    bool m_stopped{false};
+    bool m_rtoArmed{false}; //!< m_rtoEvent is pending (IsRunning costs ~270 instructions)
+    Ipv4Address m_srcAddr;
+    Ipv4Address m_dstAddr;
+    Ptr<RoceNic> m_nic;
+    Ptr<Ipv4Route> m_route;
+    mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)
+    TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
+    TxTimeCache m_txTime; //!< pacing gap per wire size at the current rate
+
     // Attributes
     Address m_remote;
-    uint16_t m_localPort{49152};
-    uint32_t m_flowId{0};
-    uint64_t m_bytes{0};
-    uint32_t m_payload{4096};
     TypeId m_rateControlType;
     Time m_rtoHigh;
     Time m_rtoLow;
@@ -146,49 +170,29 @@ class RoceSender : public Application
 
     // State
     Ptr<UdpL4Protocol> m_udp;
-    Ptr<Ipv4Route> m_route;
-    Ipv4Address m_srcAddr;
-    Ipv4Address m_dstAddr;
-    Ptr<RoceNic> m_nic;
     uint32_t m_port{0};
     Ptr<FabricRouting> m_fabricRouting; //!< the host's routing function (view changes)
     uint32_t m_fabricNode{UINT32_MAX};
     uint64_t m_viewListener{0}; //!< AddNodeViewListener id (valid while m_fabricRouting is set)
     bool m_reroutePending{false};
     uint32_t m_reroutes{0};
-    mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)
-    bool m_stallReported{false};       //!< the first stall went to FabricWarn
+    bool m_stallReported{false}; //!< the first stall went to FabricWarn
     double m_lineBps{0};
-    uint32_t m_nPkts{0};
-    uint32_t m_sndNxt{0};
-    uint32_t m_sndUna{0};
-    uint32_t m_highSent{0}; //!< one past the highest PSN ever sent
-    Time m_nextTx;
-    TxTimeCache m_txTime;   //!< pacing gap per wire size at the current rate
-    Time m_lastProgress;    //!< RTO reference: last ACK progress, send from idle, or rewind
     Time m_lastAckProgress; //!< watchdog reference: last time the oldest unacked PSN advanced
-    bool m_stopped{false};
-    bool m_done{false};
-    bool m_started{false};
     Time m_startedAt;
     Time m_completedAt;
     EventId m_rtoEvent;
-    bool m_rtoArmed{false}; //!< m_rtoEvent is pending (IsRunning costs ~270 instructions)
     EventId m_watchdogEvent;
-    uint64_t m_txPackets{0};
-    uint64_t m_retxPackets{0};
     uint64_t m_rxControl{0};
     uint32_t m_cnps{0};
     uint32_t m_nacks{0};
     uint32_t m_timeouts{0};
     uint32_t m_dupNacks{0};           //!< NACKs for a rewind already under way
     uint32_t m_rewoundTo{UINT32_MAX}; //!< PSN of the latest rewind (NACK or timeout)
-    uint16_t m_round{0};              //!< retransmission round: rewinds so far, modulo 2^16
     uint32_t m_lostResendNacks{0};    //!< current-round NACKs at or after m_rewoundTo
     uint32_t m_nackRewinds{0};        //!< rewinds by NACK
     uint64_t m_backoff{1};            //!< timeout multiplier (doubles per timeout)
 
-    TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
     TracedCallback<uint32_t, uint32_t, uint32_t> m_rerouteTrace;
     TracedCallback<uint32_t> m_cnpTrace;
     TracedCallback<uint32_t> m_timeoutTrace;
