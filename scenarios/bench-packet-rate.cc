@@ -35,6 +35,7 @@
 #include "ns3/fabric-stats.h"
 #include "ns3/fabric-udp-run.h"
 #include "ns3/packet-flow-compare.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/roce-bench.h"
 #include "ns3/udp-flow-sender.h"
 #include "ns3/zcube-helper.h"
@@ -61,6 +62,23 @@ Walls(const std::vector<RoceBenchRow>& rounds, Run RoceBenchRow::*run)
         w.push_back((r.*run).wallSeconds);
     }
     return w;
+}
+
+/// The stock ns-3 baseline the ratios divide by: ns-3's IPv4 and global routing over ns-3's
+/// point-to-point device and DropTailQueue<Packet>, whatever the program's defaults
+/// (FabricCli's FastQueue) or flags (LinkDevice) choose for the fabric's own variants.
+Ptr<FabricNetwork>
+InstallStockBaseline(std::shared_ptr<const FabricGraph> graph)
+{
+    FabricNetworkHelper stock;
+    stock.SetNetworkAttribute("LinkDevice", StringValue("p2p"));
+    stock.SetNetworkAttribute("FastQueue", BooleanValue(false));
+    Ptr<FabricNetwork> net = stock.InstallGlobalRouting(graph);
+    auto dev = DynamicCast<PointToPointNetDevice>(net->GetDevice(0, 0));
+    NS_ABORT_MSG_UNLESS(dev && dev->GetQueue()->GetInstanceTypeId()
+                                   == DropTailQueue<Packet>::GetTypeId(),
+                        "bench-packet-rate: the stock baseline must run ns-3's device and queue");
+    return net;
 }
 
 /// RoCE (DCQCN, go-back-N; NIC fast host path and the hosts' IPv4 path) against plain
@@ -110,11 +128,7 @@ RunRoceVariants(uint32_t n, uint32_t k, Time simTime, uint32_t rounds, json& sum
                         FabricNetworkHelper links;
                         return links.Install(fab.graph, fab.CreateRouting(1));
                     },
-                    [&fab]()
-                    {
-                        FabricNetworkHelper stock;
-                        return stock.InstallGlobalRouting(fab.graph);
-                    },
+                    [&fab]() { return InstallStockBaseline(fab.graph); },
                     flows,
                     rates,
                     simTime,
@@ -398,7 +412,7 @@ Run(int argc, char* argv[])
             Ptr<FabricNetwork> net;
             if (v == "global")
             {
-                net = links.InstallGlobalRouting(zcube.GetGraph());
+                net = InstallStockBaseline(zcube.GetGraph());
             }
             else
             {

@@ -1116,7 +1116,9 @@ TEST_F(FabricQueue, MonitorReadsFromTheQueueWhatItsSinksCount)
 {
     // On ns-3's device with the fabric's queue, the first FabricLinkMonitor of a queue reads
     // its counters (transmissions, host sends, peak bytes) instead of connecting sinks; the
-    // others connect sinks. All report what they report with DropTailQueue<Packet>.
+    // others connect sinks. Here the first is RunFabricRoce's own (its link loads, hop packets
+    // and measured in-flight packets are in the results), the test's early and late monitors
+    // connect sinks. All report what they report with DropTailQueue<Packet>.
     for (const std::string device : {"p2p", "fast"})
     {
         SCOPED_TRACE(device + " device");
@@ -1129,12 +1131,70 @@ TEST_F(FabricQueue, MonitorReadsFromTheQueueWhatItsSinksCount)
                 = RunWith<FabricRoceRunResult>(device, MonitoredRun(views[fastQueue]));
         }
         ExpectSameRoceResults(results[0], results[1]);
+        // The wire's share of the run's own monitor comes from the queue's counters.
+        EXPECT_EQ(results[0].measuredInFlightPackets, results[1].measuredInFlightPackets);
+        EXPECT_NE(results[1].measuredInFlightPackets, 0);
         EXPECT_GT(views[1].early.drops, 0u);
         EXPECT_NE(views[1].early.measuredInFlight, 0);
         ExpectSameView(views[0].early, views[1].early);
         ExpectSameView(views[0].late, views[1].late);
         ExpectSameView(views[0].earlyDisposed, views[1].earlyDisposed, false);
         ExpectSameView(views[0].lateDisposed, views[1].lateDisposed, false);
+    }
+}
+
+TEST_F(FabricQueue, HostQueueStopsAndWakesAsWithNs3Sinks)
+{
+    // Two flows from host 9 at line rate each: its port's queue fills, the host fast path meets
+    // a stopped transmit queue and IPv4's traffic-control layer drops (host-queue-full). With
+    // the fabric's queue making the interface's stop/wake decisions, every result and event is
+    // as with ns-3's sinks on DropTailQueue<Packet>.
+    for (const std::string device : {"p2p", "fast"})
+    {
+        SCOPED_TRACE(device + " device");
+        FabricUdpRunResult results[2];
+        for (const bool fastQueue : {false, true})
+        {
+            Config::SetDefault("ns3::FabricNetwork::FastQueue", BooleanValue(fastQueue));
+            results[fastQueue] = RunWith<FabricUdpRunResult>(
+                device,
+                []()
+                {
+                    const std::vector<FlowSpec> flows{Flow(0, 9, 0, 4096 * 300),
+                                                      Flow(1, 9, 4, 4096 * 300)};
+                    return RunFabricUdp(Roft16("150KB"), flows, {400e9, 400e9}, 4096, Time(0));
+                });
+        }
+        ExpectSameUdpResults(results[0], results[1]);
+        const auto full = results[1].drops.find(FabricDropReason::HOST_QUEUE_FULL);
+        ASSERT_NE(full, results[1].drops.end());
+        EXPECT_GT(full->second, 0u);
+    }
+}
+
+TEST_F(FabricQueue, GlobalRoutingKeepsNs3Queue)
+{
+    // InstallGlobalRouting is the stock comparison: ns-3's DropTailQueue<Packet> whatever
+    // FastQueue says; Install takes the fabric's queue.
+    Config::SetDefault("ns3::FabricNetwork::FastQueue", BooleanValue(true));
+    ZCubeHelper zcube(16, 4);
+    for (const bool global : {false, true})
+    {
+        FabricNetworkHelper links;
+        Ptr<FabricNetwork> net =
+            global ? links.InstallGlobalRouting(zcube.GetGraph()) : zcube.Install(links);
+        const FabricGraph& g = net->GetGraph();
+        for (uint32_t v = 0; v < g.GetNNodes(); ++v)
+        {
+            for (uint32_t p = 0; p < g.GetNPorts(v); ++p)
+            {
+                EXPECT_EQ(FabricLinkDevice::GetQueue(net->GetDevice(v, p))
+                              ->GetInstanceTypeId()
+                              .GetName(),
+                          global ? "ns3::DropTailQueue<Packet>"
+                                 : "ns3::FabricDropTailQueue<Packet>");
+            }
+        }
     }
 }
 

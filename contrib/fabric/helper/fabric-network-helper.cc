@@ -271,15 +271,16 @@ FabricNetworkHelper::ForEachLinkAttribute(
 }
 
 std::string
-FabricNetworkHelper::QueueTypeFor(const FabricNetwork& net) const
+FabricNetworkHelper::QueueTypeFor(const FabricNetwork& net, bool stock) const
 {
     std::string queueType = m_queueType;
     QueueBase::AppendItemTypeIfNotPresent(queueType, "Packet");
     if (!net.GetControlPriority() || queueType == "ns3::PfcQueue<Packet>")
     {
         // PfcQueue has its own control class. The default drop-tail queue may be the
-        // fabric's equivalent (ns3::FabricNetwork::FastQueue).
-        return queueType == g_dropTailQueue && net.GetFastQueue()
+        // fabric's equivalent (ns3::FabricNetwork::FastQueue), but not on the stock network
+        // that measurements compare the fabric's paths with.
+        return queueType == g_dropTailQueue && net.GetFastQueue() && !stock
                  ? FabricDropTailQueue::GetTypeId().GetName()
                  : queueType;
     }
@@ -515,7 +516,7 @@ FabricNetworkHelper::BuildLinks(std::shared_ptr<const FabricGraph> graph, bool s
     // layer) do. Without the interface on those ports, the two queue traces it adds to every
     // enqueue and dequeue (about 5% of the instructions of a RoCE run) are gone.
     const bool switchFlowControl = stockSwitches || net->m_switchMode == FabricSwitchMode::IPV4;
-    const std::string queueType = QueueTypeFor(*net);
+    const std::string queueType = QueueTypeFor(*net, stockSwitches);
     const PointToPointHelper links = fast ? PointToPointHelper() : MakeLinkHelper(queueType);
     const FastLinkFactories fastLinks
         = fast ? MakeFastLinkFactories(queueType) : FastLinkFactories();

@@ -157,7 +157,9 @@ class FabricNetworkHelper
     /**
      * Build the same links with ns-3's own IPv4 stack on every node and
      * Ipv4GlobalRouting (a /30 per link), for comparisons against stock ns-3.
-     * A host's address is the one of its port 0.
+     * A host's address is the one of its port 0. The device queues are ns-3's
+     * DropTailQueue<Packet> whatever ns3::FabricNetwork::FastQueue says; the network's
+     * LinkDevice still applies (a stock comparison sets it to p2p).
      */
     Ptr<FabricNetwork> InstallGlobalRouting(std::shared_ptr<const FabricGraph> graph);
 
@@ -181,9 +183,10 @@ class FabricNetworkHelper
         const std::function<void(const std::string&, const std::string&, const AttributeValue&)>&
             apply) const;
     /// The device queue's TypeId for \p net: SetQueueType's, or DscpPriorityQueue with the
-    /// network's ControlPriority. \throws std::invalid_argument for ControlPriority with a
-    /// queue type it cannot replace
-    std::string QueueTypeFor(const FabricNetwork& net) const;
+    /// network's ControlPriority; FabricDropTailQueue for the default queue with FastQueue,
+    /// except on a \p stock network (InstallGlobalRouting: the comparison with stock ns-3).
+    /// \throws std::invalid_argument for ControlPriority with a queue type it cannot replace
+    std::string QueueTypeFor(const FabricNetwork& net, bool stock) const;
 
     /// Attributes set on this helper, by "TypeId name::attribute name".
     std::map<std::string, Ptr<const AttributeValue>> m_linkAttributes;

@@ -124,6 +124,13 @@ FabricDropTailQueue::SetFlowControl(Ptr<NetDeviceQueue> txQueue, Ptr<NetDevice> 
 {
     NS_LOG_FUNCTION(this << txQueue << device);
     NS_ABORT_MSG_UNLESS(txQueue && device, "FabricDropTailQueue::SetFlowControl: null argument");
+    // The decisions run where the interface's sinks, connected first, ran: a sink connected
+    // earlier would see them late, and a second call would count the bytes twice for BQL.
+    NS_ABORT_MSG_UNLESS(!m_txQueue && (this->*g_enqueue).IsEmpty()
+                            && (this->*g_dequeue).IsEmpty()
+                            && (this->*g_dropBeforeEnqueue).IsEmpty(),
+                        "FabricDropTailQueue::SetFlowControl: call it once, before any sink is "
+                        "connected to the queue's Enqueue, Dequeue or DropBeforeEnqueue");
     m_txQueue = txQueue;
     m_device = device;
 }

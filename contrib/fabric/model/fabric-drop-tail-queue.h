@@ -41,7 +41,8 @@ class NetDeviceQueue;
  *   call where that sink, connected first, ran: before the sinks connected later.
  * - EnableCounters: what FabricLinkMonitor counted with sinks on the queue (BytesInQueue, for
  *   the peak occupancy) and on ns-3's PointToPointNetDevice (PhyTxBegin, which that device
- *   fires for exactly the frames it dequeues), kept as counters the monitor reads.
+ *   fires for exactly the frames it dequeues; MacTx, which it fires for exactly the frames it
+ *   offers to Enqueue), kept as counters the monitor reads.
  *
  * Installed on every link by FabricNetworkHelper when ns3::FabricNetwork::FastQueue is true
  * (the project's programs set it through FabricCli) and the queue type is the default
