@@ -20,13 +20,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
-#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -253,6 +257,72 @@ TEST(FlowPathIds, ValueLikeAVectorInPlaceAndOnTheHeap)
     std::ostringstream os;
     os << FlowPathIds{0, 4, 6};
     EXPECT_EQ(os.str(), "{0, 4, 6}");
+
+    // Self assignment through an alias (copy, then move) keeps the ids, in place and on the
+    // heap; an assignment from the list's own range (overlapping) moves its tail forward.
+    for (const auto& ids : {shortIds, longIds})
+    {
+        FlowPathIds self(ids);
+        const FlowPathIds& alias = self;
+        self = alias;
+        EXPECT_EQ(self, ids);
+        FlowPathIds& movable = self;
+        self = std::move(movable);
+        EXPECT_EQ(self, ids);
+        self.assign(self.begin() + 1, self.end());
+        EXPECT_EQ(self, std::vector<uint32_t>(ids.begin() + 1, ids.end()));
+        self.assign(self.begin(), self.begin() + 2);
+        EXPECT_EQ(self, std::vector<uint32_t>(ids.begin() + 1, ids.begin() + 3));
+    }
+
+    // A short list that keeps the heap storage of a longer one equals the same ids in place.
+    auto inPlace = [](const FlowPathIds& x)
+    {
+        const auto p = reinterpret_cast<std::uintptr_t>(x.data());
+        const auto o = reinterpret_cast<std::uintptr_t>(&x);
+        return p >= o && p < o + sizeof(x);
+    };
+    FlowPathIds heapShort(longIds);
+    heapShort = shortIds;
+    const FlowPathIds inlineShort(shortIds);
+    ASSERT_FALSE(inPlace(heapShort));
+    ASSERT_TRUE(inPlace(inlineShort));
+    EXPECT_TRUE(heapShort == inlineShort);
+    EXPECT_TRUE(inlineShort == heapShort);
+    EXPECT_FALSE(heapShort != inlineShort);
+    EXPECT_FALSE(heapShort < inlineShort || inlineShort < heapShort);
+    heapShort.push_back(0);
+    EXPECT_TRUE(heapShort != inlineShort);
+    EXPECT_FALSE(inlineShort == heapShort);
+    EXPECT_LT(inlineShort, heapShort); // a prefix first
+
+    // Ordered as std::vector orders (lexicographically), also against a std::vector: sorting
+    // and std::set give the vectors' order.
+    EXPECT_LT((FlowPathIds{1, 2}), (FlowPathIds{1, 3}));
+    EXPECT_GT((FlowPathIds{2}), (FlowPathIds{1, 9, 9}));
+    EXPECT_LE((FlowPathIds{1, 2}), (FlowPathIds{1, 2}));
+    EXPECT_GE((FlowPathIds{1, 2}), (FlowPathIds{1, 2}));
+    EXPECT_FALSE((FlowPathIds{1, 2}) < (FlowPathIds{1, 2}));
+    EXPECT_LT((FlowPathIds{}), (FlowPathIds{0}));
+    EXPECT_TRUE((FlowPathIds{0, 9}) < (std::vector<uint32_t>{1}));
+    EXPECT_FALSE((FlowPathIds{1}) < (std::vector<uint32_t>{1}));
+    EXPECT_TRUE((std::vector<uint32_t>{1}) < (FlowPathIds{1, 0}));
+    EXPECT_FALSE((std::vector<uint32_t>{2}) < (FlowPathIds{1, 0}));
+    const std::vector<std::vector<uint32_t>> lists{
+        longIds, shortIds, {}, {3, 1}, {3, 1, 4, 1, 5, 9}, {1004}, {0}, {3, 1}};
+    std::vector<FlowPathIds> sorted(lists.begin(), lists.end());
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::vector<uint32_t>> sortedVectors = lists;
+    std::sort(sortedVectors.begin(), sortedVectors.end());
+    ASSERT_EQ(sorted.size(), sortedVectors.size());
+    for (size_t i = 0; i < sorted.size(); ++i)
+    {
+        EXPECT_EQ(sorted[i], sortedVectors[i]) << "position " << i;
+    }
+    const std::set<FlowPathIds> set(sorted.begin(), sorted.end());
+    const std::set<std::vector<uint32_t>> vectorSet(lists.begin(), lists.end());
+    ASSERT_EQ(set.size(), vectorSet.size()); // {3, 1} once
+    EXPECT_TRUE(std::equal(set.begin(), set.end(), vectorSet.begin()));
 }
 
 TEST(FlowSimulator, LoneFlowTakesItsIdealTime)
@@ -381,35 +451,86 @@ TEST(FlowSimulator, CreateWithAttributesHonoursNsAttributeDefault)
 
 namespace
 {
-/// Run \p flows over \p routing; the finish times in the order FlowComplete reported them.
-std::vector<double>
-CompletionOrder(Ptr<FabricRouting> routing,
-                const std::vector<FlowSpec>& flows,
-                Ptr<FlowSimulator>& sim)
+/// What a run reported through FlowComplete, in the order it reported it.
+struct Completions
 {
-    sim = CreateObject<FlowSimulator>();
+    Ptr<FlowSimulator> sim;
+    std::vector<uint32_t> flows;  //!< flow indices
+    std::vector<double> finishS;  //!< their finish times
+    std::vector<uint32_t> groups; //!< sizes of the runs of equal finish times, in order
+};
+
+/// Run \p flows over \p routing on \p sim (attributes set by the caller); the completions.
+Completions
+RunRecordingCompletions(Ptr<FlowSimulator> sim,
+                        Ptr<FabricRouting> routing,
+                        const std::vector<FlowSpec>& flows)
+{
+    Completions out;
+    out.sim = sim;
     sim->SetRouting(routing);
     sim->AddFlows(flows);
-    std::vector<double> finished;
-    const FlowSimulator* raw = PeekPointer(sim);
+    // The callback owns what it writes to (it stays connected to the returned simulator).
+    auto order = std::make_shared<std::vector<uint32_t>>();
     sim->TraceConnectWithoutContext(
         "FlowComplete",
-        Callback<void, uint32_t, double>([&](uint32_t f, double)
-                                         { finished.push_back(raw->GetRecords()[f].finishS); }));
+        Callback<void, uint32_t, double>([order](uint32_t f, double) { order->push_back(f); }));
     sim->Run();
-    return finished;
+    out.flows = *order;
+    for (uint32_t f : out.flows)
+    {
+        const double t = sim->GetRecords()[f].finishS;
+        if (out.finishS.empty() || out.finishS.back() != t)
+        {
+            out.groups.push_back(0);
+        }
+        out.finishS.push_back(t);
+        ++out.groups.back();
+    }
+    return out;
 }
+
+/// The same, on a simulator with the default attributes.
+Completions
+RunRecordingCompletions(Ptr<FabricRouting> routing, const std::vector<FlowSpec>& flows)
+{
+    return RunRecordingCompletions(CreateObject<FlowSimulator>(), routing, flows);
+}
+
+/// When flow \p r's fluid ended: its finish less its path tail (the ideal FCT less the
+/// serialization of its wire bytes at the line rate; see LoneFlowTakesItsIdealTime).
+double
+FluidEndS(const FlowSimRecord& r)
+{
+    return r.finishS - (r.idealS - r.wireBytes * 8 / r.lineBps);
+}
+
+/// Sets FlowSimulator's completion shift limit for a scope.
+class TailShiftLimit
+{
+  public:
+    explicit TailShiftLimit(uint32_t n)
+        : m_previous(FlowSimulator::SetMaxTailShift(n))
+    {
+    }
+
+    ~TailShiftLimit() { FlowSimulator::SetMaxTailShift(m_previous); }
+
+  private:
+    uint32_t m_previous;
+};
 } // namespace
 
 // Completions are kept in a sorted run with a bounded insertion (FlowSimulator::Impl::tails):
 // a completion far ahead of the pending ones goes to the event heap instead, and the run is
-// compacted after 1024 completions without a pause. Either way they are reported in time
-// order, each flow at its fluid end plus its path tail.
+// compacted after at least 1024 completions (and half of it) were taken without a pause.
+// Either way they are reported in time order, each flow at its fluid end plus its path tail,
+// and the same whatever the shift limit (FlowSimulator::SetMaxTailShift).
 TEST(FlowSimulator, CompletionsInTimeOrderWhenTailsOvertake)
 {
     // 40 flows over a chain of 12 switches (tails of about 26 us) end their fluid together,
     // 40 flows through one switch (tails of about 4 us) end theirs 1 us later: each of the
-    // latter completes before all 40 pending ones, more than the run shifts.
+    // latter completes before all 40 pending ones, more than the run shifts (32).
     auto g = std::make_shared<FabricGraph>();
     const uint32_t pairs = 40;
     for (uint32_t h = 0; h < 4 * pairs; ++h)
@@ -440,26 +561,45 @@ TEST(FlowSimulator, CompletionsInTimeOrderWhenTailsOvertake)
         flows.push_back(
             Flow(pairs + i, 2 * pairs + i, 3 * pairs + i, uint64_t(100e9 / 8 * (endS + 1e-6))));
     }
-    Ptr<FlowSimulator> sim;
-    const std::vector<double> order = CompletionOrder(MakeRouting<EcmpRouting>(g), flows, sim);
-    ASSERT_EQ(order.size(), flows.size());
-    EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+    const Completions c = RunRecordingCompletions(MakeRouting<EcmpRouting>(g), flows);
+    ASSERT_EQ(c.flows.size(), flows.size());
+    EXPECT_TRUE(std::is_sorted(c.finishS.begin(), c.finishS.end()));
     double lastShort = 0;
     double firstLong = INFINITY;
-    for (const FlowSimRecord& r : sim->GetRecords())
+    double lastLongFluid = 0;
+    double firstShortFluid = INFINITY;
+    for (const FlowSimRecord& r : c.sim->GetRecords())
     {
         ASSERT_TRUE(r.complete);
         if (r.spec.id < pairs)
         {
             firstLong = std::min(firstLong, r.finishS);
+            lastLongFluid = std::max(lastLongFluid, FluidEndS(r));
         }
         else
         {
             lastShort = std::max(lastShort, r.finishS);
+            firstShortFluid = std::min(firstShortFluid, FluidEndS(r));
             EXPECT_NEAR(r.FctSeconds(), r.idealS, 1e-12); // alone on its path
         }
     }
+    // The premise: every long flow's completion is pending when a short one's is inserted.
+    ASSERT_LT(lastLongFluid, firstShortFluid) << "the long flows' fluid must end first";
     EXPECT_LT(lastShort, firstLong) << "the short tails overtook the long ones";
+    // Each short completion would have moved the 40 pending long ones: all went to the heap.
+    EXPECT_EQ(c.sim->GetStats().tailsToHeap, pairs);
+    // Two instants of 40 completions each (ties): their order is the insertion order, so it
+    // is the same with every completion that is not the latest pending one on the heap
+    // (limit 0) and with none on the heap (no limit).
+    EXPECT_EQ(c.groups, (std::vector<uint32_t>{pairs, pairs}));
+    for (const uint32_t limit : {0u, UINT32_MAX})
+    {
+        TailShiftLimit scope(limit);
+        const Completions other = RunRecordingCompletions(MakeRouting<EcmpRouting>(g), flows);
+        EXPECT_EQ(other.flows, c.flows) << "limit " << limit;
+        EXPECT_EQ(other.finishS, c.finishS) << "limit " << limit;
+        EXPECT_EQ(other.sim->GetStats().tailsToHeap, limit == 0 ? pairs : 0) << "limit " << limit;
+    }
 
     // 1100 short flows one after the other on one pair: a completion is always pending (the
     // tail outlasts the gap), so the run is compacted rather than emptied.
@@ -468,13 +608,165 @@ TEST(FlowSimulator, CompletionsInTimeOrderWhenTailsOvertake)
     {
         stream.push_back(Flow(i, 0, 1, 1000, i * 1e-6));
     }
-    const std::vector<double> streamOrder = CompletionOrder(Star(2), stream, sim);
-    ASSERT_EQ(streamOrder.size(), stream.size());
-    EXPECT_TRUE(std::is_sorted(streamOrder.begin(), streamOrder.end()));
-    for (const FlowSimRecord& r : sim->GetRecords())
+    const Completions sc = RunRecordingCompletions(Star(2), stream);
+    ASSERT_EQ(sc.flows.size(), stream.size());
+    EXPECT_TRUE(std::is_sorted(sc.finishS.begin(), sc.finishS.end()));
+    for (const FlowSimRecord& r : sc.sim->GetRecords())
     {
         ASSERT_TRUE(r.complete);
         EXPECT_NEAR(r.FctSeconds(), r.idealS, 1e-12) << "flow " << r.spec.id;
+    }
+    EXPECT_GT(sc.sim->GetStats().tailCompactions, 0u);
+    EXPECT_EQ(sc.sim->GetStats().tailsToHeap, 0u) << "completions come in order here";
+}
+
+// Two completions at the same instant come in the order they were scheduled (their fluid
+// ends), also when the later one overtakes a pending completion and so is inserted before it
+// in the sorted run or goes to the event heap. Link rates of 2^36 bit/s and no link delay
+// keep every time a multiple of 2^-33 s, so the instants are exactly equal.
+TEST(FlowSimulator, SameInstantCompletionsInSchedulingOrder)
+{
+    const double rate = 68719476736.0; // 2^36 bit/s
+    // Three disjoint paths: A over 3 links, B over 2 links, Z over 8 links.
+    auto g = std::make_shared<FabricGraph>();
+    const uint32_t a0 = g->AddNode(FabricRole::HOST, "a0", 0);
+    const uint32_t a1 = g->AddNode(FabricRole::HOST, "a1", 0);
+    const uint32_t b0 = g->AddNode(FabricRole::HOST, "b0", 0);
+    const uint32_t b1 = g->AddNode(FabricRole::HOST, "b1", 0);
+    const uint32_t z0 = g->AddNode(FabricRole::HOST, "z0", 0);
+    const uint32_t z1 = g->AddNode(FabricRole::HOST, "z1", 0);
+    auto chainOf = [&](uint32_t from, uint32_t to, uint32_t switches)
+    {
+        uint32_t prev = from;
+        for (uint32_t i = 0; i < switches; ++i)
+        {
+            const uint32_t sw = g->AddNode(
+                FabricRole::SWITCH, "s" + std::to_string(from) + "-" + std::to_string(i), 1);
+            g->Connect(prev, sw, rate);
+            prev = sw;
+        }
+        g->Connect(prev, to, rate);
+    };
+    chainOf(a0, a1, 2);
+    chainOf(b0, b1, 1);
+    chainOf(z0, z1, 7);
+    auto make = []()
+    {
+        Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+        sim->SetAttribute("LinkDelay", TimeValue(Seconds(0)));
+        return sim;
+    };
+    UintegerValue payload;
+    UintegerValue header;
+    UintegerValue ack;
+    make()->GetAttribute("PacketPayload", payload);
+    make()->GetAttribute("HeaderBytes", header);
+    make()->GetAttribute("AckBytes", ack);
+    // A's path tail exceeds B's by one link's share of the base RTT (hop): with the same
+    // bytes, B starts that much after A, so both complete at one instant, B's fluid ending
+    // later. Z starts first and completes last: its completion is pending when A's and B's
+    // are inserted.
+    const uint64_t bytes = 100000;
+    const double hop = 8.0 * (payload.Get() + header.Get() + ack.Get()) / rate;
+    const std::vector<FlowSpec> flows{
+        Flow(0, a0, a1, bytes, hop), Flow(1, b0, b1, bytes, 2 * hop), Flow(2, z0, z1, bytes)};
+    for (const uint32_t limit : {32u, 0u, UINT32_MAX})
+    {
+        TailShiftLimit scope(limit);
+        const Completions c = RunRecordingCompletions(make(), MakeRouting<EcmpRouting>(g), flows);
+        const auto& rec = c.sim->GetRecords();
+        ASSERT_EQ(c.flows.size(), 3u);
+        // The premise: fluid ends in the order Z, A, B; A and B complete at one instant, Z
+        // later.
+        ASSERT_GT(FluidEndS(rec[0]), FluidEndS(rec[2]));
+        ASSERT_GT(FluidEndS(rec[1]), FluidEndS(rec[0]));
+        ASSERT_EQ(rec[0].finishS, rec[1].finishS) << "limit " << limit;
+        ASSERT_GT(rec[2].finishS, rec[1].finishS);
+        EXPECT_EQ(c.flows, (std::vector<uint32_t>{0, 1, 2})) << "limit " << limit;
+        // A and B overtake Z: inserted before it in the run, or (limit 0) on the heap.
+        EXPECT_EQ(c.sim->GetStats().tailsToHeap, limit == 0 ? 2u : 0u) << "limit " << limit;
+    }
+}
+
+namespace
+{
+/// A routing with a bug: at node \p m_badAt it chooses a port the node lacks; elsewhere the
+/// node's first port (enough on a star: a host's only port, then the hub's port 1).
+class BadPortRouting : public FabricRouting
+{
+  public:
+    explicit BadPortRouting(uint32_t badAt)
+        : m_badAt(badAt)
+    {
+    }
+
+    uint32_t SelectPort(uint32_t node, uint32_t, uint32_t dst, const FlowKey&) const override
+    {
+        const uint32_t ports = GetGraph().GetNPorts(node);
+        return node == m_badAt ? ports + 2 : (ports == 1 ? 0 : dst);
+    }
+
+    std::vector<uint32_t> Candidates(uint32_t node, uint32_t in, uint32_t dst) const override
+    {
+        return {SelectPort(node, in, dst, FlowKey())};
+    }
+
+    std::string GetName() const override { return "bad-port"; }
+
+  protected:
+    void DoSetGraph() override {}
+
+  private:
+    uint32_t m_badAt;
+};
+} // namespace
+
+// Path tracing reads its own per-port table: a port the node lacks is refused as
+// FabricGraph::GetPortLink refuses it (std::out_of_range naming the port and the node), at the
+// first hop and at a switch.
+TEST(FlowSimulator, RoutingChoosingAMissingPortThrows)
+{
+    auto g = std::make_shared<FabricGraph>();
+    for (uint32_t h = 0; h < 3; ++h)
+    {
+        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+    }
+    const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
+    for (uint32_t h = 0; h < 3; ++h)
+    {
+        g->Connect(h, sw, 100e9); // the hub's port h leads to host h
+    }
+    for (const uint32_t badAt : {0u, sw})
+    {
+        Ptr<BadPortRouting> routing = CreateObject<BadPortRouting>(badAt);
+        routing->SetGraph(g);
+        // A correct routing over the same ports reaches the destination.
+        Ptr<BadPortRouting> good = CreateObject<BadPortRouting>(UINT32_MAX);
+        good->SetGraph(g);
+        Ptr<FlowSimulator> ok = FlowSimHelper().Run(good, {Flow(0, 0, 2, 1000)});
+        ASSERT_TRUE(ok->GetRecords()[0].complete);
+        EXPECT_EQ(ok->GetRecords()[0].path, (std::vector<uint32_t>{0, sw, 2}));
+
+        Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+        sim->SetRouting(routing);
+        sim->AddFlows({Flow(0, 0, 2, 1000)});
+        EXPECT_THROW(sim->Run(), std::out_of_range) << "bad port at node " << badAt;
+        const uint32_t ports = g->GetNPorts(badAt);
+        try
+        {
+            Ptr<FlowSimulator> again = CreateObject<FlowSimulator>();
+            again->SetRouting(routing);
+            again->AddFlows({Flow(0, 0, 2, 1000)});
+            again->Run();
+            ADD_FAILURE() << "no exception";
+        }
+        catch (const std::out_of_range& e)
+        {
+            const std::string expected = "port " + std::to_string(ports + 2) + " of node "
+                                       + std::to_string(badAt) + ", which has "
+                                       + std::to_string(ports) + " ports";
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+        }
     }
 }
 

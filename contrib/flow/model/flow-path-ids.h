@@ -19,7 +19,11 @@ namespace ns3
  * place and only a longer list on the heap. The default comparison's paths have 4 to 7 nodes,
  * so a record's two lists need no allocation: two mallocs per flow were a tenth of a 240-flow
  * run's instructions. Compares equal to a std::vector<uint32_t> with the same ids (the packet
- * level's RoceFlowRecord::path), converts to one (ToVector, or implicitly).
+ * level's RoceFlowRecord::path), orders lexicographically as one does, converts to one
+ * (ToVector, or implicitly: a copy). Unlike a std::vector it has no at(), no reverse
+ * iterators, no mutable [] or iterators, no insert, erase, resize, reserve, pop_back or swap
+ * (change a list with assign, push_back or clear) and, against a std::vector, only ==, != and
+ * <.
  */
 class FlowPathIds
 {
@@ -100,7 +104,8 @@ class FlowPathIds
     /// No ids (the storage is kept).
     void clear() { m_size = 0; }
 
-    /// Replace the list by [\p first, \p last) (which must not point into this list).
+    /// Replace the list by [\p first, \p last), which may be a part of this list (a range
+    /// of it never needs more room than the list has, so its storage stays in place).
     void assign(const uint32_t* first, const uint32_t* last)
     {
         const auto n = static_cast<uint32_t>(last - first);
@@ -112,7 +117,7 @@ class FlowPathIds
         }
         if (n > 0)
         {
-            std::memcpy(Data(), first, n * sizeof(uint32_t));
+            std::memmove(Data(), first, n * sizeof(uint32_t)); // the ranges may overlap
         }
         m_size = n;
     }
@@ -161,6 +166,30 @@ class FlowPathIds
     friend bool operator!=(const std::vector<uint32_t>& a, const FlowPathIds& b)
     {
         return !(b == a);
+    }
+
+    /// Lexicographic order, as std::vector's (so paths sort and key a std::set or std::map).
+    friend bool operator<(const FlowPathIds& a, const FlowPathIds& b)
+    {
+        return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+    friend bool operator>(const FlowPathIds& a, const FlowPathIds& b) { return b < a; }
+
+    friend bool operator<=(const FlowPathIds& a, const FlowPathIds& b) { return !(b < a); }
+
+    friend bool operator>=(const FlowPathIds& a, const FlowPathIds& b) { return !(a < b); }
+
+    /// Lexicographic order against a std::vector's ids.
+    friend bool operator<(const FlowPathIds& a, const std::vector<uint32_t>& b)
+    {
+        return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+    /// Lexicographic order against a std::vector's ids.
+    friend bool operator<(const std::vector<uint32_t>& a, const FlowPathIds& b)
+    {
+        return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
     }
 
     /// "{a, b, c}", as test frameworks print a container.

@@ -32,6 +32,9 @@ namespace
 
 constexpr double INF = std::numeric_limits<double>::infinity();
 
+/// Pending completions a new one may move in the sorted run (FlowSimulator::SetMaxTailShift).
+uint32_t g_maxTailShift = 32;
+
 enum class FlowPhase : uint8_t
 {
     WAITING, //!< start conditions not met yet
@@ -468,11 +471,13 @@ struct FlowSimulator::Impl
     /// from tailHead on. Fluid ends are popped in time order and tails differ little, so a new
     /// completion lands at or near the back: a few entries moved instead of a heap's sifting
     /// (popping 240 completions from the heap cost 0.05 M of a 240-flow run's 0.92 M
-    /// instructions). One that would move more than MAX_TAIL_SHIFT entries goes to the heap
+    /// instructions). One that would move more than maxTailShift entries goes to the heap
     /// instead, so the work stays bounded.
     std::vector<Event> tails;
     size_t tailHead{0};
-    static constexpr size_t MAX_TAIL_SHIFT = 32;
+    size_t maxTailShift{32};     //!< set from SetMaxTailShift's limit when the run starts
+    uint64_t tailsToHeap{0};     //!< FlowSimStats::tailsToHeap
+    uint64_t tailCompactions{0}; //!< FlowSimStats::tailCompactions
     std::vector<EndEntry> endHeap;
     std::vector<uint32_t> endPos; //!< per flow: index in endHeap, UINT32_MAX if none
     /// Where Peek found the next event: 0 initial, 1 queue, 2 ends, 3 tails.
@@ -491,12 +496,13 @@ struct FlowSimulator::Impl
     {
         const Event ev{t, seq++, EventType::COMPLETE, f, 0};
         size_t i = tails.size();
-        const size_t stop = i - std::min(i - tailHead, MAX_TAIL_SHIFT);
+        const size_t stop = i - std::min(i - tailHead, maxTailShift);
         while (i > tailHead && tails[i - 1] > ev)
         {
             if (i == stop)
             {
                 queue.push(ev); // far out of order: the heap keeps the work logarithmic
+                ++tailsToHeap;
                 return;
             }
             --i;
@@ -679,6 +685,7 @@ struct FlowSimulator::Impl
             {
                 tails.erase(tails.begin(), tails.begin() + tailHead);
                 tailHead = 0;
+                ++tailCompactions;
             }
         }
         else
@@ -937,6 +944,15 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     s.linkWeights.assign(m_fluidSplit ? nd : 0, {});
     s.linkTheta.assign(nd, INF);
     s.levelCache.assign(nd, -1);
+}
+
+uint32_t
+FlowSimulator::SetMaxTailShift(uint32_t n)
+{
+    NS_LOG_FUNCTION(n);
+    const uint32_t previous = g_maxTailShift;
+    g_maxTailShift = n;
+    return previous;
 }
 
 double
@@ -1218,6 +1234,7 @@ FlowSimulator::Run(double stopS)
     s.queue.Reserve(n + s.linkEvents.size() + 1);
     s.endHeap.reserve(n);                       // a fluid end per sending flow at most
     s.tails.reserve(std::min<size_t>(n, 1024)); // completions pending at once: usually few
+    s.maxTailShift = g_maxTailShift;
     for (size_t f = 0; f < n; ++f)
     {
         if (s.flows[f].waiting == 0)
@@ -2467,6 +2484,8 @@ FlowSimulator::Run(double stopS)
         }
     }
     m_stats.endS = end;
+    m_stats.tailsToHeap = s.tailsToHeap;
+    m_stats.tailCompactions = s.tailCompactions;
     m_stats.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 }

@@ -98,6 +98,13 @@ struct FlowSimStats
     /// Departure-only batches on which that check ran and failed (water-filling followed);
     /// batches it skipped in its back-off after a failure are in neither counter.
     uint64_t keptRejected{0};
+    /// Completions put on the event heap instead of the sorted run of completions, because
+    /// their insertion would have moved more than the shift limit's pending ones
+    /// (FlowSimulator::SetMaxTailShift): a completion far ahead of those already pending.
+    uint64_t tailsToHeap{0};
+    /// Times the sorted run of completions dropped the entries already taken without being
+    /// empty (at least 1024 taken, and at least half of the run).
+    uint64_t tailCompactions{0};
     uint32_t peakActive{0}; //!< most flows sending at once
     double endS{0};         //!< time of the last event
     double wallSeconds{0};
@@ -186,6 +193,15 @@ class FlowSimulator final : public Object
     double GetCapacityBps(uint32_t dirLink) const;
     /// Current rate of a flow (bit/s of wire bytes), for tests and traces.
     double GetRateBps(uint32_t flowIndex) const;
+
+    /**
+     * For tests: from the next Run of any simulator on, a completion whose insertion into the
+     * sorted run of pending completions would move more than \p n of them goes to the event
+     * heap instead (FlowSimStats::tailsToHeap). The order of events, and so every result, is
+     * the same for every \p n; only the work differs. Process-wide, not thread-safe.
+     * \return the previous limit (the default is 32)
+     */
+    static uint32_t SetMaxTailShift(uint32_t n);
 
     /// Signature of the FlowComplete trace: flow index, FCT in seconds.
     typedef void (*FlowCompleteTracedCallback)(uint32_t flow, double fctS);
