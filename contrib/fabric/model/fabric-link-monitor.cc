@@ -234,7 +234,7 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             if (auto fq = DynamicCast<FabricDropTailQueue>(queue);
                 fq && fq->EnableCounters(SMALL_PACKET + PPP_HEADER))
             {
-                queueCountsTx = !fast && DynamicCast<PointToPointNetDevice>(dev);
+                queueCountsTx = DynamicCast<PointToPointNetDevice>(dev) != nullptr;
                 queueCountsPeak = sampled == m_samples.end();
                 m_countingQueues.push_back({fq, out, queueCountsTx, queueCountsPeak, g.IsHost(v)});
             }
