@@ -847,7 +847,8 @@ FlowSimulator::CreateWithAttributes(const AttributeConstructionList& attributes)
     TypeId tid = GetTypeId();
     while (true)
     {
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        const std::size_t count = tid.GetAttributeN(); // (a look-up in ns-3's registry)
+        for (std::size_t i = 0; i < count; ++i)
         {
             const TypeId::AttributeInformation info = tid.GetAttribute(i);
             if (!(info.flags & TypeId::ATTR_CONSTRUCT))
@@ -993,37 +994,56 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
         s.dependents.reserve(room);
         s.byId.Reserve(room);
     }
-    for (const auto& f : flows)
+    // The per-flow state of the accepted flows, in one step each after the loop (one
+    // out-of-line call per flow and vector otherwise); also when a flow is refused.
+    auto grow = [&]
     {
-        if (f.src >= hosts || f.dst >= hosts || f.src == f.dst)
+        const size_t m = m_records.size();
+        s.flows.resize(m);
+        s.hot.resize(m);
+        s.flowMark.resize(m, 0);
+        s.dependents.resize(m);
+    };
+    auto addRecords = [&]
+    {
+        for (const auto& f : flows)
         {
-            throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
-                                        + ": src and dst must be distinct hosts in [0, "
-                                        + std::to_string(hosts) + ")");
+            if (f.src >= hosts || f.dst >= hosts || f.src == f.dst)
+            {
+                throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
+                                            + ": src and dst must be distinct hosts in [0, "
+                                            + std::to_string(hosts) + ")");
+            }
+            if (f.bytes == 0)
+            {
+                throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
+                                            + ": bytes must be >= 1");
+            }
+            if (!(f.startS >= 0) || !std::isfinite(f.startS))
+            {
+                throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
+                                            + ": start time must be finite and >= 0");
+            }
+            const auto index = static_cast<uint32_t>(m_records.size());
+            if (!s.byId.Insert(f.id, index))
+            {
+                throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
+                                            + " appears twice; ids must be unique");
+            }
+            m_records.emplace_back();
+            m_records.back().spec = f;
         }
-        if (f.bytes == 0)
-        {
-            throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
-                                        + ": bytes must be >= 1");
-        }
-        if (!(f.startS >= 0) || !std::isfinite(f.startS))
-        {
-            throw std::invalid_argument("FlowSimulator: flow " + std::to_string(f.id)
-                                        + ": start time must be finite and >= 0");
-        }
-        const auto index = static_cast<uint32_t>(m_records.size());
-        if (!s.byId.Insert(f.id, index))
-        {
-            throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
-                                        + " appears twice; ids must be unique");
-        }
-        m_records.emplace_back();
-        m_records.back().spec = f;
-        s.flows.emplace_back();
-        s.hot.emplace_back();
-        s.flowMark.push_back(0);
-        s.dependents.emplace_back();
+    };
+    try
+    {
+        addRecords();
     }
+    catch (...)
+    {
+        grow(); // the flows accepted before the refused one stay, as before
+        throw;
+    }
+    grow();
 }
 
 void
@@ -1137,14 +1157,16 @@ FlowSimulator::Run(double stopS)
     {
         s.phaseLeft[m_records[f].spec.phase]++;
     }
+    // Each phase's flows in index order, written by index into lists sized at once.
+    std::vector<uint32_t> phaseFill(phases, 0);
     for (uint32_t p = 0; p < phases; ++p)
     {
-        s.phaseFlows[p].reserve(s.phaseLeft[p]);
+        s.phaseFlows[p].resize(s.phaseLeft[p]);
     }
     for (size_t f = 0; f < n; ++f)
     {
         const FlowSpec& fs = m_records[f].spec;
-        s.phaseFlows[fs.phase].push_back(f);
+        s.phaseFlows[fs.phase][phaseFill[fs.phase]++] = f;
         if (fs.after >= 0)
         {
             const uint32_t pred = s.byId.Find(static_cast<uint64_t>(fs.after));
@@ -1306,8 +1328,15 @@ FlowSimulator::Run(double stopS)
             double a = t0;
             while (a < t)
             {
-                const auto b = static_cast<size_t>(a / binS);
-                const double end = std::min(t, (b + 1) * binS);
+                // Through int64_t below 2^62: the same values as size_t's conversions, which
+                // take a branchy sequence of their own on x86-64.
+                const double q = a / binS;
+                const auto b = q < 0x1p62 ? static_cast<size_t>(static_cast<int64_t>(q))
+                                          : static_cast<size_t>(q);
+                const double next = b + 1 < (size_t(1) << 62)
+                                      ? static_cast<double>(static_cast<int64_t>(b + 1))
+                                      : static_cast<double>(b + 1);
+                const double end = std::min(t, next * binS);
                 if (b != a0.bin)
                 {
                     flushBin(d);
