@@ -510,9 +510,16 @@ struct FlowSimulator::Impl
         tails.insert(tails.begin() + i, ev);
     }
 
-    static bool EndBefore(const EndEntry& a, const EndEntry& b)
+    /// (t, seq) order as one 128-bit comparison without branches: a fluid end's time is
+    /// never negative, -0 or NaN (SetEnd: an instant >= 0 plus bytes / rate > 0 with a +0
+    /// sum), and the bits of such doubles order as their values.
+    static bool EndBefore(const EndEntry& a, const EndEntry& b) { return EndKey(a) < EndKey(b); }
+
+    static unsigned __int128 EndKey(const EndEntry& e)
     {
-        return a.t < b.t || (a.t == b.t && a.seq < b.seq);
+        uint64_t bits;
+        std::memcpy(&bits, &e.t, sizeof(bits));
+        return (static_cast<unsigned __int128>(bits) << 64) | e.seq;
     }
 
     void EndPlace(size_t i, const EndEntry& e)
