@@ -1307,10 +1307,7 @@ FlowSimulator::Run(double stopS)
             {
                 bins.reserve(std::max<size_t>(16, 2 * size_t(a0.bin)));
             }
-            while (bins.size() < a0.bin)
-            {
-                bins.push_back(0); // bins the link spent idle
-            }
+            bins.resize(a0.bin, 0.0); // bins the link spent idle
             bins.push_back(a0.binBytes);
         }
         else
@@ -1344,13 +1341,28 @@ FlowSimulator::Run(double stopS)
                                       ? static_cast<double>(static_cast<int64_t>(b + 1))
                                       : static_cast<double>(b + 1);
                 const double end = std::min(t, next * binS);
+                const double add = load * (end - a) / 8; // >= +0: 0 + add is add, bit for bit
                 if (b != a0.bin)
                 {
-                    flushBin(d);
+                    // The bin left behind is complete: stored right after the link's last one
+                    // (the usual case, inline), else with its idle bins (flushBin).
+                    auto& bins = m_links[d].binBytes;
+                    if (a0.bin != UINT32_MAX && bins.size() == a0.bin
+                        && bins.size() < bins.capacity())
+                    {
+                        bins.push_back(a0.binBytes);
+                    }
+                    else
+                    {
+                        flushBin(d);
+                    }
                     a0.bin = static_cast<uint32_t>(b);
-                    a0.binBytes = 0;
+                    a0.binBytes = add;
                 }
-                a0.binBytes += load * (end - a) / 8;
+                else
+                {
+                    a0.binBytes += add;
+                }
                 a = end > a ? end : std::nextafter(a, INF);
             }
         }
