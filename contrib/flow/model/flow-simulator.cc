@@ -2515,9 +2515,17 @@ FlowSimulator::Run(double stopS)
     const double end = std::isfinite(stopS) && s.Peek(e) ? stopS : now;
     for (uint32_t d = 0; d < s.acc.size(); ++d)
     {
-        integrate(d, end);
-        flushBin(d);
-        m_links[d].bytes = s.acc[d].bytes;
+        // (Most links of a small run never carried anything: no call for them.)
+        const Impl::LinkAcc& a0 = s.acc[d];
+        if (a0.load > 0)
+        {
+            integrate(d, end);
+        }
+        if (a0.bin != UINT32_MAX)
+        {
+            flushBin(d);
+        }
+        m_links[d].bytes = a0.bytes;
     }
     for (uint32_t f = 0; f < n; ++f)
     {
