@@ -1341,7 +1341,7 @@ FlowSimulator::Run(double stopS)
                                       ? static_cast<double>(static_cast<int64_t>(b + 1))
                                       : static_cast<double>(b + 1);
                 const double end = std::min(t, next * binS);
-                const double add = load * (end - a) / 8; // >= +0: 0 + add is add, bit for bit
+                const double add = load * (end - a) / 8; // never -0: 0 + add is add, bit for bit
                 if (b != a0.bin)
                 {
                     // The bin left behind is complete: stored right after the link's last one
