@@ -36,6 +36,7 @@
 
 #include <cinttypes>
 #include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -55,6 +56,7 @@ struct Experiment
     std::vector<FlowSpec> flows;
     std::vector<FlowSimLinkEvent> events;
     std::function<void(FlowSimHelper&)> configure;
+    double stopS = std::numeric_limits<double>::infinity(); //!< run horizon
 };
 
 /// The default comparison's flow helper (PacketFlowFlowHelper: 400 Gb/s, 1 us, 10 us bins).
@@ -204,6 +206,14 @@ MakeExperiment(const std::string& name)
         x.routing = MakeRouting<ZCubeRouting>(ZCubeLayout(64, 8).Build(), "Seed", UintegerValue(1));
         x.flows = RandomFlows(64, 1500, 11, 100);
     }
+    else if (name == "zcube64-random-stopped")
+    {
+        // Stopped while flows are on their links: the closing pass integrates the links
+        // still loaded and stores their partly filled bins.
+        x.routing = MakeRouting<ZCubeRouting>(ZCubeLayout(64, 8).Build(), "Seed", UintegerValue(1));
+        x.flows = RandomFlows(64, 1500, 11, 100);
+        x.stopS = 37.5e-6;
+    }
     else if (name == "roft64-random-nic-grid")
     {
         x.routing
@@ -302,6 +312,7 @@ const std::vector<std::string> EXPERIMENTS{"zcube-allreduce",
                                            "zcube-halving-doubling",
                                            "roft-failures",
                                            "zcube64-random",
+                                           "zcube64-random-stopped",
                                            "roft64-random-nic-grid",
                                            "roft64-random-full"};
 
@@ -312,7 +323,7 @@ RunAndDump(const std::string& name, FlowSimStats* stats = nullptr)
     Experiment x = MakeExperiment(name);
     FlowSimHelper h = ComparisonHelper();
     x.configure(h);
-    Ptr<FlowSimulator> sim = h.Run(x.routing, x.flows, x.events);
+    Ptr<FlowSimulator> sim = h.Run(x.routing, x.flows, x.events, x.stopS);
     if (stats)
     {
         *stats = sim->GetStats();

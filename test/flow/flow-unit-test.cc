@@ -847,6 +847,28 @@ TEST(FlowSimulator, DependenciesStartWhenPredecessorsFinish)
     EXPECT_THROW(cyc->Run(), std::invalid_argument);
 }
 
+TEST(FlowSimulator, RefusedFlowInABatchKeepsTheFlowsBeforeIt)
+{
+    // AddFlows checks flow by flow: a refused flow in the middle of a batch leaves the flows
+    // before it added (and runnable), not the ones after it.
+    Ptr<FlowSimulator> sim = CreateObject<FlowSimulator>();
+    sim->SetRouting(Star(4));
+    sim->AddFlows({Flow(1, 0, 1, 100000)});
+    EXPECT_THROW(sim->AddFlows({Flow(2, 1, 2, 100000), Flow(3, 2, 2, 10), Flow(4, 2, 3, 100000)}),
+                 std::invalid_argument);
+    ASSERT_EQ(sim->GetRecords().size(), 2u);
+    EXPECT_EQ(sim->GetRecords()[1].spec.id, 2u);
+    sim->AddFlows({Flow(4, 2, 3, 100000)}); // id 4 was not taken by the refused batch
+    sim->Run();
+    const auto& r = sim->GetRecords();
+    ASSERT_EQ(r.size(), 3u);
+    for (const auto& x : r)
+    {
+        EXPECT_TRUE(x.complete) << "flow " << x.spec.id;
+        EXPECT_GT(x.wireBytes, 0.0);
+    }
+}
+
 TEST(FlowSimulator, SparseAndDenseIdsAreFoundAlike)
 {
     // Flow ids are looked up in an array when small and in a hash map when far beyond the

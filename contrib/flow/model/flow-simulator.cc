@@ -511,8 +511,9 @@ struct FlowSimulator::Impl
     }
 
     /// (t, seq) order as one 128-bit comparison without branches: a fluid end's time is
-    /// never negative, -0 or NaN (SetEnd: an instant >= 0 plus bytes / rate > 0 with a +0
-    /// sum), and the bits of such doubles order as their values.
+    /// never negative, -0 or NaN (the instant is >= -0 and bytes / rate >= +0, so the sum
+    /// is >= +0; SetEnd asserts it), and the bits of such doubles order as their values
+    /// (+inf after every finite time).
     static bool EndBefore(const EndEntry& a, const EndEntry& b) { return EndKey(a) < EndKey(b); }
 
     static unsigned __int128 EndKey(const EndEntry& e)
@@ -567,6 +568,8 @@ struct FlowSimulator::Impl
     /// Flow \p f's fluid ends at \p t (replaces its previous end).
     void SetEnd(uint32_t f, double t)
     {
+        NS_ASSERT_MSG(!std::signbit(t) && !std::isnan(t),
+                      "a fluid end's time must be +0 or positive for EndKey's order");
         const EndEntry e{t, seq++, f};
         if (endPos[f] == UINT32_MAX)
         {

@@ -162,9 +162,11 @@ class FlowSimulator final : public Object
     void SetRouting(Ptr<FabricRouting> routing);
 
     /**
-     * Add flows (ids unique across calls).
+     * Add flows (ids unique across calls), checked one by one: when a flow is refused,
+     * the flows before it in \p flows stay added and the ones after it are not.
      * \throws std::invalid_argument like RoceTrafficHelper::Install: endpoints that are not
-     *         distinct hosts, zero bytes, duplicate ids, unknown 'after' ids
+     *         distinct hosts, zero bytes, duplicate ids (unknown 'after' ids are reported
+     *         by Run)
      */
     void AddFlows(const std::vector<FlowSpec>& flows);
 
