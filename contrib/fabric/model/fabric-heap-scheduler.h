@@ -83,7 +83,19 @@ class FabricEventHeap
     void Reserve(std::size_t n) { m_heap.reserve(n); }
 
     /// \return the earliest event (there must be one).
-    const Entry& Top() const { return RunFirst() ? m_run[m_runHead] : m_heap.front(); }
+    const Entry& Top() const
+    {
+        std::size_t lane = 0;
+        switch (Earliest(lane))
+        {
+        case Source::RUN:
+            return m_run[m_runHead];
+        case Source::LANE:
+            return m_lanes[lane].Front();
+        default:
+            return m_heap.front();
+        }
+    }
 
     /// Add an event.
     void Push(const Entry& e)
@@ -95,7 +107,7 @@ class FabricEventHeap
             // event of the run, which all have that time: the run stays sorted by itself.
             m_run.push_back(e);
         }
-        else
+        else if (!PushToLane(e))
         {
             const std::size_t hole = m_heap.size();
             m_heap.emplace_back(); // grows geometrically; its value is overwritten below
@@ -111,7 +123,15 @@ class FabricEventHeap
     Entry PopMin()
     {
         --m_size;
-        if (RunFirst())
+        std::size_t lane = 0;
+        const Source source = Earliest(lane);
+        if (source == Source::LANE)
+        {
+            const Entry first = m_lanes[lane].PopFront();
+            m_lastTs = first.ts;
+            return first;
+        }
+        if (source == Source::RUN)
         {
             const Entry first = m_run[m_runHead++];
             if (m_runHead == m_run.size())
@@ -162,6 +182,10 @@ class FabricEventHeap
         m_run.clear();
         m_run.shrink_to_fit();
         m_runHead = 0;
+        for (Lane& lane : m_lanes)
+        {
+            lane = Lane();
+        }
         m_size = 0;
         m_peak = 0;
     }
@@ -178,21 +202,148 @@ class FabricEventHeap
         {
             f(m_run[i]);
         }
+        for (const Lane& lane : m_lanes)
+        {
+            for (std::size_t i = 0; i < lane.count; ++i)
+            {
+                f(lane.At(i));
+            }
+        }
     }
 
   private:
+    /**
+     * A FIFO of pending events that were all scheduled with one delay: their timestamps
+     * (the time of the push plus that delay) never decrease and their uids increase, so the
+     * FIFO is sorted by itself. Most of a packet simulation's events have one of a few delays
+     * (a frame's transmission time, plus the propagation delay for its arrival), so most
+     * pending events wait in lanes, written and read in order, and the heap, whose removals
+     * read one node's children per level, holds the rest (timers, paced sends).
+     */
+    struct Lane
+    {
+        std::vector<Entry> ring; //!< Power-of-two capacity (or empty).
+        std::size_t head{0};     //!< Index of the first entry.
+        std::size_t count{0};    //!< Entries in the lane.
+        uint64_t delay{0};       //!< The delay of its events (when count > 0).
+
+        const Entry& At(std::size_t i) const { return ring[(head + i) & (ring.size() - 1)]; }
+
+        Entry& At(std::size_t i) { return ring[(head + i) & (ring.size() - 1)]; }
+
+        const Entry& Front() const { return ring[head]; }
+
+        const Entry& Back() const { return At(count - 1); }
+
+        void PushBack(const Entry& e)
+        {
+            if (count == ring.size())
+            {
+                std::vector<Entry> grown(ring.empty() ? 64 : 2 * ring.size());
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    grown[i] = At(i);
+                }
+                ring.swap(grown);
+                head = 0;
+            }
+            ring[(head + count) & (ring.size() - 1)] = e;
+            ++count;
+        }
+
+        Entry PopFront()
+        {
+            const Entry first = ring[head];
+            head = (head + 1) & (ring.size() - 1);
+            --count;
+            return first;
+        }
+
+        /// Remove entry \p i (the lane stays sorted).
+        void Erase(std::size_t i)
+        {
+            for (; i + 1 < count; ++i)
+            {
+                At(i) = At(i + 1);
+            }
+            --count;
+        }
+    };
+
+    /// Where the earliest pending event is.
+    enum class Source
+    {
+        HEAP,
+        RUN,
+        LANE,
+    };
+
+    /// \return where the earliest pending event is (there must be one); \p lane: which lane
+    Source Earliest(std::size_t& lane) const
+    {
+        const Entry* best = m_heap.empty() ? nullptr : &m_heap.front();
+        Source source = Source::HEAP;
+        if (!RunEmpty() && (best == nullptr || Before(m_run[m_runHead], *best)))
+        {
+            best = &m_run[m_runHead];
+            source = Source::RUN;
+        }
+        for (std::size_t i = 0; i < kLanes; ++i)
+        {
+            if (m_lanes[i].count != 0 && (best == nullptr || Before(m_lanes[i].Front(), *best)))
+            {
+                best = &m_lanes[i].Front();
+                source = Source::LANE;
+                lane = i;
+            }
+        }
+        return source;
+    }
+
+    /**
+     * Append \p e to the lane of its delay (taking an empty lane for a new delay).
+     * \return false if no lane can take it (all hold other delays, or it would not be last)
+     */
+    bool PushToLane(const Entry& e)
+    {
+        if (e.ts < m_lastTs)
+        {
+            return false;
+        }
+        const uint64_t delay = e.ts - m_lastTs;
+        Lane* free = nullptr;
+        for (Lane& lane : m_lanes)
+        {
+            if (lane.count == 0)
+            {
+                free = free == nullptr ? &lane : free;
+            }
+            else if (lane.delay == delay)
+            {
+                if (!Before(lane.Back(), e))
+                {
+                    return false;
+                }
+                lane.PushBack(e);
+                return true;
+            }
+        }
+        if (free == nullptr)
+        {
+            return false;
+        }
+        free->delay = delay;
+        free->PushBack(e);
+        return true;
+    }
+
+    static constexpr std::size_t kLanes = 6; //!< Delays with a lane at a time.
     static constexpr std::size_t kArity = 4; //!< Children per node.
     /// Taken-out entries at the run's front before it is compacted.
     static constexpr std::size_t kRunCompactAt = 4096;
 
     /// \return true if the run holds no event.
     bool RunEmpty() const { return m_runHead == m_run.size(); }
-
-    /// \return true if the run's first event is the earliest pending one.
-    bool RunFirst() const
-    {
-        return !RunEmpty() && (m_heap.empty() || Before(m_run[m_runHead], m_heap.front()));
-    }
 
     /// \return true if \p a is to run before \p b (EventKey order: timestamp, then uid).
     static bool Before(const Entry& a, const Entry& b)
@@ -453,6 +604,7 @@ class FabricEventHeap
     /// (about a quarter of all in the RoCE benchmark) skip the heap's sifts.
     std::vector<Entry> m_run;
     std::size_t m_runHead{0}; //!< First pending entry of m_run.
+    Lane m_lanes[kLanes];     //!< Events by delay (see Lane).
     uint64_t m_lastTs{0};     //!< Time of the last event taken out (0 before any).
     std::size_t m_size{0};    //!< Pending events (heap and run).
     std::size_t m_peak{0};    //!< Largest size since construction or ResetPeak().
