@@ -82,9 +82,8 @@ CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0
         const uint32_t op = rng() % 10;
         if (op < 5 || pending.empty())
         {
-            const uint64_t delay = fixedDelays > 0 && rng() % 5 != 0
-                                       ? 7 * (1 + rng() % fixedDelays)
-                                       : rng() % span;
+            const uint64_t delay
+                = fixedDelays > 0 && rng() % 5 != 0 ? 7 * (1 + rng() % fixedDelays) : rng() % span;
             const Scheduler::Event ev = MakeEv(now + delay, uid++, rng() % 7);
             map->Insert(ev);
             heap->Insert(ev);

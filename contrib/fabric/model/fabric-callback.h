@@ -29,7 +29,7 @@ namespace ns3
  * \param components the callback's components
  * \return the callback
  */
-template <typename R, typename... Args, typename F>
+template<typename R, typename... Args, typename F>
 Callback<R, Args...>
 FabricInlineCallback(F f, const CallbackComponentVector& components)
 {
@@ -44,33 +44,31 @@ FabricInlineCallback(F f, const CallbackComponentVector& components)
  * reads one object fewer (FabricInlineCallback); like that constructor's, the callback
  * compares equal to no other.
  */
-template <typename R, typename... Args, typename F>
+template<typename R, typename... Args, typename F>
 Callback<R, Args...>
 FabricLambdaCallback(F f)
 {
     return FabricInlineCallback<R, Args...>(
-        f,
-        CallbackComponentVector({std::make_shared<CallbackComponent<F, false>>(f)}));
+        f, CallbackComponentVector({std::make_shared<CallbackComponent<F, false>>(f)}));
 }
 
 /// FabricMemberCallback's work, by the member function's type.
-template <typename M>
+template<typename M>
 struct FabricMemberCallbackOf;
 
 /// FabricMemberCallback's work for a non-const member function.
-template <typename T, typename R, typename... Args>
+template<typename T, typename R, typename... Args>
 struct FabricMemberCallbackOf<R (T::*)(Args...)>
 {
     /// \return MakeCallback(MemPtr, obj), with the call stored inline
-    template <R (T::*MemPtr)(Args...)>
+    template<R (T::*MemPtr)(Args...)>
     static Callback<R, Args...> Make(T* obj)
     {
         const CallbackComponentVector components(
             {std::make_shared<CallbackComponent<R (T::*)(Args...)>>(MemPtr),
              std::make_shared<CallbackComponent<T*>>(obj)});
         return FabricInlineCallback<R, Args...>(
-            [obj](Args... args) -> R { return (obj->*MemPtr)(args...); },
-            components);
+            [obj](Args... args) -> R { return (obj->*MemPtr)(args...); }, components);
     }
 };
 
@@ -79,7 +77,7 @@ struct FabricMemberCallbackOf<R (T::*)(Args...)>
  * member function is a template argument, so the stored target is the object pointer only).
  * It compares equal to MakeCallback(MemPtr, obj).
  */
-template <auto MemPtr, typename T>
+template<auto MemPtr, typename T>
 auto
 FabricMemberCallback(T* obj)
 {

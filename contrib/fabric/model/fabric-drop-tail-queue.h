@@ -27,7 +27,8 @@ class NetDeviceQueue;
  * What it saves per packet (callgrind, 128-GPU RoCE permutation on ns-3's point-to-point
  * device: about 1,600 instructions per hop with DropTailQueue<Packet>): the QueueSize objects
  * Queue<Packet>::DoEnqueue builds to compare sizes (the limit is compared as two integers), a
- * list node allocated per packet (a std::deque here), the trace sources fired into empty sink
+ * list node allocated per packet (the first packet is kept in the queue's own per-packet
+ * cache line, the others behind it in a std::deque), the trace sources fired into empty sink
  * lists, and the log checks. ns-3 gives a subclass no access to the base class's packet list
  * and trace sources other than through DoEnqueue/DoDequeue, so this queue keeps its own list
  * (the base class's stays empty) and reaches the base class's trace sources by their member

@@ -28,11 +28,17 @@ class EventImpl;
  * appended in uid order); the earliest pending event is the earlier of the run's first and the
  * heap's root, so the order is the same.
  *
+ * Events scheduled with one delay (their timestamps never decrease and their uids increase,
+ * so they are sorted as they come) go to one of six FIFO lanes, one per delay at a time (a
+ * frame's transmission time and its arrival: most of a packet run's pending events); the
+ * earliest pending event is the earliest of the heap's root, the run's first and the lanes'
+ * first entries. Lanes are written and read in order; the heap keeps the rest.
+ *
  * No allocation per event: the vectors grow by doubling and never shrink until Clear().
- * Push and PopMin cost O(log4 n) compares on contiguous memory (O(1) for the run); Remove(uid)
- * is a linear search over the pending events (O(n), a scan of 24-byte entries) followed by one
- * sift: it serves Simulator::Remove, which the fabric's models do not call per packet (they
- * Cancel).
+ * Push and PopMin cost O(log4 n) compares on contiguous memory (O(1) for the run and the
+ * lanes, plus one compare per lane); Remove(uid) is a linear search over the pending events (O(n),
+ * a scan of 24-byte entries) followed by one sift: it serves Simulator::Remove, which the fabric's
+ * models do not call per packet (they Cancel).
  *
  * A plain class so FabricSimulatorImpl can hold it inline (no virtual call per event);
  * FabricHeapScheduler wraps it as an ns3::Scheduler for DefaultSimulatorImpl and the other
@@ -450,10 +456,7 @@ class FabricEventHeap
         EntryArray(const EntryArray&) = delete;
         EntryArray& operator=(const EntryArray&) = delete;
 
-        EntryArray(EntryArray&& other) noexcept
-        {
-            Take(other);
-        }
+        EntryArray(EntryArray&& other) noexcept { Take(other); }
 
         EntryArray& operator=(EntryArray&& other) noexcept
         {
@@ -465,60 +468,27 @@ class FabricEventHeap
             return *this;
         }
 
-        ~EntryArray()
-        {
-            Release();
-        }
+        ~EntryArray() { Release(); }
 
-        std::size_t size() const
-        {
-            return m_size;
-        }
+        std::size_t size() const { return m_size; }
 
-        bool empty() const
-        {
-            return m_size == 0;
-        }
+        bool empty() const { return m_size == 0; }
 
-        Entry* data()
-        {
-            return m_data;
-        }
+        Entry* data() { return m_data; }
 
-        Entry& operator[](std::size_t i)
-        {
-            return m_data[i];
-        }
+        Entry& operator[](std::size_t i) { return m_data[i]; }
 
-        const Entry& operator[](std::size_t i) const
-        {
-            return m_data[i];
-        }
+        const Entry& operator[](std::size_t i) const { return m_data[i]; }
 
-        const Entry& front() const
-        {
-            return m_data[0];
-        }
+        const Entry& front() const { return m_data[0]; }
 
-        const Entry& back() const
-        {
-            return m_data[m_size - 1];
-        }
+        const Entry& back() const { return m_data[m_size - 1]; }
 
-        const Entry* begin() const
-        {
-            return m_data;
-        }
+        const Entry* begin() const { return m_data; }
 
-        const Entry* end() const
-        {
-            return m_data + m_size;
-        }
+        const Entry* end() const { return m_data + m_size; }
 
-        void pop_back()
-        {
-            --m_size;
-        }
+        void pop_back() { --m_size; }
 
         /// Append an entry whose value the caller writes next.
         void emplace_back()
@@ -538,10 +508,7 @@ class FabricEventHeap
             }
         }
 
-        void clear()
-        {
-            m_size = 0;
-        }
+        void clear() { m_size = 0; }
 
         /// Drop every entry and the memory.
         void Release()

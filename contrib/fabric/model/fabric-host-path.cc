@@ -253,8 +253,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         SocketIpTosTag tag;
         tag.SetTos(tos);
         q->AddPacketTag(tag);
-        const Ipv4Header h = UdpIpv4Header(
-            src, dst, tos, q->GetSize(), IpId(src, dst), false);
+        const Ipv4Header h = UdpIpv4Header(src, dst, tos, q->GetSize(), IpId(src, dst), false);
         Socket::SocketErrno err;
         found = m_ipv4->GetRoutingProtocol()->RouteOutput(q, h, nullptr, err);
         if (!found)

@@ -266,8 +266,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             {
                 Connect(PeekPointer(dev),
                         "PhyRxEnd",
-                        FabricLambdaCallback<void, Ptr<const Packet>>(
-                            [this](Ptr<const Packet>) { ++m_wireArrivals; }));
+                        FabricLambdaCallback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
+                                                                      { ++m_wireArrivals; }));
             }
             if (!fast && !queueCountsTx)
             {
