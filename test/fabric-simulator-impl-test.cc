@@ -62,9 +62,11 @@ ExpectSameEvent(const Scheduler::Event& a, const Scheduler::Event& b, int step)
 }
 
 /// Random inserts, removes of pending events and RemoveNext on both schedulers; timestamps
-/// from [now, now + span) so that many are equal (the uid decides their order).
+/// from [now, now + span) so that many are equal (the uid decides their order). With
+/// \p fixedDelays > 0, four inserts in five use one of that many fixed delays instead, as a
+/// packet simulation's transmissions and arrivals do (FabricEventHeap's lanes).
 void
-CompareWithMap(uint32_t seed, uint64_t span, int steps)
+CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0)
 {
     std::mt19937_64 rng(seed);
     Ptr<Scheduler> map = CreateObject<MapScheduler>();
@@ -80,7 +82,9 @@ CompareWithMap(uint32_t seed, uint64_t span, int steps)
         const uint32_t op = rng() % 10;
         if (op < 5 || pending.empty())
         {
-            const Scheduler::Event ev = MakeEv(now + rng() % span, uid++, rng() % 7);
+            const uint64_t delay
+                = fixedDelays > 0 && rng() % 5 != 0 ? 7 * (1 + rng() % fixedDelays) : rng() % span;
+            const Scheduler::Event ev = MakeEv(now + delay, uid++, rng() % 7);
             map->Insert(ev);
             heap->Insert(ev);
             pending.push_back(ev);
@@ -138,6 +142,19 @@ TEST(FabricHeapScheduler, SameOrderAsMapSchedulerWithEqualTimestamps)
         for (uint32_t seed = 1; seed <= 5; ++seed)
         {
             CompareWithMap(seed, span, 4000);
+        }
+    }
+}
+
+TEST(FabricHeapScheduler, SameOrderAsMapSchedulerWithFewDelays)
+{
+    // Most events with one of a few delays: fewer delays than lanes, as many, and more (the
+    // lanes change hands when they empty; the rest go to the heap).
+    for (uint32_t delays : {1, 3, 6, 20})
+    {
+        for (uint32_t seed = 1; seed <= 5; ++seed)
+        {
+            CompareWithMap(seed, 50, 6000, delays);
         }
     }
 }

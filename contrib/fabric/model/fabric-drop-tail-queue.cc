@@ -113,9 +113,11 @@ void
 FabricDropTailQueue::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_items.clear();
-    m_txQueue = nullptr;
-    m_device = nullptr;
+    m_hot.head = nullptr;
+    m_behind.clear();
+    m_hot.nBehind = 0;
+    m_hot.txQueue = nullptr;
+    m_hot.device = nullptr;
     DropTailQueue<Packet>::DoDispose();
 }
 
@@ -126,58 +128,112 @@ FabricDropTailQueue::SetFlowControl(Ptr<NetDeviceQueue> txQueue, Ptr<NetDevice> 
     NS_ABORT_MSG_UNLESS(txQueue && device, "FabricDropTailQueue::SetFlowControl: null argument");
     // The decisions run where the interface's sinks, connected first, ran: a sink connected
     // earlier would see them late, and a second call would count the bytes twice for BQL.
-    NS_ABORT_MSG_UNLESS(!m_txQueue && (this->*g_enqueue).IsEmpty()
+    NS_ABORT_MSG_UNLESS(!m_hot.txQueue && (this->*g_enqueue).IsEmpty()
                             && (this->*g_dequeue).IsEmpty()
                             && (this->*g_dropBeforeEnqueue).IsEmpty(),
                         "FabricDropTailQueue::SetFlowControl: call it once, before any sink is "
                         "connected to the queue's Enqueue, Dequeue or DropBeforeEnqueue");
-    m_txQueue = txQueue;
-    m_device = device;
+    m_hot.txQueue = txQueue;
+    m_hot.device = device;
 }
 
 bool
 FabricDropTailQueue::EnableCounters(uint32_t smallFrameBytes)
 {
     NS_LOG_FUNCTION(this << smallFrameBytes);
-    if (m_counting)
+    if (m_hot.counting)
     {
         return false;
     }
-    m_counting = true;
-    m_smallFrame = smallFrameBytes;
+    m_hot.counting = true;
+    m_hot.smallFrame = smallFrameBytes;
+    m_packetsAtCounting = m_nPackets.Get();
     return true;
 }
 
-inline bool
-FabricDropTailQueue::WouldOverflowFast(uint32_t packets, uint32_t bytes)
+FabricDropTailQueue::Counters
+FabricDropTailQueue::GetCounters() const
 {
-    // QueueBase::WouldOverflow without its two out-of-line QueueSize calls per packet. MaxSize
-    // may change at any time (QueueBase::SetMaxSize is not virtual): its value is compared
-    // with the one the limit was read from, as bytes (a unit and an integer, no padding).
-    static_assert(std::is_trivially_copyable_v<QueueSize>);
-    static_assert(sizeof(QueueSize) == sizeof(QueueSizeUnit) + sizeof(uint32_t));
-    if (!m_limitKnown || std::memcmp(&m_knownMaxSize, &m_maxSize, sizeof(QueueSize)) != 0)
+    Counters c;
+    if (!m_hot.counting)
     {
-        m_limitKnown = true;
-        m_knownMaxSize = m_maxSize;
-        m_limit = m_maxSize.GetValue();
-        m_limitInPackets = m_maxSize.GetUnit() == QueueSizeUnit::PACKETS;
+        return c;
     }
-    return m_limitInPackets ? m_nPackets.Get() + packets > m_limit
-                            : m_nBytes.Get() + bytes > m_limit;
+    // Accepted since EnableCounters = left since (dequeued or removed) + the change in the
+    // number queued.
+    c.enqueueCalls = m_droppedSinceCounting + m_hot.dequeuedFrames + m_removedSinceCounting
+                   + m_nPackets.Get() - m_packetsAtCounting;
+    c.dequeuedFrames = m_hot.dequeuedFrames;
+    c.dequeuedBytes = m_hot.dequeuedBytes;
+    c.dequeuedSmallFrames = m_hot.dequeuedSmallFrames;
+    c.peakBytes = m_hot.peakBytes;
+    return c;
+}
+
+namespace
+{
+
+/// QueueSize's two members, in their order (checked once at run time, see MaxSizeOf).
+struct QueueSizeBits
+{
+    QueueSizeUnit unit;
+    uint32_t value;
+};
+
+static_assert(std::is_trivially_copyable_v<QueueSize>);
+static_assert(sizeof(QueueSize) == sizeof(QueueSizeBits));
+
+/// Whether QueueSize's bytes are a QueueSizeBits (its members are private; ns-3.37 declares
+/// the unit, then the value).
+bool
+QueueSizeIsUnitThenValue()
+{
+    const QueueSize probe(QueueSizeUnit::BYTES, 0x5a5a1234);
+    QueueSizeBits bits;
+    std::memcpy(&bits, &probe, sizeof(bits));
+    return bits.unit == QueueSizeUnit::BYTES && bits.value == 0x5a5a1234;
+}
+
+const bool g_queueSizeBits = QueueSizeIsUnitThenValue();
+
+/// \p size's unit and value, without QueueSize's two out-of-line getters where the layout
+/// allows.
+inline QueueSizeBits
+MaxSizeOf(const QueueSize& size)
+{
+    if (g_queueSizeBits)
+    {
+        QueueSizeBits bits;
+        std::memcpy(&bits, &size, sizeof(bits));
+        return bits;
+    }
+    return {size.GetUnit(), size.GetValue()};
+}
+
+} // namespace
+
+inline bool
+FabricDropTailQueue::WouldOverflowFast(uint32_t packets, uint32_t bytes) const
+{
+    // QueueBase::WouldOverflow without its QueueSize arithmetic. MaxSize may change at any
+    // time (QueueBase::SetMaxSize is not virtual), so it is read each time: it shares a cache
+    // line with the Enqueue trace source, which is read anyway.
+    const QueueSizeBits max = MaxSizeOf(m_maxSize);
+    return max.unit == QueueSizeUnit::PACKETS ? m_nPackets.Get() + packets > max.value
+                                              : m_nBytes.Get() + bytes > max.value;
 }
 
 inline bool
-FabricDropTailQueue::MtuWouldOverflow()
+FabricDropTailQueue::MtuWouldOverflow() const
 {
     // QueueBase::WouldOverflow(1, mtu), as NetDeviceQueue asks it.
-    return WouldOverflowFast(1, m_device->GetMtu());
+    return WouldOverflowFast(1, m_hot.device->GetMtu());
 }
 
 inline void
 FabricDropTailQueue::NotePeak()
 {
-    m_counters.peakBytes = std::max(m_counters.peakBytes, m_nBytes.Get());
+    m_hot.peakBytes = std::max(m_hot.peakBytes, m_nBytes.Get());
 }
 
 void
@@ -187,14 +243,18 @@ FabricDropTailQueue::DropOnFull(const Ptr<Packet>& item)
     // DropBeforeEnqueue connected before any other) in its place.
     NS_LOG_LOGIC("Queue full -- dropping pkt " << item);
     const uint32_t size = item->GetSize();
+    if (m_hot.counting)
+    {
+        ++m_droppedSinceCounting;
+    }
     m_nTotalDroppedPackets++;
     m_nTotalDroppedPacketsBeforeEnqueue++;
     m_nTotalDroppedBytes += size;
     m_nTotalDroppedBytesBeforeEnqueue += size;
     Fire(this->*g_drop, item);
-    if (m_txQueue)
+    if (m_hot.txQueue)
     {
-        m_txQueue->Stop();
+        m_hot.txQueue->Stop();
     }
     Fire(this->*g_dropBeforeEnqueue, item);
 }
@@ -204,32 +264,36 @@ FabricDropTailQueue::Enqueue(Ptr<Packet> item)
 {
     // Per packet: no NS_LOG_FUNCTION (a log check costs on every hop).
     const uint32_t size = item->GetSize();
-    if (m_counting)
-    {
-        ++m_counters.enqueueCalls;
-    }
     // Queue<Packet>::DoEnqueue's GetCurrentSize() + item > GetMaxSize().
     if (WouldOverflowFast(1, size))
     {
         DropOnFull(item);
         return false;
     }
-    m_items.push_back(item);
+    if (!m_hot.head)
+    {
+        m_hot.head = item;
+    }
+    else
+    {
+        m_behind.push_back(item);
+        ++m_hot.nBehind;
+    }
     m_nBytes += size;
     m_nTotalReceivedBytes += size;
     m_nPackets++;
     m_nTotalReceivedPackets++;
-    if (m_counting)
+    if (m_hot.counting)
     {
         NotePeak();
     }
-    if (m_txQueue)
+    if (m_hot.txQueue)
     {
         // NetDeviceQueue::PacketEnqueued.
-        m_txQueue->NotifyQueuedBytes(size);
+        m_hot.txQueue->NotifyQueuedBytes(size);
         if (MtuWouldOverflow())
         {
-            m_txQueue->Stop();
+            m_hot.txQueue->Stop();
         }
     }
     Fire(this->*g_enqueue, item);
@@ -239,22 +303,32 @@ FabricDropTailQueue::Enqueue(Ptr<Packet> item)
 inline Ptr<Packet>
 FabricDropTailQueue::TakeHead()
 {
-    Ptr<Packet> item = std::move(m_items.front());
-    m_items.pop_front();
+    // (ns-3.37's Ptr has no move constructor: std::move would copy.)
+    Ptr<Packet> item = m_hot.head;
+    if (m_hot.nBehind != 0)
+    {
+        m_hot.head = m_behind.front();
+        m_behind.pop_front();
+        --m_hot.nBehind;
+    }
+    else
+    {
+        m_hot.head = nullptr;
+    }
     const uint32_t size = item->GetSize();
     m_nBytes -= size;
     m_nPackets--;
-    if (m_counting)
+    if (m_hot.counting)
     {
         NotePeak();
     }
-    if (m_txQueue)
+    if (m_hot.txQueue)
     {
         // NetDeviceQueue::PacketDequeued.
-        m_txQueue->NotifyTransmittedBytes(size);
+        m_hot.txQueue->NotifyTransmittedBytes(size);
         if (!MtuWouldOverflow())
         {
-            m_txQueue->Wake();
+            m_hot.txQueue->Wake();
         }
     }
     Fire(this->*g_dequeue, item);
@@ -264,16 +338,16 @@ FabricDropTailQueue::TakeHead()
 Ptr<Packet>
 FabricDropTailQueue::Dequeue()
 {
-    if (m_items.empty())
+    if (!m_hot.head)
     {
         return nullptr;
     }
-    if (m_counting)
+    if (m_hot.counting)
     {
-        const uint32_t size = m_items.front()->GetSize();
-        ++m_counters.dequeuedFrames;
-        m_counters.dequeuedBytes += size;
-        m_counters.dequeuedSmallFrames += size <= m_smallFrame ? 1 : 0;
+        const uint32_t size = m_hot.head->GetSize();
+        ++m_hot.dequeuedFrames;
+        m_hot.dequeuedBytes += size;
+        m_hot.dequeuedSmallFrames += size <= m_hot.smallFrame ? 1 : 0;
     }
     return TakeHead();
 }
@@ -282,11 +356,15 @@ Ptr<Packet>
 FabricDropTailQueue::Remove()
 {
     NS_LOG_FUNCTION(this);
-    if (m_items.empty())
+    if (!m_hot.head)
     {
         return nullptr;
     }
     Ptr<Packet> item = TakeHead();
+    if (m_hot.counting)
+    {
+        ++m_removedSinceCounting;
+    }
     // Queue<Packet>::DropAfterDequeue (NetDeviceQueue connects no sink to it).
     const uint32_t size = item->GetSize();
     m_nTotalDroppedPackets++;
@@ -301,7 +379,7 @@ FabricDropTailQueue::Remove()
 Ptr<const Packet>
 FabricDropTailQueue::Peek() const
 {
-    return m_items.empty() ? nullptr : m_items.front();
+    return m_hot.head;
 }
 
 } // namespace ns3

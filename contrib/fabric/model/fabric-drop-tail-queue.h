@@ -27,7 +27,8 @@ class NetDeviceQueue;
  * What it saves per packet (callgrind, 128-GPU RoCE permutation on ns-3's point-to-point
  * device: about 1,600 instructions per hop with DropTailQueue<Packet>): the QueueSize objects
  * Queue<Packet>::DoEnqueue builds to compare sizes (the limit is compared as two integers), a
- * list node allocated per packet (a std::deque here), the trace sources fired into empty sink
+ * list node allocated per packet (the first packet is kept in the queue's own per-packet
+ * cache line, the others behind it in a std::deque), the trace sources fired into empty sink
  * lists, and the log checks. ns-3 gives a subclass no access to the base class's packet list
  * and trace sources other than through DoEnqueue/DoDequeue, so this queue keeps its own list
  * (the base class's stays empty) and reaches the base class's trace sources by their member
@@ -86,16 +87,16 @@ class FabricDropTailQueue : public DropTailQueue<Packet>
     bool EnableCounters(uint32_t smallFrameBytes);
 
     /// The counts (all zero until EnableCounters).
-    const Counters& GetCounters() const { return m_counters; }
+    Counters GetCounters() const;
 
   protected:
     void DoDispose() override;
 
   private:
     /// Whether \p packets and \p bytes more would exceed MaxSize (QueueBase::WouldOverflow).
-    bool WouldOverflowFast(uint32_t packets, uint32_t bytes);
+    bool WouldOverflowFast(uint32_t packets, uint32_t bytes) const;
     /// NetDeviceQueue::PacketEnqueued / PacketDequeued: would another MTU fit?
-    bool MtuWouldOverflow();
+    bool MtuWouldOverflow() const;
     /// The head leaves (Dequeue or Remove): counters, traces as DoDequeue fires them.
     Ptr<Packet> TakeHead();
     /// A packet that does not fit: DropBeforeEnqueue, with the flow control's stop.
@@ -103,16 +104,38 @@ class FabricDropTailQueue : public DropTailQueue<Packet>
     /// BytesInQueue changed: the peak.
     void NotePeak();
 
-    std::deque<Ptr<Packet>> m_items; //!< the FIFO (the base class's list stays empty)
-    Ptr<NetDeviceQueue> m_txQueue;   //!< flow control (SetFlowControl), or null
-    Ptr<NetDevice> m_device;         //!< its device (for the MTU)
-    Counters m_counters;
-    QueueSize m_knownMaxSize;     //!< the MaxSize m_limit and m_limitInPackets were read from
-    uint32_t m_limit{0};          //!< MaxSize's value
-    bool m_limitInPackets{false}; //!< MaxSize's unit is packets
-    bool m_limitKnown{false};     //!< m_knownMaxSize was read
-    uint32_t m_smallFrame{0};
-    bool m_counting{false};
+    /**
+     * What Enqueue and Dequeue read and write per packet, in one cache line. The base classes
+     * (QueueBase's counters, Queue<Packet>'s trace sources) take the object's first lines;
+     * this line is the only other one a packet that finds the queue empty touches. With
+     * 1024 GPUs the fabric's objects do not fit in a core's L2, so each distinct line a hop
+     * touches is a likely miss (doc/scaling.md, "Session 12: cache lines per hop"). The
+     * FIFO's head is kept here; the packets behind it, when there are any, in m_behind.
+     */
+    struct alignas(64) Hot
+    {
+        Ptr<Packet> head;                //!< the FIFO's first packet; null: the queue is empty
+        Ptr<NetDeviceQueue> txQueue;     //!< flow control (SetFlowControl), or null
+        Ptr<NetDevice> device;           //!< its device (for the MTU)
+        uint64_t dequeuedFrames{0};      //!< Counters::dequeuedFrames
+        uint64_t dequeuedBytes{0};       //!< Counters::dequeuedBytes
+        uint64_t dequeuedSmallFrames{0}; //!< Counters::dequeuedSmallFrames
+        uint32_t peakBytes{0};           //!< Counters::peakBytes
+        uint32_t smallFrame{0};          //!< the small-frame size (EnableCounters)
+        uint32_t nBehind{0};             //!< m_behind.size()
+        bool counting{false};            //!< EnableCounters was called
+    };
+
+    static_assert(sizeof(Hot) == 64, "the per-packet state is one cache line");
+
+    Hot m_hot;
+    std::deque<Ptr<Packet>> m_behind; //!< the packets after m_hot.head, oldest first
+    /// Counters::enqueueCalls is not counted per packet: every call since EnableCounters
+    /// was accepted or dropped, and every accepted packet is still queued, dequeued or
+    /// removed, so it is derived from these and the dequeued frames.
+    uint64_t m_droppedSinceCounting{0}; //!< Enqueue calls dropped since EnableCounters
+    uint64_t m_removedSinceCounting{0}; //!< Remove calls that took a packet since then
+    uint32_t m_packetsAtCounting{0};    //!< PacketsInQueue when EnableCounters was called
 
     NS_LOG_TEMPLATE_DECLARE; //!< redefinition of the log component
 };

@@ -30,6 +30,19 @@ FabricEventHeap::Remove(uint32_t uid, const EventImpl* impl, Entry& removed)
             return true;
         }
     }
+    for (Lane& lane : m_lanes)
+    {
+        for (std::size_t j = 0; j < lane.count; ++j)
+        {
+            if (lane.At(j).uid == uid && lane.At(j).impl == impl)
+            {
+                removed = lane.At(j);
+                --m_size;
+                lane.Erase(j);
+                return true;
+            }
+        }
+    }
     const std::size_t n = m_heap.size();
     std::size_t i = 0;
     while (i < n && (m_heap[i].uid != uid || m_heap[i].impl != impl))

@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 namespace ns3
@@ -25,11 +28,17 @@ class EventImpl;
  * appended in uid order); the earliest pending event is the earlier of the run's first and the
  * heap's root, so the order is the same.
  *
+ * Events scheduled with one delay (their timestamps never decrease and their uids increase,
+ * so they are sorted as they come) go to one of six FIFO lanes, one per delay at a time (a
+ * frame's transmission time and its arrival: most of a packet run's pending events); the
+ * earliest pending event is the earliest of the heap's root, the run's first and the lanes'
+ * first entries. Lanes are written and read in order; the heap keeps the rest.
+ *
  * No allocation per event: the vectors grow by doubling and never shrink until Clear().
- * Push and PopMin cost O(log4 n) compares on contiguous memory (O(1) for the run); Remove(uid)
- * is a linear search over the pending events (O(n), a scan of 24-byte entries) followed by one
- * sift: it serves Simulator::Remove, which the fabric's models do not call per packet (they
- * Cancel).
+ * Push and PopMin cost O(log4 n) compares on contiguous memory (O(1) for the run and the
+ * lanes, plus one compare per lane); Remove(uid) is a linear search over the pending events (O(n),
+ * a scan of 24-byte entries) followed by one sift: it serves Simulator::Remove, which the fabric's
+ * models do not call per packet (they Cancel).
  *
  * A plain class so FabricSimulatorImpl can hold it inline (no virtual call per event);
  * FabricHeapScheduler wraps it as an ns3::Scheduler for DefaultSimulatorImpl and the other
@@ -80,7 +89,19 @@ class FabricEventHeap
     void Reserve(std::size_t n) { m_heap.reserve(n); }
 
     /// \return the earliest event (there must be one).
-    const Entry& Top() const { return RunFirst() ? m_run[m_runHead] : m_heap.front(); }
+    const Entry& Top() const
+    {
+        std::size_t lane = 0;
+        switch (Earliest(lane))
+        {
+        case Source::RUN:
+            return m_run[m_runHead];
+        case Source::LANE:
+            return m_lanes[lane].Front();
+        default:
+            return m_heap.front();
+        }
+    }
 
     /// Add an event.
     void Push(const Entry& e)
@@ -92,7 +113,7 @@ class FabricEventHeap
             // event of the run, which all have that time: the run stays sorted by itself.
             m_run.push_back(e);
         }
-        else
+        else if (!PushToLane(e))
         {
             const std::size_t hole = m_heap.size();
             m_heap.emplace_back(); // grows geometrically; its value is overwritten below
@@ -108,7 +129,15 @@ class FabricEventHeap
     Entry PopMin()
     {
         --m_size;
-        if (RunFirst())
+        std::size_t lane = 0;
+        const Source source = Earliest(lane);
+        if (source == Source::LANE)
+        {
+            const Entry first = m_lanes[lane].PopFront();
+            m_lastTs = first.ts;
+            return first;
+        }
+        if (source == Source::RUN)
         {
             const Entry first = m_run[m_runHead++];
             if (m_runHead == m_run.size())
@@ -155,11 +184,14 @@ class FabricEventHeap
     /// Drop every entry (the caller releases the events' references first).
     void Clear()
     {
-        m_heap.clear();
-        m_heap.shrink_to_fit();
+        m_heap.Release();
         m_run.clear();
         m_run.shrink_to_fit();
         m_runHead = 0;
+        for (Lane& lane : m_lanes)
+        {
+            lane = Lane();
+        }
         m_size = 0;
         m_peak = 0;
     }
@@ -176,21 +208,148 @@ class FabricEventHeap
         {
             f(m_run[i]);
         }
+        for (const Lane& lane : m_lanes)
+        {
+            for (std::size_t i = 0; i < lane.count; ++i)
+            {
+                f(lane.At(i));
+            }
+        }
     }
 
   private:
+    /**
+     * A FIFO of pending events that were all scheduled with one delay: their timestamps
+     * (the time of the push plus that delay) never decrease and their uids increase, so the
+     * FIFO is sorted by itself. Most of a packet simulation's events have one of a few delays
+     * (a frame's transmission time, plus the propagation delay for its arrival), so most
+     * pending events wait in lanes, written and read in order, and the heap, whose removals
+     * read one node's children per level, holds the rest (timers, paced sends).
+     */
+    struct Lane
+    {
+        std::vector<Entry> ring; //!< Power-of-two capacity (or empty).
+        std::size_t head{0};     //!< Index of the first entry.
+        std::size_t count{0};    //!< Entries in the lane.
+        uint64_t delay{0};       //!< The delay of its events (when count > 0).
+
+        const Entry& At(std::size_t i) const { return ring[(head + i) & (ring.size() - 1)]; }
+
+        Entry& At(std::size_t i) { return ring[(head + i) & (ring.size() - 1)]; }
+
+        const Entry& Front() const { return ring[head]; }
+
+        const Entry& Back() const { return At(count - 1); }
+
+        void PushBack(const Entry& e)
+        {
+            if (count == ring.size())
+            {
+                std::vector<Entry> grown(ring.empty() ? 64 : 2 * ring.size());
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    grown[i] = At(i);
+                }
+                ring.swap(grown);
+                head = 0;
+            }
+            ring[(head + count) & (ring.size() - 1)] = e;
+            ++count;
+        }
+
+        Entry PopFront()
+        {
+            const Entry first = ring[head];
+            head = (head + 1) & (ring.size() - 1);
+            --count;
+            return first;
+        }
+
+        /// Remove entry \p i (the lane stays sorted).
+        void Erase(std::size_t i)
+        {
+            for (; i + 1 < count; ++i)
+            {
+                At(i) = At(i + 1);
+            }
+            --count;
+        }
+    };
+
+    /// Where the earliest pending event is.
+    enum class Source
+    {
+        HEAP,
+        RUN,
+        LANE,
+    };
+
+    /// \return where the earliest pending event is (there must be one); \p lane: which lane
+    Source Earliest(std::size_t& lane) const
+    {
+        const Entry* best = m_heap.empty() ? nullptr : &m_heap.front();
+        Source source = Source::HEAP;
+        if (!RunEmpty() && (best == nullptr || Before(m_run[m_runHead], *best)))
+        {
+            best = &m_run[m_runHead];
+            source = Source::RUN;
+        }
+        for (std::size_t i = 0; i < kLanes; ++i)
+        {
+            if (m_lanes[i].count != 0 && (best == nullptr || Before(m_lanes[i].Front(), *best)))
+            {
+                best = &m_lanes[i].Front();
+                source = Source::LANE;
+                lane = i;
+            }
+        }
+        return source;
+    }
+
+    /**
+     * Append \p e to the lane of its delay (taking an empty lane for a new delay).
+     * \return false if no lane can take it (all hold other delays, or it would not be last)
+     */
+    bool PushToLane(const Entry& e)
+    {
+        if (e.ts < m_lastTs)
+        {
+            return false;
+        }
+        const uint64_t delay = e.ts - m_lastTs;
+        Lane* free = nullptr;
+        for (Lane& lane : m_lanes)
+        {
+            if (lane.count == 0)
+            {
+                free = free == nullptr ? &lane : free;
+            }
+            else if (lane.delay == delay)
+            {
+                if (!Before(lane.Back(), e))
+                {
+                    return false;
+                }
+                lane.PushBack(e);
+                return true;
+            }
+        }
+        if (free == nullptr)
+        {
+            return false;
+        }
+        free->delay = delay;
+        free->PushBack(e);
+        return true;
+    }
+
+    static constexpr std::size_t kLanes = 6; //!< Delays with a lane at a time.
     static constexpr std::size_t kArity = 4; //!< Children per node.
     /// Taken-out entries at the run's front before it is compacted.
     static constexpr std::size_t kRunCompactAt = 4096;
 
     /// \return true if the run holds no event.
     bool RunEmpty() const { return m_runHead == m_run.size(); }
-
-    /// \return true if the run's first event is the earliest pending one.
-    bool RunFirst() const
-    {
-        return !RunEmpty() && (m_heap.empty() || Before(m_run[m_runHead], m_heap.front()));
-    }
 
     /// \return true if \p a is to run before \p b (EventKey order: timestamp, then uid).
     static bool Before(const Entry& a, const Entry& b)
@@ -283,11 +442,136 @@ class FabricEventHeap
         m_heap[hole] = e;
     }
 
-    std::vector<Entry> m_heap; //!< The implicit heap; the root (earliest event) at index 0.
+    /**
+     * The heap's storage: the part of std::vector's interface the heap uses, over memory
+     * placed so that the four children of every node (entries 4i+1 to 4i+4, 96 bytes) lie in
+     * exactly two 64-byte cache lines (anywhere, a third of the groups would straddle three).
+     * A removal reads one such group per level on its way to a leaf; with 50k pending events
+     * (1024 GPUs) the lower levels are not in a core's L2.
+     */
+    class EntryArray
+    {
+      public:
+        EntryArray() = default;
+        EntryArray(const EntryArray&) = delete;
+        EntryArray& operator=(const EntryArray&) = delete;
+
+        EntryArray(EntryArray&& other) noexcept { Take(other); }
+
+        EntryArray& operator=(EntryArray&& other) noexcept
+        {
+            if (this != &other)
+            {
+                Release();
+                Take(other);
+            }
+            return *this;
+        }
+
+        ~EntryArray() { Release(); }
+
+        std::size_t size() const { return m_size; }
+
+        bool empty() const { return m_size == 0; }
+
+        Entry* data() { return m_data; }
+
+        Entry& operator[](std::size_t i) { return m_data[i]; }
+
+        const Entry& operator[](std::size_t i) const { return m_data[i]; }
+
+        const Entry& front() const { return m_data[0]; }
+
+        const Entry& back() const { return m_data[m_size - 1]; }
+
+        const Entry* begin() const { return m_data; }
+
+        const Entry* end() const { return m_data + m_size; }
+
+        void pop_back() { --m_size; }
+
+        /// Append an entry whose value the caller writes next.
+        void emplace_back()
+        {
+            if (m_size == m_capacity)
+            {
+                Grow(m_size + 1);
+            }
+            ++m_size;
+        }
+
+        void reserve(std::size_t n)
+        {
+            if (n > m_capacity)
+            {
+                Grow(n);
+            }
+        }
+
+        void clear() { m_size = 0; }
+
+        /// Drop every entry and the memory.
+        void Release()
+        {
+            ::operator delete(m_raw);
+            m_raw = nullptr;
+            m_data = nullptr;
+            m_size = 0;
+            m_capacity = 0;
+        }
+
+      private:
+        static constexpr std::size_t kLine = 64; //!< Cache line size in bytes.
+        static_assert(sizeof(Entry) == 24 && kArity == 4,
+                      "the placement below is for four 24-byte children per node");
+
+        void Take(EntryArray& other)
+        {
+            m_raw = other.m_raw;
+            m_data = other.m_data;
+            m_size = other.m_size;
+            m_capacity = other.m_capacity;
+            other.m_raw = nullptr;
+            other.m_data = nullptr;
+            other.m_size = 0;
+            other.m_capacity = 0;
+        }
+
+        /// Room for at least \p n entries (at least double the capacity), entries kept.
+        void Grow(std::size_t n)
+        {
+            std::size_t capacity = m_capacity < 16 ? 16 : 2 * m_capacity;
+            capacity = capacity < n ? n : capacity;
+            void* raw = ::operator new(capacity * sizeof(Entry) + kLine);
+            // Entry 1 (the root's first child) at a line boundary: the group of node i
+            // starts at 24 + 96 i bytes, a multiple of 32, so it spans two lines.
+            const auto address = reinterpret_cast<std::uintptr_t>(raw);
+            const std::size_t shift = (2 * kLine - sizeof(Entry) - address % kLine) % kLine;
+            Entry* data = reinterpret_cast<Entry*>(static_cast<char*>(raw) + shift);
+            if (m_size != 0)
+            {
+                std::memcpy(static_cast<void*>(data), m_data, m_size * sizeof(Entry));
+            }
+            ::operator delete(m_raw);
+            m_raw = raw;
+            m_data = data;
+            m_capacity = capacity;
+        }
+
+        void* m_raw{nullptr};      //!< The allocation.
+        Entry* m_data{nullptr};    //!< Entry 0, inside m_raw.
+        std::size_t m_size{0};     //!< Entries in use.
+        std::size_t m_capacity{0}; //!< Entries m_raw holds from m_data on.
+    };
+
+    static_assert(std::is_trivially_copyable_v<Entry>);
+
+    EntryArray m_heap; //!< The implicit heap; the root (earliest event) at index 0.
     /// A sorted run of events at m_lastTs in uid order, from m_runHead on: zero-delay events
     /// (about a quarter of all in the RoCE benchmark) skip the heap's sifts.
     std::vector<Entry> m_run;
     std::size_t m_runHead{0}; //!< First pending entry of m_run.
+    Lane m_lanes[kLanes];     //!< Events by delay (see Lane).
     uint64_t m_lastTs{0};     //!< Time of the last event taken out (0 before any).
     std::size_t m_size{0};    //!< Pending events (heap and run).
     std::size_t m_peak{0};    //!< Largest size since construction or ResetPeak().

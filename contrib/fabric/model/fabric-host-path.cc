@@ -75,6 +75,8 @@ FabricHostPath::DoDispose()
         dev->ClearDirectReceiver(this);
     }
     m_directDevices.clear();
+    m_ports = nullptr;
+    m_nPorts = 0;
     m_hostPorts.clear();
     m_bindings.clear();
     m_ipv4 = nullptr;
@@ -145,7 +147,11 @@ FabricHostPath::InitPorts()
     Buffer bytes;
     bytes.AddAtStart(udp.GetSerializedSize());
     m_oneHeader = !probe.BeginItem(bytes).HasNext();
+    NS_ABORT_MSG_IF(m_node->GetNDevices() > UINT16_MAX,
+                    "FabricHostPath: a host of more than 65535 devices");
     m_hostPorts.resize(m_node->GetNDevices());
+    m_ports = m_hostPorts.data();
+    m_nPorts = static_cast<uint16_t>(m_hostPorts.size());
     for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
     {
         HostPort& hp = m_hostPorts[i];
@@ -247,8 +253,7 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
         SocketIpTosTag tag;
         tag.SetTos(tos);
         q->AddPacketTag(tag);
-        const Ipv4Header h = UdpIpv4Header(
-            src, dst, tos, q->GetSize(), IpId(src, dst), false);
+        const Ipv4Header h = UdpIpv4Header(src, dst, tos, q->GetSize(), IpId(src, dst), false);
         Socket::SocketErrno err;
         found = m_ipv4->GetRoutingProtocol()->RouteOutput(q, h, nullptr, err);
         if (!found)
@@ -265,11 +270,11 @@ FabricHostPath::SendUdp(Ptr<Packet> p,
     // this host and a running device queue: UdpL4Protocol::Send, Ipv4L3Protocol::Send/
     // BuildHeader/SendRealOut, Ipv4Interface::Send, TrafficControlLayer::Send, then
     // NetDevice::Send. A datagram over the port's MTU goes to IPv4, which fragments it.
-    if (idx >= m_hostPorts.size())
+    if (idx >= m_nPorts)
     {
         return false;
     }
-    const HostPort& hp = m_hostPorts[idx];
+    const HostPort& hp = m_ports[idx];
     if (hp.ipv4If < 0 || hp.device != dev || p->GetSize() + prefixSize + 8 + 20 > dev->GetMtu()
         || !rt->GetGateway().IsInitialized() || !hp.iface->IsUp() || (hp.txq && hp.txq->IsStopped())
         || FabricAddressing::HostOf(dst.Get()) == m_fabricNode)
@@ -488,8 +493,8 @@ FabricHostPath::TakeUdp(uint32_t idx, const Ptr<const Packet>& packet)
         {
             InitPorts();
         }
-        const int32_t iface = idx < m_hostPorts.size() ? m_hostPorts[idx].ipv4If : -1;
-        if (iface >= 0 && m_hostPorts[idx].iface->IsUp())
+        const int32_t iface = idx < m_nPorts ? m_ports[idx].ipv4If : -1;
+        if (iface >= 0 && m_ports[idx].iface->IsUp())
         {
             // The IPv4 header read once (peeked: the received packet stays untouched for the
             // IPv4 path if the fast path does not take it), the UDP ports from the bytes.

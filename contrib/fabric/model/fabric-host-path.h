@@ -190,12 +190,18 @@ class FabricHostPath : public Object, public FastP2pReceiver
     uint16_t& IpId(Ipv4Address src, Ipv4Address dst)
     {
         const uint64_t key = (uint64_t(src.Get()) << 32) | dst.Get();
-        if (!m_ipIdSlot || key != m_ipIdKey)
+        if (!m_ipIdCached || key != m_ipIdKey)
         {
+            if (m_ipIdCached)
+            {
+                *m_ipIdSlot = m_ipIdValue; // a map node does not move when the map rehashes
+            }
             m_ipIdSlot = &m_ipId[key];
             m_ipIdKey = key;
+            m_ipIdValue = *m_ipIdSlot;
+            m_ipIdCached = true;
         }
-        return *m_ipIdSlot;
+        return m_ipIdValue;
     }
     /// Learn whether the host can use the fast path (once).
     void Init();
@@ -229,34 +235,46 @@ class FabricHostPath : public Object, public FastP2pReceiver
                            const Address& to,
                            NetDevice::PacketType packetType);
 
-    Ptr<Node> m_node;
-    bool m_init{false};
+    // What every datagram sent (SendUdp) reads and writes, in one cache line: with 1024 GPUs
+    // a host's objects are out of the core's L2 between its packets, so each distinct line
+    // costs a miss (doc/scaling.md, "Session 12: cache lines per hop").
+    alignas(64) bool m_init{false};
     bool m_available{false};
     bool m_portsKnown{false};
-    bool m_demux{false};
-    bool m_directReceive{true};                         //!< the DirectReceive attribute
-    std::vector<Ptr<FastP2pNetDevice>> m_directDevices; //!< ports that call us directly
-    uint32_t m_fabricNode{UINT32_MAX};
-    uint8_t m_ttl{64};
     bool m_checksum{false};
     bool m_checksumKnown{false};
     /// Packet metadata off (seen at the first packet): one FabricUdpIpv4Header, not two.
     bool m_oneHeader{false};
+    bool m_ipIdCached{false}; //!< m_ipIdKey, m_ipIdValue and m_ipIdSlot are set
+    uint8_t m_ttl{64};
+    uint32_t m_fabricNode{UINT32_MAX};
+    uint16_t m_nPorts{0}; //!< m_hostPorts.size() (at most a node's 65535 devices: checked)
+    /// The counter of (src, dst) m_ipIdKey, the live value while that pair is the last one
+    /// asked for (written back to m_ipId when another is): a host sending to one peer
+    /// reads no hash bucket or map node.
+    uint16_t m_ipIdValue{0};
+    HostPort* m_ports{nullptr}; //!< m_hostPorts.data()
+    uint64_t m_ipIdKey{0};      //!< the (src, dst) of m_ipIdValue
+    uint64_t m_fastTx{0};
+    /// A datagram sent by the fast path, as handed to the device.
+    TracedCallback<Ptr<const Packet>, Ptr<Ipv4>, uint32_t> m_txTrace;
+
+    // What a datagram taken by a binding reads besides the line above.
+    uint16_t* m_ipIdSlot{nullptr}; //!< m_ipIdKey's counter in m_ipId
+    std::vector<Binding> m_bindings;
+    uint64_t m_fastRx{0};
+    /// A datagram received by the fast path (a handler took it), as it came from the device.
+    TracedCallback<Ptr<const Packet>, Ptr<Ipv4>, uint32_t> m_rxTrace;
+
+    // Set up once.
+    Ptr<Node> m_node;
+    bool m_demux{false};
+    bool m_directReceive{true};                         //!< the DirectReceive attribute
+    std::vector<Ptr<FastP2pNetDevice>> m_directDevices; //!< ports that call us directly
     Ptr<Ipv4> m_ipv4;
     Ptr<TrafficControlLayer> m_tc;
     std::vector<HostPort> m_hostPorts;             //!< by device index
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< IPv4 identification per (src, dst)
-    /// The last (src, dst) asked for and its counter in m_ipId (a node's value does not move
-    /// when the map rehashes): a host sending to one peer skips the hash and bucket lookup.
-    uint64_t m_ipIdKey{0};
-    uint16_t* m_ipIdSlot{nullptr};
-    std::vector<Binding> m_bindings;
-    uint64_t m_fastTx{0};
-    uint64_t m_fastRx{0};
-    /// A datagram sent by the fast path, as handed to the device.
-    TracedCallback<Ptr<const Packet>, Ptr<Ipv4>, uint32_t> m_txTrace;
-    /// A datagram received by the fast path (a handler took it), as it came from the device.
-    TracedCallback<Ptr<const Packet>, Ptr<Ipv4>, uint32_t> m_rxTrace;
 };
 
 } // namespace ns3

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-link-monitor.h"
 
+#include "fabric-callback.h"
+
 #include "ns3/abort.h"
 #include "ns3/channel.h"
 #include "ns3/fabric-drop-reason.h"
@@ -249,9 +251,10 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                 // A host's device receives (MacRx) every frame that ends its reception
                 // (PhyRxEnd) at the same instant, in both link devices: counted here, so that
                 // no MacRx sink makes the device copy each frame for it.
+                // Per packet: the inline form reads one object fewer per call.
                 Connect(PeekPointer(dev),
                         "PhyRxEnd",
-                        Callback<void, Ptr<const Packet>>(
+                        FabricLambdaCallback<void, Ptr<const Packet>>(
                             [this](Ptr<const Packet>)
                             {
                                 ++m_wireArrivals;
@@ -263,8 +266,8 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
             {
                 Connect(PeekPointer(dev),
                         "PhyRxEnd",
-                        Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
-                                                          { ++m_wireArrivals; }));
+                        FabricLambdaCallback<void, Ptr<const Packet>>([this](Ptr<const Packet>)
+                                                                      { ++m_wireArrivals; }));
             }
             if (!fast && !queueCountsTx)
             {

@@ -2,6 +2,7 @@
 #include "fabric-switch-forwarder.h"
 
 #include "fabric-addressing.h"
+#include "fabric-callback.h"
 #include "fabric-drop-reason.h"
 #include "fabric-link-device.h"
 #include "fabric-link-guard.h"
@@ -147,8 +148,9 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
             }
             else
             {
+                // Called per packet: the inline form reads one object fewer per call.
                 dev->SetReceiveCallback(
-                    MakeCallback(&FabricSwitchForwarder::ReceiveFromPort, this));
+                    FabricMemberCallback<&FabricSwitchForwarder::ReceiveFromPort>(this));
             }
         }
     }
