@@ -136,6 +136,10 @@ RoceSender::RoceSender()
 RoceSender::~RoceSender()
 {
     NS_LOG_FUNCTION(this);
+    if (m_cc)
+    {
+        m_cc->MirrorSendState(nullptr); // it may outlive this queue pair
+    }
 }
 
 void
@@ -147,6 +151,7 @@ RoceSender::DoDispose()
     if (m_cc)
     {
         m_cc->Stop();
+        m_cc->MirrorSendState(nullptr);
     }
     m_cc = nullptr;
     m_udp = nullptr;
@@ -227,6 +232,7 @@ RoceSender::StartApplication()
     m_lineBps = double(m_nic->GetPortRate(m_port));
 
     GetRateController()->Start(m_lineBps);
+    m_cc->MirrorSendState(&m_ccState); // or, if it does not, SendOne asks it per packet
     const uint64_t nPkts = (m_bytes + m_payload - 1) / m_payload;
     NS_ABORT_MSG_IF(nPkts >= UINT32_MAX,
                     "RoceSender: MessageBytes / PacketSize must be below 2^32 packets");
@@ -344,9 +350,14 @@ RoceSender::SendOne()
                   m_route,
                   traced ? nullptr : &rh);
     const uint32_t wire = size + WIRE_OVERHEAD;
-    m_cc->OnSent(wire);
+    // The rate control's object is read only when it has work (its copy in m_ccState says).
+    if (m_ccState.callOnSent)
+    {
+        m_cc->OnSent(wire);
+    }
+    const double rate = m_ccState.mirrored ? m_ccState.rateBps : m_cc->GetRateBps();
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.
-    m_nextTx = Simulator::Now() + m_txTime.Get(static_cast<uint64_t>(m_cc->GetRateBps()), wire);
+    m_nextTx = Simulator::Now() + m_txTime.Get(static_cast<uint64_t>(rate), wire);
     ArmTimeout();
 }
 

@@ -151,6 +151,8 @@ class RoceSender : public Application
     bool m_started{false};
     bool m_stopped{false};
     bool m_rtoArmed{false}; //!< m_rtoEvent is pending (IsRunning costs ~270 instructions)
+    /// The rate control's rate and whether its OnSent has work (RoceRateControl::SendState)
+    RoceRateControl::SendState m_ccState;
     Ipv4Address m_srcAddr;
     Ipv4Address m_dstAddr;
     Ptr<RoceNic> m_nic;
