@@ -191,7 +191,7 @@ RoceNic::Kick(uint32_t port)
         return; // disposed: a device trace fired during teardown
     }
     // A known port directly: GetPort checks the node's devices, per transmission here.
-    Port& p = (port < m_ports.size() && m_ports[port].device) ? m_ports[port] : GetPort(port);
+    Port& p = (port < m_ports.size() && m_ports[port].refill) ? m_ports[port] : GetPort(port);
     if (!p.pending)
     {
         p.pending = true;
@@ -233,7 +233,7 @@ RoceNic::TrySend(uint32_t port)
             if (t <= now)
             {
                 chosen = qp;
-                p.next = (idx + 1) % n;
+                p.next = static_cast<uint32_t>((idx + 1) % n);
                 break;
             }
             earliest = std::min(earliest, t);
@@ -305,7 +305,10 @@ RoceNic::SendIp(Ptr<Packet> p,
                 const Ptr<Ipv4Route>& route,
                 const RoceHeader* rh)
 {
-    InitHost();
+    if (!m_hostInit)
+    {
+        InitHost(); // once
+    }
     // The host's FabricHostPath writes the headers IPv4 would and sends to the device, or
     // declines (anything but a plain send) and the packet takes IPv4.
     if (rh && m_fast && route && m_host->TakesPrefix())

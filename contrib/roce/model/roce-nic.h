@@ -54,7 +54,7 @@ class UdpL4Protocol;
  *   packet not for this host), the packet takes the IPv4 path, so drops are counted where
  *   they were. Only on hosts routed by FabricIpv4Routing; other hosts use the ipv4 path.
  */
-class RoceNic : public Object
+class alignas(64) RoceNic : public Object
 {
   public:
     /// Which host stack RoCE packets go through (HostPath attribute).
@@ -119,22 +119,24 @@ class RoceNic : public Object
     void DoDispose() override;
 
   private:
-    struct Port
+    /// A NIC port's arbiter. What Kick and TrySend touch per packet is the first 64-byte line.
+    struct alignas(64) Port
     {
-        Ptr<NetDevice> device;    //!< a link device (FabricLinkDevice)
-        Ptr<Queue<Packet>> queue; //!< its transmit queue
+        Ptr<Queue<Packet>> queue; //!< the device's transmit queue
         Ptr<PfcQueue> pfc;        //!< the device queue in a lossless fabric, else null
         std::vector<Ptr<RoceSender>> qps;
-        size_t next{0};
-        bool pending{false}; //!< refill is scheduled
         /// TrySend of this port, scheduled again and again (the simulator takes a reference
         /// per schedule and drops it after running it) instead of an EventImpl per refill.
         Ptr<EventImpl> refill;
+        Time wakeAt;
+        uint32_t next{0};      //!< the queue pair whose turn is next
+        bool pending{false};   //!< refill is scheduled
+        bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
+        // Second line: touched when a pacing wake-up is scheduled, or on set-up.
         /// The pacing wake-up (Wake of this port), reused likewise while it is not cancelled
         /// (a cancelled EventImpl stays cancelled: moving the wake-up earlier takes a new one).
         Ptr<EventImpl> wake;
-        Time wakeAt;
-        bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
+        Ptr<NetDevice> device; //!< a link device (FabricLinkDevice); null: port not set up
     };
 
     Port& GetPort(uint32_t port);
@@ -150,20 +152,24 @@ class RoceNic : public Object
                      const Ipv4Header& ip,
                      uint16_t sport);
 
+    // The NIC's object is 64-byte aligned (alignas on the class): after Object's 32 bytes,
+    // the rest of the first line is what Kick reads, the second line what TrySend, SendIp
+    // and ReceiveFast read per packet.
     Ptr<Node> m_node;
-    uint32_t m_depth{1};
     std::vector<Port> m_ports;
-    std::unordered_map<uint32_t, Ptr<RoceSender>> m_qps;
-    HostPath m_hostPath{HOST_PATH_FAST};
+    uint32_t m_depth{1};
     bool m_hostInit{false};
-    bool m_fast{false};         //!< HostPath fast and the host is routed by FabricIpv4Routing
-    bool m_bound{false};        //!< UDP 4791 bound on m_host
-    Ptr<FabricHostPath> m_host; //!< the host's fast path (when m_fast)
-    Ptr<UdpL4Protocol> m_udp;
-    Ptr<RoceReceiver> m_receiver;
+    bool m_fast{false}; //!< HostPath fast and the host is routed by FabricIpv4Routing
     bool m_receiverActive{false};
+    Ptr<FabricHostPath> m_host; //!< the host's fast path (when m_fast)
     uint64_t m_fastTx{0};
     uint64_t m_fastRx{0};
+    Ptr<RoceReceiver> m_receiver;
+    // Cold.
+    std::unordered_map<uint32_t, Ptr<RoceSender>> m_qps;
+    HostPath m_hostPath{HOST_PATH_FAST};
+    bool m_bound{false}; //!< UDP 4791 bound on m_host
+    Ptr<UdpL4Protocol> m_udp;
 };
 
 } // namespace ns3
