@@ -219,7 +219,10 @@ RoceNic::TrySend(uint32_t port)
            && !(p.pfc && p.pfc->IsPaused(PfcQueue::DATA)))
     {
         const size_t n = p.qps.size();
-        Ptr<RoceSender> chosen;
+        // A plain pointer: a Ptr copy would write the queue pair's reference count, a cache
+        // line of its object that a packet does not otherwise touch. The node's application
+        // list keeps the queue pair alive if SendOne unregisters it.
+        RoceSender* chosen = nullptr;
         Time earliest = Time::Max();
         for (size_t i = 0; i < n; ++i)
         {
@@ -232,7 +235,7 @@ RoceNic::TrySend(uint32_t port)
             const Time t = qp->GetNextTxTime();
             if (t <= now)
             {
-                chosen = qp;
+                chosen = PeekPointer(qp);
                 p.next = static_cast<uint32_t>((idx + 1) % n);
                 break;
             }
