@@ -9,10 +9,10 @@
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
+#include "ns3/event-impl.h"
 #include "ns3/fabric-host-path.h"
 #include "ns3/fabric-link-device.h"
 #include "ns3/log.h"
-#include "ns3/make-event.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -26,6 +26,40 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RoceNic");
 NS_OBJECT_ENSURE_REGISTERED(RoceNic);
+
+/**
+ * TrySend or Wake of one NIC port, the event a port schedules again and again (Port::refill,
+ * Port::wake). 32 bytes, 32-byte aligned: running it reads one cache line, where MakeEvent's
+ * 48-byte event (a member-function pointer is 16 bytes) straddles two lines half the time.
+ */
+class alignas(32) RoceNic::PortEvent : public EventImpl
+{
+  public:
+    PortEvent(RoceNic* nic, uint32_t port, bool wake)
+        : m_nic(nic),
+          m_port(port),
+          m_wake(wake)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        if (m_wake)
+        {
+            m_nic->Wake(m_port);
+        }
+        else
+        {
+            m_nic->TrySend(m_port);
+        }
+    }
+
+  private:
+    RoceNic* m_nic;
+    uint32_t m_port;
+    bool m_wake; //!< Wake, else TrySend
+};
 
 TypeId
 RoceNic::GetTypeId()
@@ -113,7 +147,7 @@ RoceNic::GetPort(uint32_t port)
         NS_ABORT_MSG_IF(!FabricLinkDevice::IsLinkDevice(p.device),
                         "RoceNic: port " << port << " is not point-to-point");
         p.queue = FabricLinkDevice::GetQueue(p.device);
-        p.refill = Ptr<EventImpl>(MakeEvent(&RoceNic::TrySend, this, port), false);
+        p.refill = Ptr<EventImpl>(new PortEvent(this, port, false), false);
         // Refill after each transmission; scheduled, not called, because the device is
         // still inside its transmit-complete handler when the trace fires.
         p.device->TraceConnectWithoutContext(
@@ -254,7 +288,7 @@ RoceNic::TrySend(uint32_t port)
                 }
                 if (!p.wake)
                 {
-                    p.wake = Ptr<EventImpl>(MakeEvent(&RoceNic::Wake, this, port), false);
+                    p.wake = Ptr<EventImpl>(new PortEvent(this, port, true), false);
                 }
                 p.wakeAt = earliest;
                 // What Simulator::Schedule does (the current context, the next uid), without

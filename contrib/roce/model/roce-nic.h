@@ -139,6 +139,8 @@ class alignas(64) RoceNic : public Object
         Ptr<NetDevice> device; //!< a link device (FabricLinkDevice); null: port not set up
     };
 
+    class PortEvent;
+
     Port& GetPort(uint32_t port);
     void TrySend(uint32_t port);
     /// The pacing wake-up of \p port: Kick, after noting that no wake-up is pending.
