@@ -108,6 +108,7 @@ RoceNic::DoDispose()
             p.refill = nullptr;
         }
         p.qps.clear();
+        SyncQps(p);
         p.device = nullptr;
         p.queue = nullptr;
     }
@@ -193,7 +194,9 @@ RoceNic::FindQp(uint32_t qpn) const
 void
 RoceNic::Register(Ptr<RoceSender> qp, uint32_t port)
 {
-    GetPort(port).qps.push_back(qp);
+    Port& p = GetPort(port);
+    p.qps.push_back(qp);
+    SyncQps(p);
     Kick(port);
 }
 
@@ -206,6 +209,7 @@ RoceNic::Unregister(Ptr<RoceSender> qp, uint32_t port)
     {
         const auto idx = static_cast<size_t>(it - p.qps.begin());
         p.qps.erase(it);
+        SyncQps(p);
         if (p.next > idx)
         {
             --p.next;
@@ -215,6 +219,13 @@ RoceNic::Unregister(Ptr<RoceSender> qp, uint32_t port)
             p.next = 0;
         }
     }
+}
+
+void
+RoceNic::SyncQps(Port& p)
+{
+    p.nQps = static_cast<uint32_t>(p.qps.size());
+    p.qp0 = p.qps.empty() ? nullptr : PeekPointer(p.qps.front());
 }
 
 void
@@ -249,10 +260,10 @@ RoceNic::TrySend(uint32_t port)
     Port& p = m_ports[port];
     p.pending = false;
     const Time now = Simulator::Now();
-    while (p.queue->GetNPackets() < m_depth && !p.qps.empty()
+    while (p.queue->GetNPackets() < m_depth && p.nQps != 0
            && !(p.pfc && p.pfc->IsPaused(PfcQueue::DATA)))
     {
-        const size_t n = p.qps.size();
+        const size_t n = p.nQps;
         // A plain pointer: a Ptr copy would write the queue pair's reference count, a cache
         // line of its object that a packet does not otherwise touch. The node's application
         // list keeps the queue pair alive if SendOne unregisters it.
@@ -261,7 +272,7 @@ RoceNic::TrySend(uint32_t port)
         for (size_t i = 0; i < n; ++i)
         {
             const size_t idx = (p.next + i) % n;
-            const Ptr<RoceSender>& qp = p.qps[idx];
+            RoceSender* qp = n == 1 ? p.qp0 : PeekPointer(p.qps[idx]);
             if (!qp->HasDataToSend())
             {
                 continue;
@@ -269,7 +280,7 @@ RoceNic::TrySend(uint32_t port)
             const Time t = qp->GetNextTxTime();
             if (t <= now)
             {
-                chosen = PeekPointer(qp);
+                chosen = qp;
                 p.next = static_cast<uint32_t>((idx + 1) % n);
                 break;
             }
@@ -300,7 +311,7 @@ RoceNic::TrySend(uint32_t port)
             }
             return;
         }
-        chosen->SendOne(); // may unregister itself; the loop re-reads p.qps
+        chosen->SendOne(); // may unregister itself; the loop re-reads p.nQps
     }
 }
 

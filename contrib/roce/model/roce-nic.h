@@ -124,20 +124,26 @@ class alignas(64) RoceNic : public Object
     {
         Ptr<Queue<Packet>> queue; //!< the device's transmit queue
         Ptr<PfcQueue> pfc;        //!< the device queue in a lossless fabric, else null
-        std::vector<Ptr<RoceSender>> qps;
         /// TrySend of this port, scheduled again and again (the simulator takes a reference
         /// per schedule and drops it after running it) instead of an EventImpl per refill.
         Ptr<EventImpl> refill;
-        Time wakeAt;
-        uint32_t next{0};      //!< the queue pair whose turn is next
-        bool pending{false};   //!< refill is scheduled
-        bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
-        // Second line: touched when a pacing wake-up is scheduled, or on set-up.
         /// The pacing wake-up (Wake of this port), reused likewise while it is not cancelled
         /// (a cancelled EventImpl stays cancelled: moving the wake-up earlier takes a new one).
         Ptr<EventImpl> wake;
+        Time wakeAt;
+        /// qps[0], so that a port with one queue pair does not read qps' array per packet
+        RoceSender* qp0{nullptr};
+        uint32_t nQps{0};      //!< qps.size()
+        uint32_t next{0};      //!< the queue pair whose turn is next
+        bool pending{false};   //!< refill is scheduled
+        bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
+        // Second line: touched on set-up, (un)registration, and with several queue pairs.
+        std::vector<Ptr<RoceSender>> qps;
         Ptr<NetDevice> device; //!< a link device (FabricLinkDevice); null: port not set up
     };
+
+    /// Update p.qp0 and p.nQps after a change of p.qps.
+    static void SyncQps(Port& p);
 
     class PortEvent;
 
