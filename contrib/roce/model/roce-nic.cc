@@ -28,37 +28,37 @@ NS_LOG_COMPONENT_DEFINE("RoceNic");
 NS_OBJECT_ENSURE_REGISTERED(RoceNic);
 
 /**
- * TrySend or Wake of one NIC port, the event a port schedules again and again (Port::refill,
- * Port::wake). 32 bytes, 32-byte aligned: running it reads one cache line, where MakeEvent's
- * 48-byte event (a member-function pointer is 16 bytes) straddles two lines half the time.
+ * TrySend (WAKE false) or Wake (WAKE true) of one NIC port, the events a port schedules again
+ * and again (Port::refill, Port::wake). 32 bytes, 32-byte aligned: running one reads one
+ * cache line, where MakeEvent's 48-byte event (a member-function pointer is 16 bytes)
+ * straddles two lines half the time.
  */
+template<bool WAKE>
 class alignas(32) RoceNic::PortEvent : public EventImpl
 {
   public:
-    PortEvent(RoceNic* nic, uint32_t port, bool wake)
+    PortEvent(RoceNic* nic, Port* port)
         : m_nic(nic),
-          m_port(port),
-          m_wake(wake)
+          m_port(port)
     {
     }
 
   protected:
     void Notify() override
     {
-        if (m_wake)
+        if (WAKE)
         {
-            m_nic->Wake(m_port);
+            m_nic->Wake(*m_port);
         }
         else
         {
-            m_nic->TrySend(m_port);
+            m_nic->TrySend(*m_port);
         }
     }
 
   private:
     RoceNic* m_nic;
-    uint32_t m_port;
-    bool m_wake; //!< Wake, else TrySend
+    Port* m_port; //!< owned by the NIC (m_ports), which cancels this event when disposed
 };
 
 TypeId
@@ -72,7 +72,7 @@ RoceNic::GetTypeId()
               .AddAttribute("DeviceQueuePackets",
                             "Data packets the arbiter keeps waiting in a port's device queue.",
                             UintegerValue(1),
-                            MakeUintegerAccessor(&RoceNic::m_depth),
+                            MakeUintegerAccessor(&RoceNic::SetDepth, &RoceNic::GetDepth),
                             MakeUintegerChecker<uint32_t>(1, 1000))
               .AddAttribute("HostPath",
                             "How RoCE packets cross the host: ipv4 (UdpL4Protocol, "
@@ -94,8 +94,13 @@ RoceNic::RoceNic()
 void
 RoceNic::DoDispose()
 {
-    for (auto& p : m_ports)
+    for (auto& port : m_ports)
     {
+        if (!port)
+        {
+            continue;
+        }
+        Port& p = *port;
         if (p.wake)
         {
             p.wake->Cancel(); // a wake-up still pending does not run on a disposed NIC
@@ -141,30 +146,35 @@ RoceNic::GetPort(uint32_t port)
     {
         m_ports.resize(port + 1);
     }
-    Port& p = m_ports[port];
+    if (!m_ports[port])
+    {
+        m_ports[port] = std::make_unique<Port>();
+    }
+    Port& p = *m_ports[port];
     if (!p.device)
     {
+        p.depth = m_depth;
         p.device = m_node->GetDevice(port);
         NS_ABORT_MSG_IF(!FabricLinkDevice::IsLinkDevice(p.device),
                         "RoceNic: port " << port << " is not point-to-point");
         p.queue = FabricLinkDevice::GetQueue(p.device);
-        p.refill = Ptr<EventImpl>(new PortEvent(this, port, false), false);
+        p.refill = Ptr<EventImpl>(new PortEvent<false>(this, &p), false);
         // Refill after each transmission; scheduled, not called, because the device is
         // still inside its transmit-complete handler when the trace fires.
         p.device->TraceConnectWithoutContext(
             "PhyTxEnd",
-            Callback<void, Ptr<const Packet>>([this, port](Ptr<const Packet>) { Kick(port); }));
+            Callback<void, Ptr<const Packet>>([this, &p](Ptr<const Packet>) { KickPort(p); }));
         p.pfc = DynamicCast<PfcQueue>(p.queue);
         if (p.pfc)
         {
             // Lossless: a resume of the data class lets the queue pairs send again.
             p.pfc->TraceConnectWithoutContext("PauseState",
                                               Callback<void, uint8_t, bool>(
-                                                  [this, port](uint8_t, bool paused)
+                                                  [this, &p](uint8_t, bool paused)
                                                   {
                                                       if (!paused)
                                                       {
-                                                          Kick(port);
+                                                          KickPort(p);
                                                       }
                                                   }));
         }
@@ -229,14 +239,35 @@ RoceNic::SyncQps(Port& p)
 }
 
 void
+RoceNic::SetDepth(uint32_t depth)
+{
+    m_depth = depth;
+    for (auto& p : m_ports)
+    {
+        if (p)
+        {
+            p->depth = depth;
+        }
+    }
+}
+
+void
 RoceNic::Kick(uint32_t port)
 {
     if (!m_node)
     {
+        return; // disposed
+    }
+    KickPort(GetPort(port));
+}
+
+void
+RoceNic::KickPort(Port& p)
+{
+    if (!p.refill)
+    {
         return; // disposed: a device trace fired during teardown
     }
-    // A known port directly: GetPort checks the node's devices, per transmission here.
-    Port& p = (port < m_ports.size() && m_ports[port].refill) ? m_ports[port] : GetPort(port);
     if (!p.pending)
     {
         p.pending = true;
@@ -248,19 +279,18 @@ RoceNic::Kick(uint32_t port)
 }
 
 void
-RoceNic::Wake(uint32_t port)
+RoceNic::Wake(Port& p)
 {
-    m_ports[port].wakeArmed = false; // the wake event has run (cancelled only in DoDispose)
-    Kick(port);
+    p.wakeArmed = false; // the wake event has run (cancelled only in DoDispose)
+    KickPort(p);
 }
 
 void
-RoceNic::TrySend(uint32_t port)
+RoceNic::TrySend(Port& p)
 {
-    Port& p = m_ports[port];
     p.pending = false;
     const Time now = Simulator::Now();
-    while (p.queue->GetNPackets() < m_depth && p.nQps != 0
+    while (p.queue->GetNPackets() < p.depth && p.nQps != 0
            && !(p.pfc && p.pfc->IsPaused(PfcQueue::DATA)))
     {
         const size_t n = p.nQps;
@@ -299,7 +329,7 @@ RoceNic::TrySend(uint32_t port)
                 }
                 if (!p.wake)
                 {
-                    p.wake = Ptr<EventImpl>(new PortEvent(this, port, true), false);
+                    p.wake = Ptr<EventImpl>(new PortEvent<true>(this, &p), false);
                 }
                 p.wakeAt = earliest;
                 // What Simulator::Schedule does (the current context, the next uid), without
