@@ -27,14 +27,31 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceNic");
 NS_OBJECT_ENSURE_REGISTERED(RoceNic);
 
+namespace
+{
+
+/**
+ * Storage of a port's refill and pacing wake-up events in one 64-byte line: the wake-up is
+ * scheduled (its reference count written) by the TrySend the refill event has just run, so
+ * it finds the line in cache. Freed when the last event in it is deleted; a wake-up that
+ * replaces a cancelled one gets a block of its own.
+ */
+struct alignas(64) PortEventBlock
+{
+    alignas(32) unsigned char slot[2][32];
+    uint32_t live{0}; //!< events constructed in a slot and not yet deleted
+};
+
+} // namespace
+
 /**
  * TrySend (WAKE false) or Wake (WAKE true) of one NIC port, the events a port schedules again
- * and again (Port::refill, Port::wake). 32 bytes, 32-byte aligned: running one reads one
- * cache line, where MakeEvent's 48-byte event (a member-function pointer is 16 bytes)
- * straddles two lines half the time.
+ * and again (Port::refill, Port::wake): 32 bytes, built in a slot of a PortEventBlock (its own
+ * operator new and delete), where MakeEvent's 48-byte event (a member-function pointer is 16
+ * bytes) is an allocation of its own and straddles two lines half the time.
  */
 template<bool WAKE>
-class alignas(32) RoceNic::PortEvent : public EventImpl
+class RoceNic::PortEvent : public EventImpl
 {
   public:
     PortEvent(RoceNic* nic, Port* port)
@@ -42,6 +59,20 @@ class alignas(32) RoceNic::PortEvent : public EventImpl
           m_port(port)
     {
     }
+
+    /// Build the event in slot \p slot (0 or 1) of \p block.
+    static void* operator new(size_t size, PortEventBlock* block, int slot)
+    {
+        NS_ASSERT(size <= sizeof(block->slot[slot]) && !(slot & ~1));
+        ++block->live;
+        return block->slot[slot];
+    }
+
+    /// Only if the constructor throws.
+    static void operator delete(void* p, PortEventBlock*, int) { Release(p); }
+
+    /// The last reference dropped (SimpleRefCount::Unref deletes the event).
+    static void operator delete(void* p) { Release(p); }
 
   protected:
     void Notify() override
@@ -57,6 +88,18 @@ class alignas(32) RoceNic::PortEvent : public EventImpl
     }
 
   private:
+    /// The slot at \p p is free again: free its block once both are.
+    static void Release(void* p)
+    {
+        // Both slots lie in the block's first 64 bytes, and the block is 64-byte aligned.
+        auto* block
+            = reinterpret_cast<PortEventBlock*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(63));
+        if (--block->live == 0)
+        {
+            delete block;
+        }
+    }
+
     RoceNic* m_nic;
     Port* m_port; //!< owned by the NIC (m_ports), which cancels this event when disposed
 };
@@ -158,7 +201,12 @@ RoceNic::GetPort(uint32_t port)
         NS_ABORT_MSG_IF(!FabricLinkDevice::IsLinkDevice(p.device),
                         "RoceNic: port " << port << " is not point-to-point");
         p.queue = FabricLinkDevice::GetQueue(p.device);
-        p.refill = Ptr<EventImpl>(new PortEvent<false>(this, &p), false);
+        // The refill and the first wake-up share a cache line (PortEventBlock).
+        static_assert(sizeof(PortEvent<false>) <= 32 && sizeof(PortEvent<true>) <= 32,
+                      "a port event fits its slot");
+        auto* events = new PortEventBlock;
+        p.refill = Ptr<EventImpl>(new (events, 0) PortEvent<false>(this, &p), false);
+        p.wake = Ptr<EventImpl>(new (events, 1) PortEvent<true>(this, &p), false);
         // Refill after each transmission; scheduled, not called, because the device is
         // still inside its transmit-complete handler when the trace fires.
         p.device->TraceConnectWithoutContext(
@@ -329,7 +377,8 @@ RoceNic::TrySend(Port& p)
                 }
                 if (!p.wake)
                 {
-                    p.wake = Ptr<EventImpl>(new PortEvent<true>(this, &p), false);
+                    p.wake = Ptr<EventImpl>(new (new PortEventBlock, 1) PortEvent<true>(this, &p),
+                                            false);
                 }
                 p.wakeAt = earliest;
                 // What Simulator::Schedule does (the current context, the next uid), without
