@@ -60,7 +60,9 @@ class RoceRateControl : public Object
 
     /**
      * Whether this class calls PublishSendState whenever GetRateBps or NeedsOnSent may
-     * change (default false: a subclass that does not is asked per packet, as before).
+     * change (default false: a subclass that does not is asked per packet, as before). A
+     * subclass of a class that publishes, overriding GetRateBps or OnSent, returns false
+     * unless it publishes too.
      */
     virtual bool PublishesSendState() const { return false; }
 
