@@ -9,10 +9,10 @@
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
+#include "ns3/event-impl.h"
 #include "ns3/fabric-host-path.h"
 #include "ns3/fabric-link-device.h"
 #include "ns3/log.h"
-#include "ns3/make-event.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -27,6 +27,83 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceNic");
 NS_OBJECT_ENSURE_REGISTERED(RoceNic);
 
+namespace
+{
+
+/**
+ * Storage of a port's refill and pacing wake-up events in one 64-byte line: the wake-up is
+ * scheduled (its reference count written) by the TrySend the refill event has just run, so
+ * it finds the line in cache. Freed when the last event in it is deleted; a wake-up that
+ * replaces a cancelled one gets a block of its own.
+ */
+struct alignas(64) PortEventBlock
+{
+    alignas(32) unsigned char slot[2][32];
+    uint32_t live{0}; //!< events constructed in a slot and not yet deleted
+};
+
+} // namespace
+
+/**
+ * TrySend (WAKE false) or Wake (WAKE true) of one NIC port, the events a port schedules again
+ * and again (Port::refill, Port::wake): 32 bytes, built in a slot of a PortEventBlock (its own
+ * operator new and delete), where MakeEvent's 48-byte event (a member-function pointer is 16
+ * bytes) is an allocation of its own and straddles two lines half the time.
+ */
+template<bool WAKE>
+class RoceNic::PortEvent : public EventImpl
+{
+  public:
+    PortEvent(RoceNic* nic, Port* port)
+        : m_nic(nic),
+          m_port(port)
+    {
+    }
+
+    /// Build the event in slot \p slot (0 or 1) of \p block.
+    static void* operator new(size_t size, PortEventBlock* block, int slot)
+    {
+        NS_ASSERT(size <= sizeof(block->slot[slot]) && !(slot & ~1));
+        ++block->live;
+        return block->slot[slot];
+    }
+
+    /// Only if the constructor throws.
+    static void operator delete(void* p, PortEventBlock*, int) { Release(p); }
+
+    /// The last reference dropped (SimpleRefCount::Unref deletes the event).
+    static void operator delete(void* p) { Release(p); }
+
+  protected:
+    void Notify() override
+    {
+        if (WAKE)
+        {
+            m_nic->Wake(*m_port);
+        }
+        else
+        {
+            m_nic->TrySend(*m_port);
+        }
+    }
+
+  private:
+    /// The slot at \p p is free again: free its block once both are.
+    static void Release(void* p)
+    {
+        // Both slots lie in the block's first 64 bytes, and the block is 64-byte aligned.
+        auto* block
+            = reinterpret_cast<PortEventBlock*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t(63));
+        if (--block->live == 0)
+        {
+            delete block;
+        }
+    }
+
+    RoceNic* m_nic;
+    Port* m_port; //!< owned by the NIC (m_ports), which cancels this event when disposed
+};
+
 TypeId
 RoceNic::GetTypeId()
 {
@@ -38,7 +115,7 @@ RoceNic::GetTypeId()
               .AddAttribute("DeviceQueuePackets",
                             "Data packets the arbiter keeps waiting in a port's device queue.",
                             UintegerValue(1),
-                            MakeUintegerAccessor(&RoceNic::m_depth),
+                            MakeUintegerAccessor(&RoceNic::SetDepth, &RoceNic::GetDepth),
                             MakeUintegerChecker<uint32_t>(1, 1000))
               .AddAttribute("HostPath",
                             "How RoCE packets cross the host: ipv4 (UdpL4Protocol, "
@@ -60,8 +137,13 @@ RoceNic::RoceNic()
 void
 RoceNic::DoDispose()
 {
-    for (auto& p : m_ports)
+    for (auto& port : m_ports)
     {
+        if (!port)
+        {
+            continue;
+        }
+        Port& p = *port;
         if (p.wake)
         {
             p.wake->Cancel(); // a wake-up still pending does not run on a disposed NIC
@@ -74,6 +156,7 @@ RoceNic::DoDispose()
             p.refill = nullptr;
         }
         p.qps.clear();
+        SyncQps(p);
         p.device = nullptr;
         p.queue = nullptr;
     }
@@ -106,30 +189,40 @@ RoceNic::GetPort(uint32_t port)
     {
         m_ports.resize(port + 1);
     }
-    Port& p = m_ports[port];
+    if (!m_ports[port])
+    {
+        m_ports[port] = std::make_unique<Port>();
+    }
+    Port& p = *m_ports[port];
     if (!p.device)
     {
+        p.depth = m_depth;
         p.device = m_node->GetDevice(port);
         NS_ABORT_MSG_IF(!FabricLinkDevice::IsLinkDevice(p.device),
                         "RoceNic: port " << port << " is not point-to-point");
         p.queue = FabricLinkDevice::GetQueue(p.device);
-        p.refill = Ptr<EventImpl>(MakeEvent(&RoceNic::TrySend, this, port), false);
+        // The refill and the first wake-up share a cache line (PortEventBlock).
+        static_assert(sizeof(PortEvent<false>) <= 32 && sizeof(PortEvent<true>) <= 32,
+                      "a port event fits its slot");
+        auto* events = new PortEventBlock;
+        p.refill = Ptr<EventImpl>(new (events, 0) PortEvent<false>(this, &p), false);
+        p.wake = Ptr<EventImpl>(new (events, 1) PortEvent<true>(this, &p), false);
         // Refill after each transmission; scheduled, not called, because the device is
         // still inside its transmit-complete handler when the trace fires.
         p.device->TraceConnectWithoutContext(
             "PhyTxEnd",
-            Callback<void, Ptr<const Packet>>([this, port](Ptr<const Packet>) { Kick(port); }));
+            Callback<void, Ptr<const Packet>>([this, &p](Ptr<const Packet>) { KickPort(p); }));
         p.pfc = DynamicCast<PfcQueue>(p.queue);
         if (p.pfc)
         {
             // Lossless: a resume of the data class lets the queue pairs send again.
             p.pfc->TraceConnectWithoutContext("PauseState",
                                               Callback<void, uint8_t, bool>(
-                                                  [this, port](uint8_t, bool paused)
+                                                  [this, &p](uint8_t, bool paused)
                                                   {
                                                       if (!paused)
                                                       {
-                                                          Kick(port);
+                                                          KickPort(p);
                                                       }
                                                   }));
         }
@@ -159,7 +252,9 @@ RoceNic::FindQp(uint32_t qpn) const
 void
 RoceNic::Register(Ptr<RoceSender> qp, uint32_t port)
 {
-    GetPort(port).qps.push_back(qp);
+    Port& p = GetPort(port);
+    p.qps.push_back(qp);
+    SyncQps(p);
     Kick(port);
 }
 
@@ -172,6 +267,7 @@ RoceNic::Unregister(Ptr<RoceSender> qp, uint32_t port)
     {
         const auto idx = static_cast<size_t>(it - p.qps.begin());
         p.qps.erase(it);
+        SyncQps(p);
         if (p.next > idx)
         {
             --p.next;
@@ -184,14 +280,42 @@ RoceNic::Unregister(Ptr<RoceSender> qp, uint32_t port)
 }
 
 void
+RoceNic::SyncQps(Port& p)
+{
+    p.nQps = static_cast<uint32_t>(p.qps.size());
+    p.qp0 = p.qps.empty() ? nullptr : PeekPointer(p.qps.front());
+}
+
+void
+RoceNic::SetDepth(uint32_t depth)
+{
+    m_depth = depth;
+    for (auto& p : m_ports)
+    {
+        if (p)
+        {
+            p->depth = depth;
+        }
+    }
+}
+
+void
 RoceNic::Kick(uint32_t port)
 {
     if (!m_node)
     {
+        return; // disposed
+    }
+    KickPort(GetPort(port));
+}
+
+void
+RoceNic::KickPort(Port& p)
+{
+    if (!p.refill)
+    {
         return; // disposed: a device trace fired during teardown
     }
-    // A known port directly: GetPort checks the node's devices, per transmission here.
-    Port& p = (port < m_ports.size() && m_ports[port].device) ? m_ports[port] : GetPort(port);
     if (!p.pending)
     {
         p.pending = true;
@@ -203,28 +327,30 @@ RoceNic::Kick(uint32_t port)
 }
 
 void
-RoceNic::Wake(uint32_t port)
+RoceNic::Wake(Port& p)
 {
-    m_ports[port].wakeArmed = false; // the wake event has run (cancelled only in DoDispose)
-    Kick(port);
+    p.wakeArmed = false; // the wake event has run (cancelled only in DoDispose)
+    KickPort(p);
 }
 
 void
-RoceNic::TrySend(uint32_t port)
+RoceNic::TrySend(Port& p)
 {
-    Port& p = m_ports[port];
     p.pending = false;
     const Time now = Simulator::Now();
-    while (p.queue->GetNPackets() < m_depth && !p.qps.empty()
+    while (p.queue->GetNPackets() < p.depth && p.nQps != 0
            && !(p.pfc && p.pfc->IsPaused(PfcQueue::DATA)))
     {
-        const size_t n = p.qps.size();
-        Ptr<RoceSender> chosen;
+        const size_t n = p.nQps;
+        // A plain pointer: a Ptr copy would write the queue pair's reference count, a cache
+        // line of its object that a packet does not otherwise touch. The node's application
+        // list keeps the queue pair alive if SendOne unregisters it.
+        RoceSender* chosen = nullptr;
         Time earliest = Time::Max();
         for (size_t i = 0; i < n; ++i)
         {
             const size_t idx = (p.next + i) % n;
-            const Ptr<RoceSender>& qp = p.qps[idx];
+            RoceSender* qp = n == 1 ? p.qp0 : PeekPointer(p.qps[idx]);
             if (!qp->HasDataToSend())
             {
                 continue;
@@ -233,7 +359,7 @@ RoceNic::TrySend(uint32_t port)
             if (t <= now)
             {
                 chosen = qp;
-                p.next = (idx + 1) % n;
+                p.next = static_cast<uint32_t>((idx + 1) % n);
                 break;
             }
             earliest = std::min(earliest, t);
@@ -251,7 +377,8 @@ RoceNic::TrySend(uint32_t port)
                 }
                 if (!p.wake)
                 {
-                    p.wake = Ptr<EventImpl>(MakeEvent(&RoceNic::Wake, this, port), false);
+                    p.wake = Ptr<EventImpl>(new (new PortEventBlock, 1) PortEvent<true>(this, &p),
+                                            false);
                 }
                 p.wakeAt = earliest;
                 // What Simulator::Schedule does (the current context, the next uid), without
@@ -263,7 +390,7 @@ RoceNic::TrySend(uint32_t port)
             }
             return;
         }
-        chosen->SendOne(); // may unregister itself; the loop re-reads p.qps
+        chosen->SendOne(); // may unregister itself; the loop re-reads p.nQps
     }
 }
 
@@ -305,7 +432,10 @@ RoceNic::SendIp(Ptr<Packet> p,
                 const Ptr<Ipv4Route>& route,
                 const RoceHeader* rh)
 {
-    InitHost();
+    if (!m_hostInit)
+    {
+        InitHost(); // once
+    }
     // The host's FabricHostPath writes the headers IPv4 would and sends to the device, or
     // declines (anything but a plain send) and the packet takes IPv4.
     if (rh && m_fast && route && m_host->TakesPrefix())

@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 #include "ns3/queue.h"
 
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -54,7 +55,7 @@ class UdpL4Protocol;
  *   packet not for this host), the packet takes the IPv4 path, so drops are counted where
  *   they were. Only on hosts routed by FabricIpv4Routing; other hosts use the ipv4 path.
  */
-class RoceNic : public Object
+class alignas(64) RoceNic : public Object
 {
   public:
     /// Which host stack RoCE packets go through (HostPath attribute).
@@ -119,28 +120,49 @@ class RoceNic : public Object
     void DoDispose() override;
 
   private:
-    struct Port
+    /**
+     * A NIC port's arbiter, allocated once per port (its address does not change: the port's
+     * events and device trace sinks hold it). What Kick and TrySend touch per packet is its
+     * first 64-byte line, so that a packet does not read the NIC object for them.
+     */
+    struct alignas(64) Port
     {
-        Ptr<NetDevice> device;    //!< a link device (FabricLinkDevice)
-        Ptr<Queue<Packet>> queue; //!< its transmit queue
+        Ptr<Queue<Packet>> queue; //!< the device's transmit queue
         Ptr<PfcQueue> pfc;        //!< the device queue in a lossless fabric, else null
-        std::vector<Ptr<RoceSender>> qps;
-        size_t next{0};
-        bool pending{false}; //!< refill is scheduled
         /// TrySend of this port, scheduled again and again (the simulator takes a reference
-        /// per schedule and drops it after running it) instead of an EventImpl per refill.
+        /// per schedule and drops it after running it) instead of an EventImpl per refill;
+        /// null once the NIC is disposed.
         Ptr<EventImpl> refill;
         /// The pacing wake-up (Wake of this port), reused likewise while it is not cancelled
         /// (a cancelled EventImpl stays cancelled: moving the wake-up earlier takes a new one).
         Ptr<EventImpl> wake;
         Time wakeAt;
+        /// qps[0], so that a port with one queue pair does not read qps' array per packet
+        RoceSender* qp0{nullptr};
+        uint32_t nQps{0};      //!< qps.size()
+        uint32_t next{0};      //!< the queue pair whose turn is next
+        uint32_t depth{1};     //!< the NIC's DeviceQueuePackets
+        bool pending{false};   //!< refill is scheduled
         bool wakeArmed{false}; //!< wake is pending (wake.IsRunning() costs ~270 instructions)
+        // Second line: touched on set-up, (un)registration, and with several queue pairs.
+        std::vector<Ptr<RoceSender>> qps;
+        Ptr<NetDevice> device; //!< a link device (FabricLinkDevice); null: port not set up
     };
 
+    template<bool WAKE>
+    class PortEvent;
+
+    /// Update p.qp0 and p.nQps after a change of p.qps.
+    static void SyncQps(Port& p);
+    void SetDepth(uint32_t depth);
+    uint32_t GetDepth() const { return m_depth; }
+    /// Kick of a port that is set up (or of a disposed NIC: nothing).
+    void KickPort(Port& p);
+
     Port& GetPort(uint32_t port);
-    void TrySend(uint32_t port);
-    /// The pacing wake-up of \p port: Kick, after noting that no wake-up is pending.
-    void Wake(uint32_t port);
+    void TrySend(Port& p);
+    /// The pacing wake-up of \p p: Kick, after noting that no wake-up is pending.
+    void Wake(Port& p);
     /// Learn the host's stack (once): whether the fast path applies.
     void InitHost();
     /// FabricHostPath's handler for UDP 4791: to the receiver while it runs.
@@ -150,20 +172,23 @@ class RoceNic : public Object
                      const Ipv4Header& ip,
                      uint16_t sport);
 
+    // The NIC's object is 64-byte aligned (alignas on the class): after Object's 32 bytes,
+    // the rest of the first line is what SendIp reads per packet, and ReceiveFast most of it.
+    Ptr<FabricHostPath> m_host; //!< the host's fast path (when m_fast)
+    uint64_t m_fastTx{0};
+    Ptr<RoceReceiver> m_receiver;
+    bool m_hostInit{false};
+    bool m_fast{false}; //!< HostPath fast and the host is routed by FabricIpv4Routing
+    bool m_receiverActive{false};
+    // Second line on.
+    uint64_t m_fastRx{0};
     Ptr<Node> m_node;
+    std::vector<std::unique_ptr<Port>> m_ports;
     uint32_t m_depth{1};
-    std::vector<Port> m_ports;
     std::unordered_map<uint32_t, Ptr<RoceSender>> m_qps;
     HostPath m_hostPath{HOST_PATH_FAST};
-    bool m_hostInit{false};
-    bool m_fast{false};         //!< HostPath fast and the host is routed by FabricIpv4Routing
-    bool m_bound{false};        //!< UDP 4791 bound on m_host
-    Ptr<FabricHostPath> m_host; //!< the host's fast path (when m_fast)
+    bool m_bound{false}; //!< UDP 4791 bound on m_host
     Ptr<UdpL4Protocol> m_udp;
-    Ptr<RoceReceiver> m_receiver;
-    bool m_receiverActive{false};
-    uint64_t m_fastTx{0};
-    uint64_t m_fastRx{0};
 };
 
 } // namespace ns3

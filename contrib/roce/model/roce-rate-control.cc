@@ -30,6 +30,40 @@ RoceRateControl::GetTypeId()
     return tid;
 }
 
+bool
+RoceRateControl::MirrorSendState(SendState* state)
+{
+    if (m_mirror)
+    {
+        *m_mirror = SendState(); // the previous holder falls back to asking per packet
+    }
+    m_mirror = (state && PublishesSendState()) ? state : nullptr;
+    if (state && !m_mirror)
+    {
+        *state = SendState();
+    }
+    PublishSendState();
+    return m_mirror != nullptr;
+}
+
+void
+RoceRateControl::PublishSendState()
+{
+    if (m_mirror)
+    {
+        m_mirror->mirrored = true;
+        m_mirror->callOnSent = NeedsOnSent();
+        m_mirror->rateBps = GetRateBps();
+    }
+}
+
+void
+RoceRateControl::DoDispose()
+{
+    MirrorSendState(nullptr);
+    Object::DoDispose();
+}
+
 TypeId
 NoRateControl::GetTypeId()
 {
@@ -123,6 +157,7 @@ DcqcnRateControl::Start(double lineBps)
     p.byteCounter = m_byteCounter;
     m_dcqcn = std::make_unique<Dcqcn>(p);
     m_rate = lineBps;
+    PublishSendState();
 }
 
 void
@@ -142,6 +177,7 @@ void
 DcqcnRateControl::Update()
 {
     m_rate = m_dcqcn->GetRate();
+    PublishSendState();
 }
 
 void

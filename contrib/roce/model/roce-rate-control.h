@@ -35,8 +35,47 @@ class RoceRateControl : public Object
     /// \p bytes went on the wire.
     virtual void OnSent(uint32_t bytes) = 0;
 
+    /**
+     * What a queue pair asks its rate control per packet, kept in the queue pair's own
+     * object: with a thousand queue pairs their rate controls do not stay in cache, and
+     * reading one per packet costs a cache miss or more (doc/scaling.md).
+     */
+    struct SendState
+    {
+        bool mirrored{false};  //!< rateBps and callOnSent are kept up to date
+        bool callOnSent{true}; //!< OnSent has work to do (always true when not mirrored)
+        double rateBps{0};     //!< GetRateBps(), when mirrored
+    };
+
+    /**
+     * Keep \p state equal to GetRateBps() and to whether OnSent has work to do, from now
+     * on, if this rate control supports it (PublishesSendState); null stops it.
+     * \return whether \p state is kept up to date (state->mirrored): if not, the caller
+     * calls GetRateBps and OnSent per packet.
+     */
+    bool MirrorSendState(SendState* state);
+
   protected:
+    void DoDispose() override;
+
+    /**
+     * Whether this class calls PublishSendState whenever GetRateBps or NeedsOnSent may
+     * change (default false: a subclass that does not is asked per packet, as before). A
+     * subclass of a class that publishes, overriding GetRateBps or OnSent, returns false
+     * unless it publishes too.
+     */
+    virtual bool PublishesSendState() const { return false; }
+
+    /// Whether OnSent has work to do now (read by PublishSendState only).
+    virtual bool NeedsOnSent() const { return true; }
+
+    /// Copy GetRateBps() and NeedsOnSent() into the mirrored SendState, if any.
+    void PublishSendState();
+
     TracedValue<double> m_rate{0}; //!< current sending rate (bit/s)
+
+  private:
+    SendState* m_mirror{nullptr}; //!< the queue pair's copy (MirrorSendState)
 };
 
 /**
@@ -48,11 +87,20 @@ class NoRateControl : public RoceRateControl
   public:
     static TypeId GetTypeId();
 
-    void Start(double lineBps) override { m_rate = lineBps; }
+    void Start(double lineBps) override
+    {
+        m_rate = lineBps;
+        PublishSendState();
+    }
+
     void Stop() override {}
     double GetRateBps() const override { return m_rate; }
     void OnCnp() override {}
     void OnSent(uint32_t) override {}
+
+  protected:
+    bool PublishesSendState() const override { return true; }
+    bool NeedsOnSent() const override { return false; }
 };
 
 /**
@@ -82,6 +130,9 @@ class DcqcnRateControl : public RoceRateControl
 
   protected:
     void DoDispose() override;
+    bool PublishesSendState() const override { return true; }
+    /// Below line rate the byte counter counts (Dcqcn::OnBytes); at line rate nothing does.
+    bool NeedsOnSent() const override { return m_dcqcn && !m_dcqcn->AtLineRate(); }
 
   private:
     void AlphaTimer();

@@ -4,6 +4,7 @@
 #include "roce-header.h"
 #include "roce-nic.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/fabric-ipv4-routing.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/flow-key.h"
@@ -136,6 +137,10 @@ RoceSender::RoceSender()
 RoceSender::~RoceSender()
 {
     NS_LOG_FUNCTION(this);
+    if (m_cc)
+    {
+        m_cc->MirrorSendState(nullptr); // it may outlive this queue pair
+    }
 }
 
 void
@@ -147,6 +152,7 @@ RoceSender::DoDispose()
     if (m_cc)
     {
         m_cc->Stop();
+        m_cc->MirrorSendState(nullptr);
     }
     m_cc = nullptr;
     m_udp = nullptr;
@@ -227,10 +233,12 @@ RoceSender::StartApplication()
     m_lineBps = double(m_nic->GetPortRate(m_port));
 
     GetRateController()->Start(m_lineBps);
+    m_cc->MirrorSendState(&m_ccState); // or, if it does not, SendOne asks it per packet
     const uint64_t nPkts = (m_bytes + m_payload - 1) / m_payload;
     NS_ABORT_MSG_IF(nPkts >= UINT32_MAX,
                     "RoceSender: MessageBytes / PacketSize must be below 2^32 packets");
     m_nPkts = static_cast<uint32_t>(nPkts);
+    m_lastSize = static_cast<uint32_t>(m_bytes - (nPkts - 1) * m_payload);
     // A RoCE packet is never fragmented: the payload and its headers must fit the link MTU.
     const uint32_t mtu = node->GetDevice(m_port)->GetMtu();
     NS_ABORT_MSG_IF(m_payload + RoceHeader::SIZE + 8 + 20 > mtu,
@@ -308,8 +316,7 @@ void
 RoceSender::SendOne()
 {
     const uint32_t psn = m_sndNxt;
-    const uint64_t offset = uint64_t(psn) * m_payload;
-    const auto size = static_cast<uint32_t>(std::min<uint64_t>(m_payload, m_bytes - offset));
+    const uint32_t size = psn + 1 == m_nPkts ? m_lastSize : m_payload;
     Ptr<Packet> p = Create<Packet>(size);
     RoceHeader rh;
     rh.SetType(RoceHeader::DATA);
@@ -325,7 +332,10 @@ RoceSender::SendOne()
     ++m_sndNxt;
     m_highSent = std::max(m_highSent, m_sndNxt);
     ++m_txPackets;
-    m_retxPackets += retx ? 1 : 0;
+    if (retx)
+    {
+        ++m_retxPackets; // not in the lines every packet touches
+    }
     // The header goes in with the UDP/IPv4 headers (RoceNic::SendIp), unless a Tx sink is
     // to see the packet with it.
     const bool traced = !m_txTrace.IsEmpty();
@@ -344,9 +354,21 @@ RoceSender::SendOne()
                   m_route,
                   traced ? nullptr : &rh);
     const uint32_t wire = size + WIRE_OVERHEAD;
-    m_cc->OnSent(wire);
+    // The rate control's object is read only when it has work (its copy in m_ccState says).
+    if (m_ccState.callOnSent)
+    {
+        m_cc->OnSent(wire);
+    }
+    const double rate = m_ccState.mirrored ? m_ccState.rateBps : m_cc->GetRateBps();
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.
-    m_nextTx = Simulator::Now() + m_txTime.Get(static_cast<uint64_t>(m_cc->GetRateBps()), wire);
+    const auto bps = static_cast<uint64_t>(rate);
+    if (bps != m_txBps || wire != m_txWire)
+    {
+        m_txBps = bps;
+        m_txWire = wire;
+        m_txGap = DataRate(bps).CalculateBytesTxTime(wire);
+    }
+    m_nextTx = Simulator::Now() + m_txGap;
     ArmTimeout();
 }
 

@@ -11,7 +11,6 @@
 #include "ns3/roce-rate-control.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
-#include "ns3/tx-time-cache.h"
 
 namespace ns3
 {
@@ -132,32 +131,44 @@ class RoceSender : public Application
     void OnNodeViewChange(uint32_t node, bool isNode, uint32_t id, bool up);
 
     // What every data packet reads or writes (SendOne, ArmTimeout, the NIC's HasDataToSend and
-    // GetNextTxTime), declared together: with a thousand queue pairs these objects do not stay
-    // in cache, and each further line a packet touches is a miss (doc/scaling.md).
-    uint32_t m_sndNxt{0};
+    // GetNextTxTime) in two cache lines, the first of them 64-byte aligned: with a thousand
+    // queue pairs these objects do not stay in cache, and each further line a packet touches
+    // is a miss (doc/scaling.md). Line 1: the NIC's arbiter reads it, SendOne writes it.
+    alignas(64) uint32_t m_sndNxt{0};
     uint32_t m_sndUna{0};
     uint32_t m_highSent{0}; //!< one past the highest PSN ever sent
     uint32_t m_nPkts{0};
-    uint32_t m_payload{4096}; //!< attribute
-    uint32_t m_flowId{0};     //!< attribute
-    uint64_t m_bytes{0};      //!< attribute
-    Time m_nextTx;
-    Time m_lastProgress; //!< RTO reference: last ACK progress, send from idle, or rewind
-    uint64_t m_txPackets{0};
-    uint64_t m_retxPackets{0};
+    uint32_t m_payload{4096};    //!< attribute
+    uint32_t m_flowId{0};        //!< attribute
     uint16_t m_round{0};         //!< retransmission round: rewinds so far, modulo 2^16
     uint16_t m_localPort{49152}; //!< attribute
     bool m_done{false};
     bool m_started{false};
     bool m_stopped{false};
     bool m_rtoArmed{false}; //!< m_rtoEvent is pending (IsRunning costs ~270 instructions)
+    Time m_nextTx;
+    uint64_t m_txPackets{0};
     Ipv4Address m_srcAddr;
     Ipv4Address m_dstAddr;
+    // Line 2: what SendOne reads.
     Ptr<RoceNic> m_nic;
     Ptr<Ipv4Route> m_route;
+    /// The rate control's rate and whether its OnSent has work (RoceRateControl::SendState)
+    RoceRateControl::SendState m_ccState;
+    /// The pacing gap of the last packet: m_txWire bytes at m_txBps (DataRate's rounding)
+    uint64_t m_txBps{0};
+    Time m_txGap;
+    uint32_t m_txWire{0};   //!< 0: no gap computed yet
+    uint32_t m_lastSize{0}; //!< payload bytes of the last PSN (the others carry m_payload)
+    TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace; //!< IsEmpty reads 8 bytes
+    // Line 3: what an ACK writes, and the rarer per-packet ones.
+    Time m_lastProgress;    //!< RTO reference: last ACK progress, send from idle, or rewind
+    Time m_lastAckProgress; //!< watchdog reference: last time the oldest unacked PSN advanced
+    uint64_t m_backoff{1};  //!< timeout multiplier (doubles per timeout)
+    uint64_t m_rxControl{0};
+    uint64_t m_retxPackets{0};
+    uint64_t m_bytes{0};               //!< attribute
     mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)
-    TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace;
-    TxTimeCache m_txTime; //!< pacing gap per wire size at the current rate
 
     // Attributes
     Address m_remote;
@@ -178,12 +189,10 @@ class RoceSender : public Application
     uint32_t m_reroutes{0};
     bool m_stallReported{false}; //!< the first stall went to FabricWarn
     double m_lineBps{0};
-    Time m_lastAckProgress; //!< watchdog reference: last time the oldest unacked PSN advanced
     Time m_startedAt;
     Time m_completedAt;
     EventId m_rtoEvent;
     EventId m_watchdogEvent;
-    uint64_t m_rxControl{0};
     uint32_t m_cnps{0};
     uint32_t m_nacks{0};
     uint32_t m_timeouts{0};
@@ -191,7 +200,6 @@ class RoceSender : public Application
     uint32_t m_rewoundTo{UINT32_MAX}; //!< PSN of the latest rewind (NACK or timeout)
     uint32_t m_lostResendNacks{0};    //!< current-round NACKs at or after m_rewoundTo
     uint32_t m_nackRewinds{0};        //!< rewinds by NACK
-    uint64_t m_backoff{1};            //!< timeout multiplier (doubles per timeout)
 
     TracedCallback<uint32_t, uint32_t, uint32_t> m_rerouteTrace;
     TracedCallback<uint32_t> m_cnpTrace;
