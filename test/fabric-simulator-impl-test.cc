@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iostream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -65,8 +67,13 @@ ExpectSameEvent(const Scheduler::Event& a, const Scheduler::Event& b, int step)
 /// from [now, now + span) so that many are equal (the uid decides their order). With
 /// \p fixedDelays > 0, four inserts in five use one of that many fixed delays instead, as a
 /// packet simulation's transmissions and arrivals do (FabricEventHeap's lanes).
-void
-CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0)
+/// \return the number of inserts (GetLanePushes of the heap in \p lanePushes)
+uint64_t
+CompareWithMap(uint32_t seed,
+               uint64_t span,
+               int steps,
+               uint32_t fixedDelays = 0,
+               uint64_t* lanePushes = nullptr)
 {
     std::mt19937_64 rng(seed);
     Ptr<Scheduler> map = CreateObject<MapScheduler>();
@@ -77,6 +84,7 @@ CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0
     uint64_t popped = 0;
     uint64_t removed = 0;
     uint64_t peak = 0;
+    uint64_t inserts = 0;
     for (int step = 0; step < steps; ++step)
     {
         const uint32_t op = rng() % 10;
@@ -88,6 +96,7 @@ CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0
             map->Insert(ev);
             heap->Insert(ev);
             pending.push_back(ev);
+            ++inserts;
             peak = std::max<uint64_t>(peak, pending.size());
         }
         else if (op < 8)
@@ -117,12 +126,12 @@ CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0
             pending.pop_back();
             ++removed;
         }
-        ASSERT_EQ(map->IsEmpty(), heap->IsEmpty()) << "step " << step;
+        EXPECT_EQ(map->IsEmpty(), heap->IsEmpty()) << "step " << step;
     }
     int step = steps;
     while (!map->IsEmpty())
     {
-        ASSERT_FALSE(heap->IsEmpty());
+        EXPECT_FALSE(heap->IsEmpty());
         ExpectSameEvent(map->RemoveNext(), heap->RemoveNext(), step++);
         ++popped;
     }
@@ -130,6 +139,11 @@ CompareWithMap(uint32_t seed, uint64_t span, int steps, uint32_t fixedDelays = 0
     EXPECT_GT(popped, uint64_t(steps) / 4);
     EXPECT_GT(removed, uint64_t(steps) / 20);
     EXPECT_EQ(heap->GetPeakPending(), peak);
+    if (lanePushes)
+    {
+        *lanePushes = heap->GetLanePushes();
+    }
+    return inserts;
 }
 
 } // namespace
@@ -152,11 +166,86 @@ TEST(FabricHeapScheduler, SameOrderAsMapSchedulerWithFewDelays)
     // lanes change hands when they empty; the rest go to the heap).
     for (uint32_t delays : {1, 3, 6, 20})
     {
+        uint64_t inserts = 0;
+        uint64_t lanePushes = 0;
         for (uint32_t seed = 1; seed <= 5; ++seed)
         {
-            CompareWithMap(seed, 50, 6000, delays);
+            uint64_t pushes = 0;
+            inserts += CompareWithMap(seed, 50, 6000, delays, &pushes);
+            lanePushes += pushes;
+        }
+        std::cout << delays << " delays: " << lanePushes << " of " << inserts
+                  << " inserts went to a lane\n";
+        if (delays <= 6)
+        {
+            // Four inserts in five have one of at most six delays: the lanes take most
+            // (the order above would hold even if they took none).
+            EXPECT_GT(lanePushes, inserts / 2) << delays << " delays";
         }
     }
+}
+
+TEST(FabricHeapScheduler, LaneGrowsAndErasesAcrossItsWrapPoint)
+{
+    // One delay (10 steps) only, so every event waits in one lane; the lane's ring (64 entries
+    // at first) wraps once 30 were taken out, then an entry before and one after the wrap
+    // point are removed and the ring grows while wrapped. Popped in MapScheduler's order.
+    Ptr<Scheduler> map = CreateObject<MapScheduler>();
+    Ptr<FabricHeapScheduler> heap = CreateObject<FabricHeapScheduler>();
+    uint32_t uid = 4;
+    uint64_t inserts = 0;
+    std::vector<Scheduler::Event> evs;
+    auto insert = [&](uint64_t ts)
+    {
+        evs.push_back(MakeEv(ts, uid, uid % 3));
+        ++uid;
+        map->Insert(evs.back());
+        heap->Insert(evs.back());
+        ++inserts;
+    };
+    int step = 0;
+    auto popBoth = [&]()
+    {
+        ExpectSameEvent(map->PeekNext(), heap->PeekNext(), step);
+        ExpectSameEvent(map->RemoveNext(), heap->RemoveNext(), step);
+        ++step;
+    };
+    for (int i = 0; i < 40; ++i)
+    {
+        insert(10); // now 0, delay 10
+    }
+    for (int i = 0; i < 30; ++i)
+    {
+        popBoth(); // now 10; the lane's head at slot 30
+    }
+    for (int i = 0; i < 40; ++i)
+    {
+        insert(20); // now 10, delay 10: slots 40..63, then 0..15
+    }
+    // Logical positions 5 (slot 35) and 40 (slot 6): entries behind each shift across the
+    // wrap point.
+    const Scheduler::Event before = evs[35];
+    const Scheduler::Event after = evs[70];
+    ASSERT_EQ(before.key.m_ts, 10u);
+    ASSERT_EQ(after.key.m_ts, 20u);
+    for (const Scheduler::Event& ev : {before, after})
+    {
+        map->Remove(ev);
+        heap->Remove(ev);
+        ExpectSameEvent(map->PeekNext(), heap->PeekNext(), step);
+    }
+    for (int i = 0; i < 60; ++i)
+    {
+        insert(20); // 48 pending: the ring grows at 64, its head still at slot 30
+    }
+    EXPECT_EQ(heap->GetLanePushes(), inserts);
+    while (!map->IsEmpty())
+    {
+        ASSERT_FALSE(heap->IsEmpty());
+        popBoth();
+    }
+    EXPECT_TRUE(heap->IsEmpty());
+    EXPECT_EQ(step, 30 + 108);
 }
 
 TEST(FabricHeapScheduler, RemoveAnywhereKeepsTheHeapOrdered)
@@ -546,6 +635,39 @@ TEST_P(SimulatorCore, EventsReleaseWhatTheyHold)
     Simulator::Destroy();
     EXPECT_EQ(pending->GetReferenceCount(), 1u);
     EXPECT_EQ(destroy->GetReferenceCount(), 1u);
+}
+
+namespace
+{
+/// Schedules an event when it is destroyed (as a DoDispose may): held by a pending event, it
+/// schedules while the core releases its pending events.
+struct ScheduleOnRelease
+{
+    Ptr<Packet> held; //!< Held by the event it schedules.
+
+    ~ScheduleOnRelease()
+    {
+        Simulator::Schedule(NanoSeconds(1), [p = held]() { p->GetSize(); });
+    }
+};
+} // namespace
+
+// Events scheduled while Simulator::Destroy releases the pending ones (100 of them, enough to
+// grow the core's storage) are released too.
+TEST_P(SimulatorCore, EventsScheduledWhileReleasingAreReleased)
+{
+    Ptr<Packet> held = Create<Packet>(1);
+    for (int i = 0; i < 100; ++i)
+    {
+        auto r = std::make_shared<ScheduleOnRelease>();
+        r->held = held;
+        Simulator::Schedule(NanoSeconds(10 + i % 7), [r]() { r->held->GetSize(); });
+    }
+    Simulator::Stop(NanoSeconds(5));
+    Simulator::Run();
+    EXPECT_EQ(held->GetReferenceCount(), 101u);
+    Simulator::Destroy();
+    EXPECT_EQ(held->GetReferenceCount(), 1u);
 }
 
 TEST_P(SimulatorCore, RandomScenarioGivesTheDefaultCoresLog)

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace ns3
 {
@@ -42,7 +43,7 @@ FabricInlineCallback(F f, const CallbackComponentVector& components)
 /**
  * Callback<R, Args...>(f) for a lambda \p f (at most 16 bytes, trivially copyable) whose call
  * reads one object fewer (FabricInlineCallback); like that constructor's, the callback
- * compares equal to no other.
+ * compares equal only to its copies (they share its components), so only a copy disconnects it.
  */
 template<typename R, typename... Args, typename F>
 Callback<R, Args...>
@@ -60,6 +61,8 @@ struct FabricMemberCallbackOf;
 template<typename T, typename R, typename... Args>
 struct FabricMemberCallbackOf<R (T::*)(Args...)>
 {
+    using Class = T; //!< The class that declares the member function.
+
     /// \return MakeCallback(MemPtr, obj), with the call stored inline
     template<R (T::*MemPtr)(Args...)>
     static Callback<R, Args...> Make(T* obj)
@@ -68,19 +71,28 @@ struct FabricMemberCallbackOf<R (T::*)(Args...)>
             {std::make_shared<CallbackComponent<R (T::*)(Args...)>>(MemPtr),
              std::make_shared<CallbackComponent<T*>>(obj)});
         return FabricInlineCallback<R, Args...>(
-            [obj](Args... args) -> R { return (obj->*MemPtr)(args...); }, components);
+            [obj](Args... args) -> R { return (obj->*MemPtr)(std::forward<Args>(args)...); },
+            components);
     }
 };
 
 /**
  * MakeCallback(MemPtr, obj) whose call reads one object fewer (FabricInlineCallback: the
  * member function is a template argument, so the stored target is the object pointer only).
- * It compares equal to MakeCallback(MemPtr, obj).
+ *
+ * It compares equal (IsEqual, so trace Disconnect finds it) to MakeCallback(MemPtr, obj) made
+ * with the same raw pointer type: MakeCallback's bound-object component has the type it was
+ * given, so MakeCallback(MemPtr, Ptr<T>) or one given a pointer to a derived class compares
+ * unequal. Hence \p obj must be a raw pointer to the class that declares MemPtr (checked at
+ * compile time; convert a derived class's pointer first).
  */
 template<auto MemPtr, typename T>
 auto
 FabricMemberCallback(T* obj)
 {
+    static_assert(std::is_same_v<T, typename FabricMemberCallbackOf<decltype(MemPtr)>::Class>,
+                  "obj must point to the class that declares the member function, or the "
+                  "callback would not compare equal to MakeCallback's");
     return FabricMemberCallbackOf<decltype(MemPtr)>::template Make<MemPtr>(obj);
 }
 

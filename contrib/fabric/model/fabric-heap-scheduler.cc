@@ -81,8 +81,10 @@ FabricHeapScheduler::GetTypeId()
               .SetGroupName("Fabric")
               .AddConstructor<FabricHeapScheduler>()
               .AddAttribute("InitialCapacity",
-                            "Pending events (24 bytes each) reserved up front, at most 2^26 "
-                            "(1.5 GiB); the heap grows by doubling beyond it.",
+                            "Pending events (24 bytes each) reserved up front in the heap, at "
+                            "most 2^26 (1.5 GiB); the heap grows by doubling beyond it. Only "
+                            "the heap is reserved: the zero-delay run and the delay lanes "
+                            "grow as they fill.",
                             UintegerValue(0),
                             MakeUintegerAccessor(&FabricHeapScheduler::SetInitialCapacity,
                                                  &FabricHeapScheduler::GetInitialCapacity),
@@ -151,6 +153,12 @@ uint64_t
 FabricHeapScheduler::GetPeakPending() const
 {
     return m_heap.GetPeak();
+}
+
+uint64_t
+FabricHeapScheduler::GetLanePushes() const
+{
+    return m_heap.GetLanePushes();
 }
 
 } // namespace ns3

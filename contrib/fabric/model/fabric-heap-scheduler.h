@@ -85,7 +85,7 @@ class FabricEventHeap
     /// Restart the peak at the current size.
     void ResetPeak() { m_peak = Size(); }
 
-    /// Reserve room for \p n events.
+    /// Reserve room for \p n events in the heap (the run and the lanes grow as they fill).
     void Reserve(std::size_t n) { m_heap.reserve(n); }
 
     /// \return the earliest event (there must be one).
@@ -113,7 +113,11 @@ class FabricEventHeap
             // event of the run, which all have that time: the run stays sorted by itself.
             m_run.push_back(e);
         }
-        else if (!PushToLane(e))
+        else if (PushToLane(e))
+        {
+            ++m_lanePushes;
+        }
+        else
         {
             const std::size_t hole = m_heap.size();
             m_heap.emplace_back(); // grows geometrically; its value is overwritten below
@@ -196,26 +200,16 @@ class FabricEventHeap
         m_peak = 0;
     }
 
-    /// Call \p f on every pending entry, in no particular order (e.g. to release references).
-    template<typename F>
-    void ForEach(F f) const
-    {
-        for (const Entry& e : m_heap)
-        {
-            f(e);
-        }
-        for (std::size_t i = m_runHead; i < m_run.size(); ++i)
-        {
-            f(m_run[i]);
-        }
-        for (const Lane& lane : m_lanes)
-        {
-            for (std::size_t i = 0; i < lane.count; ++i)
-            {
-                f(lane.At(i));
-            }
-        }
-    }
+    /**
+     * Set the time of the last event taken out (the reference of the lanes' delays and of the
+     * zero-delay run) for a heap that takes over the events of a simulation already running.
+     * The order does not depend on it; only where the events wait does.
+     * \param ts the current time in time steps (no pending event may be earlier)
+     */
+    void SetLastTimestamp(uint64_t ts) { m_lastTs = ts; }
+
+    /// \return the number of Push calls whose entry went to a lane (for tests)
+    uint64_t GetLanePushes() const { return m_lanePushes; }
 
   private:
     /**
@@ -547,6 +541,10 @@ class FabricEventHeap
             // starts at 24 + 96 i bytes, a multiple of 32, so it spans two lines.
             const auto address = reinterpret_cast<std::uintptr_t>(raw);
             const std::size_t shift = (2 * kLine - sizeof(Entry) - address % kLine) % kLine;
+            // Entries live in raw storage without placement new: Entry is an implicit-lifetime
+            // type (a trivially copyable aggregate), for which ::operator new implicitly creates
+            // the objects (P0593, adopted in C++20 as a defect report against earlier standards;
+            // GCC and Clang rely on it in C++17 too). Every entry is written before it is read.
             Entry* data = reinterpret_cast<Entry*>(static_cast<char*>(raw) + shift);
             if (m_size != 0)
             {
@@ -575,6 +573,7 @@ class FabricEventHeap
     uint64_t m_lastTs{0};     //!< Time of the last event taken out (0 before any).
     std::size_t m_size{0};    //!< Pending events (heap and run).
     std::size_t m_peak{0};    //!< Largest size since construction or ResetPeak().
+    uint64_t m_lanePushes{0}; //!< Entries pushed to a lane (GetLanePushes).
 };
 
 /**
@@ -599,6 +598,9 @@ class FabricHeapScheduler : public Scheduler
 
     /// \return the largest number of pending events this scheduler held.
     uint64_t GetPeakPending() const;
+
+    /// \return the number of events inserted into one of the heap's delay lanes (for tests).
+    uint64_t GetLanePushes() const;
 
   private:
     /// Attribute setter: reserve room for this many events.

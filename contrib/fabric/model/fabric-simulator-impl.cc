@@ -44,8 +44,13 @@ FabricSimulatorImpl::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     s_lastPeak = GetPeakPendingEvents();
-    // The pending events hold one reference each.
-    m_heap.ForEach([](const FabricEventHeap::Entry& e) { e.impl->Unref(); });
+    // The pending events hold one reference each. Drained one at a time, as
+    // DefaultSimulatorImpl does: an event released here may schedule another (e.g. from a
+    // DoDispose), which goes into the heap and is released in turn.
+    while (!m_heap.IsEmpty())
+    {
+        m_heap.PopMin().impl->Unref();
+    }
     m_heap.Clear();
     if (m_events)
     {
@@ -82,6 +87,8 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
     const bool toInline = schedulerFactory.GetTypeId() == FabricHeapScheduler::GetTypeId();
     // Move the pending events in their order (keys unchanged), as DefaultSimulatorImpl does.
     FabricEventHeap heap;
+    // The lanes and the zero-delay run measure from the time of the last event taken out.
+    heap.SetLastTimestamp(m_currentTs);
     Ptr<Scheduler> scheduler;
     uint64_t moved = 0;
     if (toInline)
