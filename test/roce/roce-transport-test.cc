@@ -2,6 +2,7 @@
 // RoCE-like transport in small ns-3 runs: line rate on an idle path, DCQCN sharing a
 // bottleneck, go-back-N under injected loss, incast, and packet accounting in every run.
 #include "../ns3-sim-fixture.h"
+#include "roce-result-compare.h"
 #include "roce-test-fabrics.h"
 #include "spine-loss.h"
 
@@ -24,6 +25,8 @@
 
 #include <map>
 #include <set>
+#include <tuple>
+#include <utility>
 
 using namespace ns3;
 
@@ -165,6 +168,58 @@ class FixedRateControl : public RoceRateControl
     void OnSent(uint32_t) override {}
 
     double m_fixedBps{0};
+};
+
+/// A user's subclass of DcqcnRateControl that counts OnSent calls and, below line rate, the
+/// bytes sent since the last cut (what DCQCN's byte counter has counted, before its modulo).
+class CountingDcqcn : public DcqcnRateControl
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::test::CountingDcqcn")
+                                .SetParent<DcqcnRateControl>()
+                                .AddConstructor<CountingDcqcn>();
+        return tid;
+    }
+
+    void Start(double lineBps) override
+    {
+        m_lineBps = lineBps;
+        DcqcnRateControl::Start(lineBps);
+    }
+
+    void OnCnp() override
+    {
+        m_sinceCut = 0;
+        DcqcnRateControl::OnCnp();
+    }
+
+    void OnSent(uint32_t bytes) override
+    {
+        ++m_onSent;
+        if (GetRateBps() < m_lineBps)
+        {
+            m_sinceCut += bytes;
+        }
+        DcqcnRateControl::OnSent(bytes);
+    }
+
+    uint64_t m_onSent{0};
+    uint64_t m_sinceCut{0};
+    double m_lineBps{0};
+};
+
+/// A subclass of NoRateControl that changes nothing (and so does not opt in either).
+class PlainNoRateControl : public NoRateControl
+{
+};
+
+/// A subclass of DcqcnRateControl that opts in to the mirror (it changes nothing).
+class OptedInDcqcn : public DcqcnRateControl
+{
+  protected:
+    bool PublishesSendState() const override { return true; }
 };
 
 } // namespace
@@ -754,4 +809,141 @@ TEST_F(RoceTransport, PacedQueuePairIsNotHeldByAnotherQueuePairsLaterWakeUp)
     EXPECT_GT(r.flows[0].FctSeconds(), (pktsA - 1) * gapA);
     EXPECT_LT(r.flows[0].FctSeconds(), (pktsA - 1) * gapA + 10e-6);
     ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, OnlyTheBuiltInRateControlsMirrorUnlessASubclassOptsIn)
+{
+    auto mirrors = [](Ptr<RoceRateControl> cc)
+    {
+        RoceRateControl::SendState state;
+        state.mirrored = true; // MirrorSendState resets it when it does not mirror
+        const bool on = cc->MirrorSendState(&state);
+        EXPECT_EQ(on, state.mirrored);
+        if (!on)
+        {
+            EXPECT_TRUE(state.callOnSent) << "not mirrored: OnSent is called per packet";
+        }
+        cc->MirrorSendState(nullptr);
+        return on;
+    };
+    EXPECT_FALSE(mirrors(CreateObject<FixedRateControl>())) << "a plain RoceRateControl";
+    EXPECT_FALSE(mirrors(CreateObject<CountingDcqcn>())) << "a subclass of DcqcnRateControl";
+    EXPECT_FALSE(mirrors(CreateObject<PlainNoRateControl>())) << "a subclass of NoRateControl";
+    EXPECT_TRUE(mirrors(CreateObject<DcqcnRateControl>()));
+    EXPECT_TRUE(mirrors(CreateObject<NoRateControl>()));
+    EXPECT_TRUE(mirrors(CreateObject<OptedInDcqcn>())) << "a subclass that opts in";
+
+    // The mirror follows the rate and whether OnSent has work; null stops it.
+    auto dcqcn = CreateObject<DcqcnRateControl>();
+    RoceRateControl::SendState state;
+    ASSERT_TRUE(dcqcn->MirrorSendState(&state));
+    dcqcn->Start(400e9);
+    EXPECT_EQ(state.rateBps, 400e9);
+    EXPECT_FALSE(state.callOnSent) << "at line rate the byte counter does not count";
+    dcqcn->OnCnp();
+    EXPECT_LT(state.rateBps, 400e9);
+    EXPECT_EQ(state.rateBps, dcqcn->GetRateBps());
+    EXPECT_TRUE(state.callOnSent);
+    dcqcn->MirrorSendState(nullptr);
+    EXPECT_FALSE(state.mirrored);
+    EXPECT_TRUE(state.callOnSent);
+    dcqcn->Stop();
+}
+
+TEST_F(RoceTransport, SubclassOfDcqcnSeesOnSentForEveryPacketAtLineRate)
+{
+    // A flow alone on its path stays at line rate: DcqcnRateControl's own OnSent has nothing
+    // to do there, but a subclass's override is still called for every packet.
+    auto net = Roft16();
+    std::vector<Ptr<CountingDcqcn>> ccs;
+    FabricRoceRunOptions o;
+    o.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(CountingDcqcn::GetTypeId());
+    o.senderCreated = [&ccs](uint32_t, Ptr<RoceSender> s)
+    {
+        ccs.push_back(DynamicCast<CountingDcqcn>(s->GetRateController()));
+    };
+    auto r = RunFabricRoce(net, {Flow(0, 0, 15, 4000000)}, o);
+    ASSERT_EQ(ccs.size(), 1u);
+    ASSERT_TRUE(ccs[0]);
+    const RoceFlowRecord& f = r.flows[0];
+    ASSERT_TRUE(f.complete);
+    EXPECT_EQ(f.cnps, 0u);
+    EXPECT_EQ(ccs[0]->GetRateBps(), 400e9) << "the flow never left line rate";
+    EXPECT_GT(f.txPackets, 900u);
+    EXPECT_EQ(ccs[0]->m_onSent, f.txPackets) << "one OnSent per packet sent";
+    ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, DcqcnMirrorOnOrOffGivesTheSameRatesAndPacketTimes)
+{
+    // Two flows into GPU 15: DCQCN cuts both; once the short one is done the long one climbs
+    // back to line rate, with its byte counter part-way through a count. The same run with
+    // the mirror (DcqcnRateControl) and without (a subclass that does not opt in, asked per
+    // packet) has the same Rate traces and the same packet times.
+    struct Run
+    {
+        FabricRoceRunResult r;
+        std::vector<std::vector<std::pair<int64_t, double>>> rates;
+        std::vector<std::vector<std::tuple<int64_t, uint32_t, bool>>> txs;
+        std::vector<uint64_t> residuals; //!< byte counter's bytes when back at line rate
+    };
+    const uint64_t byteCounter = 150000;
+    auto run = [byteCounter](TypeId rc)
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(1);
+        Config::SetDefault("ns3::DcqcnRateControl::ByteCounter", UintegerValue(byteCounter));
+        auto out = std::make_shared<Run>();
+        FabricRoceRunOptions o;
+        o.senderAttributes["RateControl"] = std::make_shared<TypeIdValue>(rc);
+        o.senderCreated = [out, byteCounter](uint32_t i, Ptr<RoceSender> s)
+        {
+            out->rates.resize(std::max<size_t>(out->rates.size(), i + 1));
+            out->txs.resize(std::max<size_t>(out->txs.size(), i + 1));
+            Ptr<RoceRateControl> cc = s->GetRateController();
+            // Raw pointers: a Ptr held by the object's own trace would keep it alive.
+            CountingDcqcn* counting = dynamic_cast<CountingDcqcn*>(PeekPointer(cc));
+            cc->TraceConnectWithoutContext(
+                "Rate",
+                Callback<void, double, double>(
+                    [out, i, counting, byteCounter](double before, double after)
+                    {
+                        out->rates[i].emplace_back(Simulator::Now().GetNanoSeconds(), after);
+                        if (counting && after >= counting->m_lineBps && before > 0
+                            && before < counting->m_lineBps)
+                        {
+                            out->residuals.push_back(counting->m_sinceCut % byteCounter);
+                        }
+                    }));
+            s->TraceConnectWithoutContext(
+                "Tx",
+                Callback<void, Ptr<const Packet>, uint32_t, bool>(
+                    [out, i](Ptr<const Packet>, uint32_t psn, bool retx)
+                    { out->txs[i].emplace_back(Simulator::Now().GetNanoSeconds(), psn, retx); }));
+        };
+        out->r = RunFabricRoce(Roft16(), {Flow(0, 12, 15, 3000000), Flow(1, 13, 15, 40000000)}, o);
+        Simulator::Destroy();
+        Config::Reset();
+        return out;
+    };
+    auto on = run(DcqcnRateControl::GetTypeId());
+    auto off = run(CountingDcqcn::GetTypeId());
+    ASSERT_EQ(on->rates.size(), 2u);
+    ASSERT_EQ(off->rates.size(), 2u);
+    for (size_t i = 0; i < 2; ++i)
+    {
+        EXPECT_EQ(on->rates[i], off->rates[i]) << "flow " << i;
+        EXPECT_EQ(on->txs[i], off->txs[i]) << "flow " << i;
+    }
+    ExpectSameRoceResults(on->r, off->r);
+    // The case the mirror must get right was run: both flows cut, and the long one back at
+    // line rate with its byte counter part-way, and then sending on.
+    EXPECT_GT(on->r.flows[0].cnps, 0u);
+    EXPECT_GT(on->r.flows[1].cnps, 0u);
+    ASSERT_FALSE(off->residuals.empty()) << "the long flow never returned to line rate";
+    EXPECT_GT(off->residuals.back(), 0u);
+    const int64_t back = on->rates[1].back().first;
+    EXPECT_EQ(on->rates[1].back().second, 400e9);
+    EXPECT_GT(std::get<0>(on->txs[1].back()), back) << "packets sent after the return";
+    ASSERT_TRUE(on->r.flows[0].complete && on->r.flows[1].complete);
 }

@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace ns3
 {
@@ -31,7 +32,8 @@ namespace
 {
 
 /**
- * Storage of a port's refill and pacing wake-up events in one 64-byte line: the wake-up is
+ * Storage of a port's refill and pacing wake-up events in one 64-byte line (the block is 128
+ * bytes: `live`, touched only when an event is built or deleted, is on the second): the wake-up is
  * scheduled (its reference count written) by the TrySend the refill event has just run, so
  * it finds the line in cache. Freed when the last event in it is deleted; a wake-up that
  * replaces a cancelled one gets a block of its own.
@@ -132,6 +134,21 @@ RoceNic::GetTypeId()
 RoceNic::RoceNic()
 {
     NS_LOG_FUNCTION(this);
+    // Pin the measured layouts (doc/scaling.md, session 12) so that a member added later
+    // cannot silently undo them. offsetof on a class that is not standard-layout (a base
+    // class, private members) is conditionally supported; GCC and Clang compute it as for
+    // any class without virtual bases, and warn.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(alignof(RoceNic) == 64 && alignof(Port) == 64, "cache-line aligned");
+    static_assert(offsetof(RoceNic, m_host) >= sizeof(Object)
+                      && offsetof(RoceNic, m_receiverActive) < 64
+                      && offsetof(RoceNic, m_fastRx) == 64,
+                  "what SendIp reads is in the NIC's first line, after Object's members");
+    static_assert(offsetof(Port, queue) == 0 && offsetof(Port, wakeArmed) < 64
+                      && offsetof(Port, qps) == 64,
+                  "what Kick and TrySend touch is the port's first line");
+#pragma GCC diagnostic pop
 }
 
 void
@@ -252,6 +269,10 @@ RoceNic::FindQp(uint32_t qpn) const
 void
 RoceNic::Register(Ptr<RoceSender> qp, uint32_t port)
 {
+    // TrySend holds the queue pairs by plain pointer while SendOne may unregister one: the
+    // node's application list must own it.
+    NS_ABORT_MSG_IF(!qp->GetNode() || qp->GetNode() != m_node,
+                    "RoceNic: a queue pair must be an application of the NIC's node");
     Port& p = GetPort(port);
     p.qps.push_back(qp);
     SyncQps(p);
@@ -344,7 +365,8 @@ RoceNic::TrySend(Port& p)
         const size_t n = p.nQps;
         // A plain pointer: a Ptr copy would write the queue pair's reference count, a cache
         // line of its object that a packet does not otherwise touch. The node's application
-        // list keeps the queue pair alive if SendOne unregisters it.
+        // list keeps the queue pair alive if SendOne unregisters it (Register checks that the
+        // queue pair is an application of this NIC's node).
         RoceSender* chosen = nullptr;
         Time earliest = Time::Max();
         for (size_t i = 0; i < n; ++i)

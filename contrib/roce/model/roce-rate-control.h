@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <typeinfo>
 
 namespace ns3
 {
@@ -59,10 +60,11 @@ class RoceRateControl : public Object
     void DoDispose() override;
 
     /**
-     * Whether this class calls PublishSendState whenever GetRateBps or NeedsOnSent may
-     * change (default false: a subclass that does not is asked per packet, as before). A
-     * subclass of a class that publishes, overriding GetRateBps or OnSent, returns false
-     * unless it publishes too.
+     * Whether this object's class calls PublishSendState whenever GetRateBps or NeedsOnSent
+     * may change (default false: its queue pair asks GetRateBps and calls OnSent per packet,
+     * as before). The built-in classes answer true for their own type only, so that a user's
+     * subclass of them, which may override OnSent or change the rate elsewhere, is asked per
+     * packet unless it opts in by overriding this to return true (and publishing).
      */
     virtual bool PublishesSendState() const { return false; }
 
@@ -99,7 +101,9 @@ class NoRateControl : public RoceRateControl
     void OnSent(uint32_t) override {}
 
   protected:
-    bool PublishesSendState() const override { return true; }
+    /// True for NoRateControl itself; a subclass opts in by overriding (RoceRateControl).
+    bool PublishesSendState() const override { return typeid(*this) == typeid(NoRateControl); }
+
     bool NeedsOnSent() const override { return false; }
 };
 
@@ -130,7 +134,9 @@ class DcqcnRateControl : public RoceRateControl
 
   protected:
     void DoDispose() override;
-    bool PublishesSendState() const override { return true; }
+    /// True for DcqcnRateControl itself; a subclass opts in by overriding (RoceRateControl).
+    bool PublishesSendState() const override { return typeid(*this) == typeid(DcqcnRateControl); }
+
     /// Below line rate the byte counter counts (Dcqcn::OnBytes); at line rate nothing does.
     bool NeedsOnSent() const override { return m_dcqcn && !m_dcqcn->AtLineRate(); }
 

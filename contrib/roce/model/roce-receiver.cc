@@ -74,6 +74,21 @@ RoceReceiver::GetTypeId()
 RoceReceiver::RoceReceiver()
 {
     NS_LOG_FUNCTION(this);
+    // Pin the measured layouts (doc/scaling.md, session 12) so that a member added later
+    // cannot silently undo them. offsetof on a class that is not standard-layout (a base
+    // class, private members) is conditionally supported; GCC and Clang compute it as for
+    // any class without virtual bases, and warn.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    constexpr size_t hot = offsetof(RoceReceiver, m_flows);
+    static_assert(hot % 64 == 0, "the per-packet lines start a cache line");
+    static_assert(offsetof(RoceReceiver, m_deliverTrace) + 8 <= hot + 128
+                      && offsetof(RoceReceiver, m_cnpInterval) >= hot + 128,
+                  "m_flows .. the Deliver trace's list head are two cache lines");
+    // The map node's 16-byte header (next pointer, key) and these 72 bytes: two lines at most.
+    static_assert(offsetof(FlowState, ackTimer) + sizeof(EventId) == 72,
+                  "FlowState's per-packet fields are its first 72 bytes");
+#pragma GCC diagnostic pop
 }
 
 RoceReceiver::~RoceReceiver()

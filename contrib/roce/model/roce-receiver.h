@@ -54,7 +54,8 @@ class RoceReceiver : public Application
     RoceReceiver();
     ~RoceReceiver() override;
 
-    /// A flow's state; what every data packet touches first (the map node's first line).
+    /// A flow's state; what every data packet touches first (72 bytes: behind the map node's
+    /// 16-byte header, in a 16-byte aligned node, two lines at most).
     struct FlowState
     {
         uint32_t qp{0};

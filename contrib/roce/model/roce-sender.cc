@@ -19,6 +19,7 @@
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
+#include <cstddef>
 #include <sstream>
 
 namespace ns3
@@ -132,6 +133,21 @@ RoceSender::GetTypeId()
 RoceSender::RoceSender()
 {
     NS_LOG_FUNCTION(this);
+    // Pin the measured layouts (doc/scaling.md, session 12) so that a member added later
+    // cannot silently undo them. offsetof on a class that is not standard-layout (a base
+    // class, private members) is conditionally supported; GCC and Clang compute it as for
+    // any class without virtual bases, and warn.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    constexpr size_t line1 = offsetof(RoceSender, m_sndNxt);
+    static_assert(line1 % 64 == 0, "the first per-packet line starts a cache line");
+    static_assert(offsetof(RoceSender, m_dstAddr) + sizeof(m_dstAddr) == line1 + 64
+                      && offsetof(RoceSender, m_nic) == line1 + 64,
+                  "line 1 (m_sndNxt .. m_dstAddr) is exactly one cache line");
+    static_assert(offsetof(RoceSender, m_ccState) + sizeof(m_ccState) <= line1 + 128
+                      && offsetof(RoceSender, m_txTrace) + 8 <= line1 + 128,
+                  "line 2 (m_nic .. the Tx trace's list head) is the next cache line");
+#pragma GCC diagnostic pop
 }
 
 RoceSender::~RoceSender()
