@@ -6,14 +6,20 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 using namespace ns3;
 
-TEST(TxTimeCache, SameAsDataRateForEverySequence)
+namespace
 {
-    TxTimeCache cache;
+
+template<std::size_t N>
+void
+ExpectSameAsDataRateForEverySequence()
+{
+    TxTimeCache<N> cache;
     const std::vector<uint64_t> rates = {400000000000ULL, 100000000000ULL, 38123456789ULL, 1};
     // Repeats (hits), alternations of two (both remembered) and runs of three sizes in turn
     // (each one evicts the oldest): every answer must equal DataRate's.
@@ -33,9 +39,17 @@ TEST(TxTimeCache, SameAsDataRateForEverySequence)
     }
 }
 
+} // namespace
+
+TEST(TxTimeCache, SameAsDataRateForEverySequence)
+{
+    ExpectSameAsDataRateForEverySequence<2>();
+    ExpectSameAsDataRateForEverySequence<1>(); // the queue pair's pacing gap
+}
+
 TEST(TxTimeCache, RateChangeIsNotServedFromTheOldRate)
 {
-    TxTimeCache cache;
+    TxTimeCache<> cache;
     const Time fast = cache.Get(400000000000ULL, 4136);
     const Time slow = cache.Get(399999999999ULL, 4136); // 1 bit/s less: a DCQCN step
     EXPECT_EQ(slow, DataRate(399999999999ULL).CalculateBytesTxTime(4136));

@@ -224,7 +224,7 @@ class FastP2pNetDevice : public NetDevice
     const Address& GetRemote();
 
     DataRate m_bps;
-    TxTimeCache m_txTime; //!< serialization time per frame size at m_bps
+    TxTimeCache<> m_txTime; //!< serialization time per frame size at m_bps
     Time m_tInterframeGap;
     Ptr<FastP2pChannel> m_channel;
     Ptr<Queue<Packet>> m_queue;

@@ -5,6 +5,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ns3
@@ -12,29 +13,38 @@ namespace ns3
 
 /**
  * \ingroup fabric
- * DataRate::CalculateBytesTxTime with the last two (rate, size) pairs remembered.
+ * DataRate::CalculateBytesTxTime with the last \p N (rate, size) pairs remembered (N is 1 or
+ * 2).
  *
  * The division behind CalculateBytesTxTime (a 128-bit int64x64_t division) costs about 600
  * instructions, and a port or a paced sender asks for the same one or two sizes (data
  * frames and acknowledgements) at the same rate again and again. The result is the value
- * CalculateBytesTxTime returns, computed once per distinct pair, so nothing changes.
+ * CalculateBytesTxTime returns, computed once per distinct pair, so nothing changes. An entry
+ * is 24 bytes and there is no other state (a queue pair keeps a one-entry cache in its
+ * per-packet cache line); a new pair replaces the oldest.
  */
+template<std::size_t N = 2>
 class TxTimeCache
 {
+    static_assert(N == 1 || N == 2, "one or two entries");
+
   public:
     /// The serialization time of \p bytes at \p bps bit/s (DataRate(bps).CalculateBytesTxTime).
     Time Get(uint64_t bps, uint32_t bytes)
     {
-        for (auto& e : m_entry)
+        for (const Entry& e : m_entry)
         {
-            if (e.valid && e.bps == bps && e.bytes == bytes)
+            // bytes 0 marks an empty entry, so a zero-byte question is always computed.
+            if (e.bytes == bytes && e.bps == bps && bytes != 0)
             {
                 return e.time;
             }
         }
-        Entry& e = m_entry[m_victim];
-        m_victim ^= 1;
-        e.valid = true;
+        if (N == 2)
+        {
+            m_entry[N - 1] = m_entry[0]; // the newest first, the oldest goes
+        }
+        Entry& e = m_entry[0];
         e.bps = bps;
         e.bytes = bytes;
         e.time = DataRate(bps).CalculateBytesTxTime(bytes);
@@ -47,14 +57,12 @@ class TxTimeCache
   private:
     struct Entry
     {
-        bool valid{false};
         uint64_t bps{0};
-        uint32_t bytes{0};
         Time time;
+        uint32_t bytes{0}; //!< 0: empty
     };
 
-    Entry m_entry[2];
-    uint32_t m_victim{0};
+    Entry m_entry[N];
 };
 
 } // namespace ns3

@@ -377,14 +377,7 @@ RoceSender::SendOne()
     }
     const double rate = m_ccState.mirrored ? m_ccState.rateBps : m_cc->GetRateBps();
     // Paced like the device serializes (same rounding), so line rate leaves no gaps.
-    const auto bps = static_cast<uint64_t>(rate);
-    if (bps != m_txBps || wire != m_txWire)
-    {
-        m_txBps = bps;
-        m_txWire = wire;
-        m_txGap = DataRate(bps).CalculateBytesTxTime(wire);
-    }
-    m_nextTx = Simulator::Now() + m_txGap;
+    m_nextTx = Simulator::Now() + m_txTime.Get(static_cast<uint64_t>(rate), wire);
     ArmTimeout();
 }
 

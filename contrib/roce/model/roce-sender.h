@@ -11,6 +11,7 @@
 #include "ns3/roce-rate-control.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-cache.h"
 
 namespace ns3
 {
@@ -155,11 +156,7 @@ class RoceSender : public Application
     Ptr<Ipv4Route> m_route;
     /// The rate control's rate and whether its OnSent has work (RoceRateControl::SendState)
     RoceRateControl::SendState m_ccState;
-    /// The pacing gap of the last packet: m_txWire bytes at m_txBps (DataRate's rounding)
-    uint64_t m_txBps{0};
-    Time m_txGap;
-    uint32_t m_txWire{0};   //!< 0: no gap computed yet
-    uint32_t m_lastSize{0}; //!< payload bytes of the last PSN (the others carry m_payload)
+    TxTimeCache<1> m_txTime; //!< the last packet's pacing gap (DataRate's rounding)
     TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace; //!< IsEmpty reads 8 bytes
     // Line 3: what an ACK writes, and the rarer per-packet ones.
     Time m_lastProgress;    //!< RTO reference: last ACK progress, send from idle, or rewind
@@ -168,6 +165,7 @@ class RoceSender : public Application
     uint64_t m_rxControl{0};
     uint64_t m_retxPackets{0};
     uint64_t m_bytes{0};               //!< attribute
+    uint32_t m_lastSize{0};            //!< payload bytes of the last PSN (read for that PSN only)
     mutable Ptr<RoceRateControl> m_cc; //!< created on first use (GetRateController)
 
     // Attributes
