@@ -5,8 +5,10 @@ point (so each peak RSS is that point's), then print the table in Markdown.
 
   scaling-table.py [--allow-load] BIN_DIR OUT_DIR [POINT ...]
 
-A POINT is fabric:pattern:transport:n:k:sim_us[:runs] (e.g. zcube:permutation:udp:1024:32:50:5;
-runs: --repeat, the median of that many runs in the point's process, default 1); without
+A POINT is fabric:pattern:transport:n:k:sim_us[:runs[:device]] (e.g.
+zcube:permutation:udp:1024:32:50:5 or zcube:permutation:udp:1024:32:50:5:fast;
+runs: --repeat, the median of that many runs in the point's process, default 1; device: p2p,
+the default, or fast, --ns3::FabricNetwork::LinkDevice=fast); without
 points the doc's matrix (scripts/doctables/registry.py, SCALING_POINTS) is run. Each point's
 summary.json is kept in OUT_DIR/<point>/; a point whose summary.json already exists is not run
 again. With OUT_DIR = results/scaling, `doc-tables.py --only scaling` then writes the table
@@ -38,8 +40,8 @@ def main():
     points = argv[2:] or SCALING_POINTS
     for p in points:
         if not valid_point(p):
-            print(f"error: point '{p}' is not fabric:pattern:transport:n:k:sim_us[:runs]",
-                  file=sys.stderr)
+            print(f"error: point '{p}' is not fabric:pattern:transport:n:k:sim_us"
+                  "[:runs[:device]] (device: p2p or fast)", file=sys.stderr)
             return 2
     pending = [p for p in points
                if not os.path.exists(os.path.join(point_folder(out_dir, p), "summary.json"))]

@@ -80,18 +80,22 @@ def formatters():
            ["| UDP fast variant, one run | 150.0 M | 10,000 | 25,000 | 15.00k |"])
     rows = formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS)
     assert len(rows) == 2 + len(SCALING_POINTS) + 2, len(rows)
-    expect(rows[2:3], ["| zcube | 128 | permutation | udp | 10 | 20 | 9 | 1000 | 5000 | 4000 | "
+    expect(rows[2:3], ["| zcube | 128 | permutation | udp | p2p | 10 | 20 | 9 | 1000 | 5000 | 4000 | "
                        "2.50 | 100 | 0.2 | 30 |"])
-    expect(rows[-3:-2], ["| zcube | 16384 | (build only) | | | | 1 | | | | | | 26.2 | 56 |"])
+    expect(rows[-3:-2], ["| zcube | 16384 | (build only) | | p2p | | | 1 | | | | | | 26.2 | 56 |"])
     # under the table: the load of the two points that record it, and #12's 1024/128 line, each
     # ratio judged (the ZCube RoCE fixture at 1024 GPUs: 2400 per CPU second, under half)
-    expect(rows[-2:], ["", "*Machine during the 27 points: 1-minute load average 0.05-0.21 at "
+    # (the fast-device fixtures are the p2p ones with both sizes' rates times 1.3)
+    expect(rows[-2:], ["", "*Machine during the 35 points: 1-minute load average 0.05-0.21 at "
                        "the starts, 0.90-1.00 at the ends (2 CPUs); CPU time 97-99% of wall "
-                       "time; 25 without a record.* *Acceptance of issue #12, permutation at "
+                       "time; 31 without a record.* *Acceptance of issue #12, permutation at "
                        "1024 GPUs at least half the hop packet rate at 128 GPUs (1024/128, "
                        "medians per CPU second / per wall second): zcube udp 1.00 (met) / 1.00 "
                        "(met); zcube roce 0.48 (NOT met) / 1.00 (met); roft udp 1.00 (met) / "
-                       "1.00 (met); roft roce 1.00 (met) / 1.00 (met).*"])
+                       "1.00 (met); roft roce 1.00 (met) / 1.00 (met); zcube udp fast device "
+                       "1.00 (met) / 1.00 (met); zcube roce fast device 0.48 (NOT met) / 1.00 "
+                       "(met); roft udp fast device 1.00 (met) / 1.00 (met); roft roce fast "
+                       "device 1.00 (met) / 1.00 (met).*"])
     # the RoCE rows: medians, the per-round roce/global spread where recorded, the load
     roce = formats.roce_host_path(os.path.join(FIXTURES, "bench-packet-rate-roce"))
     expect(roce[2:4], ["| ZCube permutation | 1000 | 3001 | 3500 | 2500 | 3.50x | 2.95-3.90x (5) "
@@ -142,11 +146,15 @@ def formatters():
     assert point_args("roft:hd:roce:128:16:20:9") == [
         "--scaling=roft:hd:roce", "--n=128", "--k=16", "--sim-us=20", "--repeat=9"]
     assert point_args("roft:hd:roce:128:16:20")[-1] == "--sim-us=20"
+    # a device field other than p2p becomes the FabricNetwork override its summary records
+    assert point_args("zcube:permutation:udp:128:16:20:9:fast")[-2:] == [
+        "--repeat=9", "--ns3::FabricNetwork::LinkDevice=fast"]
+    assert point_args("zcube:permutation:udp:128:16:20:9:p2p")[-1] == "--repeat=9"
     try:
         formats.scaling_table(os.path.join(FIXTURES, "scaling"), SCALING_POINTS + ["x:y:z:1:1:1"])
         raise AssertionError("a missing scaling point went unnoticed")
     except formats.MissingResults as e:
-        assert "1 of 28" in str(e), e
+        assert "1 of 36" in str(e), e
     oc = os.path.join(FIXTURES, "ocs-reconfig")
     # sums over phases; the sweep's ratios are over cross+exact at the same switching delay
     expect(formats.ocs_reconfig_runs(oc)[3:], ["| jobs | uniform | bvn | 140 | 3 | 36 | 776.7 | "

@@ -175,19 +175,22 @@ def run_program(bin_dir, results, run_name):
 
 
 def point_args(point):
-    """The flags of one --scaling point (fabric:pattern:transport:n:k:sim_us[:runs]), --out
-    aside; runs becomes --repeat (median of that many runs in the process)."""
+    """The flags of one --scaling point (fabric:pattern:transport:n:k:sim_us[:runs[:device]]),
+    --out aside; runs becomes --repeat (median of that many runs in the process), a device
+    other than p2p (ns-3's point-to-point pair, the default) --ns3::FabricNetwork::LinkDevice."""
     fields = point.split(":")
     fab, pat, tr, n, k, us = fields[:6]
     args = [f"--scaling={fab}:{pat}:{tr}", f"--n={n}", f"--k={k}", f"--sim-us={us}"]
-    return args + [f"--repeat={r}" for r in fields[6:]]
+    args += [f"--repeat={r}" for r in fields[6:7]]
+    return args + [f"--ns3::FabricNetwork::LinkDevice={d}" for d in fields[7:8] if d != "p2p"]
 
 
 def valid_point(point):
-    """Whether \\p point has the form fabric:pattern:transport:n:k:sim_us[:runs] (the program
-    checks the values)."""
+    """Whether \\p point has the form fabric:pattern:transport:n:k:sim_us[:runs[:device]] (the
+    program checks the values; a device is p2p or fast)."""
     fields = point.split(":")
-    return len(fields) in (6, 7) and all(f for f in fields)
+    return (len(fields) in (6, 7, 8) and all(f for f in fields)
+            and (len(fields) < 8 or fields[7] in ("p2p", "fast")))
 
 
 # Above this 1-minute load average a timed run measures the other jobs as much as the code.

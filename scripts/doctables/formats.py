@@ -683,21 +683,28 @@ def scaling_table(folder, points):
                       machine_note(summaries, "point") + scaling_acceptance(summaries))
 
 
+def link_device(summary):
+    """The link device pair a bench-packet-rate summary ran with: p2p (ns-3's point-to-point
+    pair, FabricNetwork's default) unless its ns-3 overrides name another."""
+    return summary.get("ns3_overrides", {}).get("ns3::FabricNetwork::LinkDevice", "p2p")
+
+
 def scaling_rows(summaries):
     """The scaling table from bench-packet-rate --scaling summaries, one per point; rates and
     build times are medians over the point's runs (--repeat, the runs column)."""
-    rows = header("fabric", "GPUs", "pattern", "transport", "flows", "sim us", "runs",
+    rows = header("fabric", "GPUs", "pattern", "transport", "device", "flows", "sim us", "runs",
                   "hop packets", "hop packets/CPU s", "hop packets/wall s", "events/hop",
                   "peak pending events", "build s", "peak RSS MiB",
-                  align=["---", "---:", "---", "---"] + ["---:"] * 10)
+                  align=["---", "---:", "---", "---", "---"] + ["---:"] * 10)
     for s in summaries:
         runs = str(s.get("repeat", 1))
         if s["pattern"] == "none":
-            rows.append(f"| {s['fabric']} | {s['n']} | (build only) | | | | {runs} | | | | | | "
-                        f"{s['build_s']:.1f} | {s['peak_rss_mib']:.0f} |")
+            rows.append(f"| {s['fabric']} | {s['n']} | (build only) | | {link_device(s)} | | | "
+                        f"{runs} | | | | | | {s['build_s']:.1f} | {s['peak_rss_mib']:.0f} |")
             continue
         rows.append(row([
-            s["fabric"], str(s["n"]), s["pattern"], s["transport"], str(s["flows"]),
+            s["fabric"], str(s["n"]), s["pattern"], s["transport"], link_device(s),
+            str(s["flows"]),
             f"{s['sim_us']:.0f}", runs, str(s["hop_packets"]),
             f"{s['hop_packets_per_cpu_s']:.0f}", f"{s['hop_packets_per_s']:.0f}",
             f"{s['events_per_hop_packet']:.2f}", str(s["peak_pending_events"]),
@@ -709,18 +716,19 @@ def scaling_acceptance(summaries, small=128, large=1024):
     """Issue #12's line 'permutation at 1024 GPUs runs at least half the hop packet rate of the
     same permutation at 128 GPUs', per fabric and transport whose two points are there: the
     ratio of the medians per CPU second and per wall second, each judged (one italic line)."""
-    perm = {(s["fabric"], s["transport"], s["n"]): s for s in summaries
+    perm = {(s["fabric"], s["transport"], link_device(s), s["n"]): s for s in summaries
             if s["pattern"] == "permutation"}
     parts = []
-    for fab, tr, n in perm:
-        if n != small or (fab, tr, large) not in perm:
+    for fab, tr, dev, n in perm:
+        if n != small or (fab, tr, dev, large) not in perm:
             continue
-        a, b = perm[(fab, tr, small)], perm[(fab, tr, large)]
+        a, b = perm[(fab, tr, dev, small)], perm[(fab, tr, dev, large)]
         ratios = []
         for key in ("hop_packets_per_cpu_s", "hop_packets_per_s"):
             x = b[key] / a[key] if a[key] > 0 else 0.0
             ratios.append(f"{x:.2f} ({'met' if x >= 0.5 else 'NOT met'})")
-        parts.append(f"{fab} {tr} {' / '.join(ratios)}")
+        parts.append(f"{fab} {tr}{'' if dev == 'p2p' else ' ' + dev + ' device'} "
+                     f"{' / '.join(ratios)}")
     if not parts:
         return []
     return [f"*Acceptance of issue #12, permutation at {large} GPUs at least half the hop packet "

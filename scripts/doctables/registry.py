@@ -69,7 +69,11 @@ SCALING_POINTS = [
                       ("ring", "roce"))
     if n <= 1024 or pat == "permutation"
 ] + [f"{fab}:hd:roce:{n}:{k}:{us}:{scaling_runs(n, 'hd')}" for fab in ("zcube", "roft")
-     for (n, k, us) in SCALING_SIZES] + ["zcube:none:udp:16384:128:1:1"]
+     for (n, k, us) in SCALING_SIZES] + [
+    # the permutation at the two sizes of the acceptance line with the fabric's own device pair
+    f"{fab}:permutation:{tr}:{n}:{k}:{us}:{scaling_runs(n, 'permutation')}:fast"
+    for fab in ("zcube", "roft") for tr in ("udp", "roce")
+    for (n, k, us) in SCALING_SIZES if n <= 1024] + ["zcube:none:udp:16384:128:1:1"]
 
 
 
@@ -80,8 +84,9 @@ def scaling_run_order(points):
     over hours with nothing in its load average (doc/scaling.md). The table keeps the order
     of \p points."""
     def key(point):
-        fab, pat, tr, n = point.split(":")[:4]
-        return (fab, pat, tr, int(n))
+        fields = point.split(":")
+        fab, pat, tr, n = fields[:4]
+        return (fab, pat, tr, fields[7] if len(fields) > 7 else "p2p", int(n))
     return sorted(points, key=key)
 
 
