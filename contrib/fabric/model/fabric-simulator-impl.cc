@@ -179,6 +179,16 @@ FabricSimulatorImpl::Run()
                 break;
             }
             next = m_heap.PopMin();
+            if (!m_heap.IsEmpty())
+            {
+                // The next event object is read as soon as this one returns; beyond the L2 it
+                // is a cache miss, which this event's work now hides. A prefetch never faults
+                // and reads nothing of the object's layout (ROFT RoCE permutation: +6% hop
+                // packets per second at 1024 GPUs, -1.5% at 128, doc/scaling.md).
+                const char* following = reinterpret_cast<const char*>(m_heap.Top().impl);
+                __builtin_prefetch(following);
+                __builtin_prefetch(following + 56);
+            }
         }
         else
         {
