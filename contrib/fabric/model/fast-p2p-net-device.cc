@@ -60,21 +60,71 @@ PppToEther(uint16_t proto)
     return 0;
 }
 
-/**
- * Invoke \p trace with \p p when a sink is connected. An empty TracedCallback still costs a
- * Ptr copy (two reference-count updates) and a list walk per call, several times per hop.
- */
-template<typename P>
-inline void
-Fire(const TracedCallback<Ptr<const Packet>>& trace, const P& p)
-{
-    if (!trace.IsEmpty())
-    {
-        trace(p);
-    }
-}
-
 } // namespace
+
+/**
+ * The accessor of a FastP2pNetDevice packet trace source: connects and disconnects sinks on
+ * the TracedCallback as ns-3's accessor does, then records in the device's m_traceSinks
+ * whether the source has a sink left, which is what the per-frame code reads.
+ */
+class FastP2pNetDevice::TraceAccessor : public TraceSourceAccessor
+{
+  public:
+    using Member = TracedCallback<Ptr<const Packet>> FastP2pNetDevice::*;
+
+    TraceAccessor(Member member, TraceBit bit)
+        : m_member(member),
+          m_bit(bit)
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return Apply(obj,
+                     [&cb](TracedCallback<Ptr<const Packet>>& t) { t.ConnectWithoutContext(cb); });
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return Apply(obj, [&](TracedCallback<Ptr<const Packet>>& t) { t.Connect(cb, context); });
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return Apply(
+            obj, [&cb](TracedCallback<Ptr<const Packet>>& t) { t.DisconnectWithoutContext(cb); });
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return Apply(obj, [&](TracedCallback<Ptr<const Packet>>& t) { t.Disconnect(cb, context); });
+    }
+
+  private:
+    template<typename F>
+    bool Apply(ObjectBase* obj, F change) const
+    {
+        auto dev = dynamic_cast<FastP2pNetDevice*>(obj);
+        if (dev == nullptr)
+        {
+            return false;
+        }
+        TracedCallback<Ptr<const Packet>>& trace = dev->*m_member;
+        change(trace);
+        if (trace.IsEmpty())
+        {
+            dev->m_traceSinks &= ~m_bit;
+        }
+        else
+        {
+            dev->m_traceSinks |= m_bit;
+        }
+        return true;
+    }
+
+    Member m_member;
+    TraceBit m_bit;
+};
 
 TypeId
 FastP2pNetDevice::GetTypeId()
@@ -131,50 +181,56 @@ FastP2pNetDevice::GetTypeId()
                   MakePointerChecker<Queue<Packet>>())
               .AddTraceSource("MacTx",
                               "A packet has arrived for transmission by this device",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macTxTrace),
+                              Create<TraceAccessor>(&FastP2pNetDevice::m_macTxTrace, MAC_TX),
                               "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacTxDrop",
-                              "A packet has been dropped by the device before transmission",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macTxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacPromiscRx",
-                              "A packet received by this device is passed up (promiscuous)",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macPromiscRxTrace),
-                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "MacTxDrop",
+                  "A packet has been dropped by the device before transmission",
+                  Create<TraceAccessor>(&FastP2pNetDevice::m_macTxDropTrace, MAC_TX_DROP),
+                  "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "MacPromiscRx",
+                  "A packet received by this device is passed up (promiscuous)",
+                  Create<TraceAccessor>(&FastP2pNetDevice::m_macPromiscRxTrace, MAC_PROMISC_RX),
+                  "ns3::Packet::TracedCallback")
               .AddTraceSource("MacRx",
                               "A packet received by this device is passed up",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_macRxTrace),
+                              Create<TraceAccessor>(&FastP2pNetDevice::m_macRxTrace, MAC_RX),
                               "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyTxBegin",
-                              "A packet has begun transmitting over the channel",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyTxBeginTrace),
-                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "PhyTxBegin",
+                  "A packet has begun transmitting over the channel",
+                  Create<TraceAccessor>(&FastP2pNetDevice::m_phyTxBeginTrace, PHY_TX_BEGIN),
+                  "ns3::Packet::TracedCallback")
               .AddTraceSource("PhyTxEnd",
                               "A packet has been completely transmitted over the channel "
                               "(connecting a sink makes the device schedule this event for "
                               "every frame, as PointToPointNetDevice does)",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyTxEndTrace),
+                              Create<TraceAccessor>(&FastP2pNetDevice::m_phyTxEndTrace, PHY_TX_END),
                               "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyTxDrop",
-                              "A packet has been dropped by the device during transmission",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyTxDropTrace),
-                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "PhyTxDrop",
+                  "A packet has been dropped by the device during transmission",
+                  Create<TraceAccessor>(&FastP2pNetDevice::m_phyTxDropTrace, PHY_TX_DROP),
+                  "ns3::Packet::TracedCallback")
               .AddTraceSource("PhyRxEnd",
                               "A packet has been completely received by the device",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyRxEndTrace),
+                              Create<TraceAccessor>(&FastP2pNetDevice::m_phyRxEndTrace, PHY_RX_END),
                               "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyRxDrop",
-                              "A packet has been dropped by the device during reception",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_phyRxDropTrace),
-                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "PhyRxDrop",
+                  "A packet has been dropped by the device during reception",
+                  Create<TraceAccessor>(&FastP2pNetDevice::m_phyRxDropTrace, PHY_RX_DROP),
+                  "ns3::Packet::TracedCallback")
               .AddTraceSource("Sniffer",
                               "A non-promiscuous packet sniffer attached to the device",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_snifferTrace),
+                              Create<TraceAccessor>(&FastP2pNetDevice::m_snifferTrace, SNIFFER),
                               "ns3::Packet::TracedCallback")
-              .AddTraceSource("PromiscSniffer",
-                              "A promiscuous packet sniffer attached to the device",
-                              MakeTraceSourceAccessor(&FastP2pNetDevice::m_promiscSnifferTrace),
-                              "ns3::Packet::TracedCallback");
+              .AddTraceSource(
+                  "PromiscSniffer",
+                  "A promiscuous packet sniffer attached to the device",
+                  Create<TraceAccessor>(&FastP2pNetDevice::m_promiscSnifferTrace, PROMISC_SNIFFER),
+                  "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -262,16 +318,16 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
 {
     if (!m_linkUp)
     {
-        Fire(m_macTxDropTrace, packet);
+        Fire(MAC_TX_DROP, m_macTxDropTrace, packet);
         return false;
     }
     m_pppTx.SetProtocol(EtherToPpp(protocolNumber));
     packet->AddHeader(m_pppTx);
-    Fire(m_macTxTrace, packet);
+    Fire(MAC_TX, m_macTxTrace, packet);
     m_counters.macTxFrames += m_counting ? 1 : 0;
     if (!m_queue->Enqueue(packet))
     {
-        Fire(m_macTxDropTrace, packet);
+        Fire(MAC_TX_DROP, m_macTxDropTrace, packet);
         return false;
     }
     // At exactly the instant the transmitter frees, PointToPointNetDevice would still be
@@ -297,8 +353,7 @@ FastP2pNetDevice::Send(Ptr<Packet> packet, const Address&, uint16_t protocolNumb
     {
         return true; // a queue that holds what it may not send yet (PfcQueue) restarts us
     }
-    Fire(m_snifferTrace, p);
-    Fire(m_promiscSnifferTrace, p);
+    FireSniffers(p);
     return TransmitStart(p, now);
 }
 
@@ -319,7 +374,7 @@ FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p, Time now)
     const Time txTime = m_txTime.Get(m_bps, p->GetSize());
     const Time busyFor = txTime + m_tInterframeGap;
     m_busyUntil = now + busyFor;
-    Fire(m_phyTxBeginTrace, p);
+    Fire(PHY_TX_BEGIN, m_phyTxBeginTrace, p);
     if (m_counting)
     {
         const uint32_t size = p->GetSize();
@@ -339,7 +394,7 @@ FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p, Time now)
     const bool result = m_channel->TransmitStart(p, this, txTime);
     if (!result)
     {
-        Fire(m_phyTxDropTrace, p);
+        Fire(PHY_TX_DROP, m_phyTxDropTrace, p);
     }
     return result;
 }
@@ -369,7 +424,7 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
     // before the transmitter frees: in ns-3's order such a Send would find the device busy
     // and the event already in place, and without it a later one would run at another place
     // among the events of that instant.
-    if (!m_plainQueue || !m_arrivalDriven || !m_phyTxEndTrace.IsEmpty() || !m_queue->IsEmpty())
+    if (!m_plainQueue || !m_arrivalDriven || (m_traceSinks & PHY_TX_END) || !m_queue->IsEmpty())
     {
         return true;
     }
@@ -403,7 +458,7 @@ FastP2pNetDevice::TransmitComplete()
     m_busyUntil = NeverBusy(); // free (TransmitStart sets it again)
     if (m_currentPkt)
     {
-        Fire(m_phyTxEndTrace, m_currentPkt);
+        Fire(PHY_TX_END, m_phyTxEndTrace, m_currentPkt);
         m_currentPkt = nullptr;
     }
     Ptr<Packet> p = m_queue->Dequeue();
@@ -411,8 +466,7 @@ FastP2pNetDevice::TransmitComplete()
     {
         return;
     }
-    Fire(m_snifferTrace, p);
-    Fire(m_promiscSnifferTrace, p);
+    FireSniffers(p);
     TransmitStart(p, now);
 }
 
@@ -453,12 +507,11 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
 {
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
-        Fire(m_phyRxDropTrace, packet);
+        Fire(PHY_RX_DROP, m_phyRxDropTrace, packet);
         return;
     }
-    Fire(m_snifferTrace, packet);
-    Fire(m_promiscSnifferTrace, packet);
-    Fire(m_phyRxEndTrace, packet);
+    FireSniffers(packet);
+    Fire(PHY_RX_END, m_phyRxEndTrace, packet);
     if (m_counting)
     {
         ++m_counters.rxFrames;
@@ -471,18 +524,18 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     // PointToPointNetDevice gives them); without sinks no copy is made.
     const bool promisc = !m_promiscCallback.IsNull();
     Ptr<Packet> original
-        = (promisc || !m_macRxTrace.IsEmpty()) ? packet->Copy() : Ptr<Packet>(nullptr);
+        = (promisc || (m_traceSinks & MAC_RX)) ? packet->Copy() : Ptr<Packet>(nullptr);
     packet->RemoveHeader(m_pppRx);
     const uint16_t protocol = PppToEther(m_pppRx.GetProtocol());
     if (promisc)
     {
-        Fire(m_macPromiscRxTrace, original);
+        Fire(MAC_PROMISC_RX, m_macPromiscRxTrace, original);
         m_promiscCallback(
             this, packet, protocol, GetRemote(), GetAddress(), NetDevice::PACKET_HOST);
     }
     if (original)
     {
-        Fire(m_macRxTrace, original);
+        Fire(MAC_RX, m_macRxTrace, original);
     }
     if (m_directRx && m_directRx->ReceiveFromFastDevice(this, packet, protocol))
     {
