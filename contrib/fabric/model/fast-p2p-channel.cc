@@ -14,6 +14,51 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FastP2pChannel");
 NS_OBJECT_ENSURE_REGISTERED(FastP2pChannel);
 
+/**
+ * The accessor of TxRxPointToPoint: ns-3's, then the devices are told whether the channel
+ * still has to see every frame (a sink connected) or not (UpdateWires).
+ */
+class FastP2pChannel::TxRxAccessor : public TraceSourceAccessor
+{
+  public:
+    explicit TxRxAccessor(Ptr<const TraceSourceAccessor> inner)
+        : m_inner(inner)
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return Updated(obj, m_inner->ConnectWithoutContext(obj, cb));
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return Updated(obj, m_inner->Connect(obj, context, cb));
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return Updated(obj, m_inner->DisconnectWithoutContext(obj, cb));
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return Updated(obj, m_inner->Disconnect(obj, context, cb));
+    }
+
+  private:
+    static bool Updated(ObjectBase* obj, bool result)
+    {
+        if (auto ch = dynamic_cast<FastP2pChannel*>(obj))
+        {
+            ch->UpdateWires();
+        }
+        return result;
+    }
+
+    Ptr<const TraceSourceAccessor> m_inner;
+};
+
 TypeId
 FastP2pChannel::GetTypeId()
 {
@@ -25,13 +70,14 @@ FastP2pChannel::GetTypeId()
               .AddAttribute("Delay",
                             "Propagation delay through the channel",
                             TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&FastP2pChannel::m_delay),
+                            MakeTimeAccessor(&FastP2pChannel::SetDelay, &FastP2pChannel::GetDelay),
                             MakeTimeChecker())
               .AddTraceSource("TxRxPointToPoint",
                               "A frame started across the channel: packet, transmitting and "
                               "receiving device, serialization time, arrival of its last bit "
                               "(relative to now).",
-                              MakeTraceSourceAccessor(&FastP2pChannel::m_txrxPointToPoint),
+                              Create<TxRxAccessor>(
+                                  MakeTraceSourceAccessor(&FastP2pChannel::m_txrxPointToPoint)),
                               "ns3::FastP2pChannel::TxRxAnimationCallback");
     return tid;
 }
@@ -44,6 +90,10 @@ FastP2pChannel::FastP2pChannel()
 void
 FastP2pChannel::DoDispose()
 {
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_devices[i]->SetWire(nullptr, Time(), 0, false);
+    }
     m_devices = {};
     Channel::DoDispose();
 }
@@ -59,6 +109,32 @@ FastP2pChannel::Attach(Ptr<FastP2pNetDevice> device)
     {
         m_peerContext[0] = m_devices[1]->GetNode()->GetId();
         m_peerContext[1] = m_devices[0]->GetNode()->GetId();
+        UpdateWires();
+    }
+}
+
+void
+FastP2pChannel::SetDelay(Time delay)
+{
+    m_delay = delay;
+    UpdateWires();
+}
+
+void
+FastP2pChannel::UpdateWires()
+{
+    if (m_nDevices != 2)
+    {
+        return;
+    }
+    // Only this class's TransmitStart may be skipped, and only while it would do nothing but
+    // start the arrival at the peer.
+    const bool direct
+        = GetInstanceTypeId() == FastP2pChannel::GetTypeId() && m_txrxPointToPoint.IsEmpty();
+    for (uint32_t wire = 0; wire < 2; ++wire)
+    {
+        m_devices[wire]->SetWire(
+            PeekPointer(m_devices[1 - wire]), m_delay, m_peerContext[wire], direct);
     }
 }
 

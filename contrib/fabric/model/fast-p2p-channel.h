@@ -27,6 +27,12 @@ class FastP2pNetDevice;
  * hand the frame to MpiInterface::SendPacket (arrival time now + txTime + Delay, destination
  * node and device index), with an MpiReceiver aggregated to each device that calls
  * FastP2pNetDevice::Receive, as PointToPointRemoteChannel does; the device needs no change.
+ *
+ * While nothing is connected to TxRxPointToPoint, a plain FastP2pChannel is not called per
+ * frame: each device holds what TransmitStart would read (peer, delay, peer context;
+ * FastP2pNetDevice::SetWire), kept current when the delay or the trace's sinks change. A
+ * derived class is recognized by its own TypeId (as every ns-3 Object has one) and always
+ * gets TransmitStart.
  */
 class FastP2pChannel : public Channel
 {
@@ -48,6 +54,9 @@ class FastP2pChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
     Ptr<FastP2pNetDevice> GetFastP2pDevice(std::size_t i) const;
     Time GetDelay() const { return m_delay; }
+    /// Set the Delay attribute (frames already on the wire keep theirs; the delay must not
+    /// shrink while frames are on the wire, see FastP2pNetDevice::StartArrival).
+    void SetDelay(Time delay);
 
     /// Same signature as PointToPointChannel::TxRxAnimationCallback.
     typedef void (*TxRxAnimationCallback)(Ptr<const Packet> packet,
@@ -65,6 +74,11 @@ class FastP2pChannel : public Channel
     }
 
   private:
+    class TxRxAccessor;
+
+    /// Give both devices what a frame needs of this channel (FastP2pNetDevice::SetWire).
+    void UpdateWires();
+
     Time m_delay;
     std::array<Ptr<FastP2pNetDevice>, 2> m_devices;
     std::array<uint32_t, 2> m_peerContext{}; //!< node id of the receiving end of each direction

@@ -261,6 +261,7 @@ FastP2pNetDevice::DoDispose()
     m_pullPending = false;
     m_node = nullptr;
     m_channel = nullptr;
+    SetWire(nullptr, Time(), 0, false);
     m_receiveErrorModel = nullptr;
     m_currentPkt = nullptr;
     m_queue = nullptr;
@@ -391,12 +392,28 @@ FastP2pNetDevice::TransmitStart(const Ptr<Packet>& p, Time now)
     {
         EnsurePull(busyFor);
     }
+    if (m_wireDirect)
+    {
+        // What FastP2pChannel::TransmitStart does when no sink is connected to its trace.
+        m_peer->StartArrival(p, txTime + m_wireDelay, m_peerContext);
+        return true;
+    }
     const bool result = m_channel->TransmitStart(p, this, txTime);
     if (!result)
     {
         Fire(PHY_TX_DROP, m_phyTxDropTrace, p);
     }
     return result;
+}
+
+void
+FastP2pNetDevice::SetWire(FastP2pNetDevice* peer, Time delay, uint32_t peerContext, bool direct)
+{
+    NS_LOG_FUNCTION(this << peer << delay << peerContext << direct);
+    m_peer = peer;
+    m_wireDelay = delay;
+    m_peerContext = peerContext;
+    m_wireDirect = direct && peer != nullptr;
 }
 
 void

@@ -149,6 +149,17 @@ class FastP2pNetDevice : public NetDevice
      * frames are on it).
      */
     void StartArrival(Ptr<Packet> p, Time after, uint32_t context);
+    /**
+     * What a frame sent by this device needs of its FastP2pChannel, kept here so that a
+     * transmission does not read the channel object (set by the channel when both ends are
+     * attached, and again when its Delay or its trace sinks change).
+     * \param peer the device at the other end (null: none)
+     * \param delay the channel's propagation delay
+     * \param peerContext the node id of the peer (the context of its reception events)
+     * \param direct whether a frame may go to the peer without FastP2pChannel::TransmitStart
+     *        (the channel is a plain FastP2pChannel and nothing is connected to its trace)
+     */
+    void SetWire(FastP2pNetDevice* peer, Time delay, uint32_t peerContext, bool direct);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override { m_ifIndex = index; }
@@ -267,6 +278,10 @@ class FastP2pNetDevice : public NetDevice
     TxTimeCache<> m_txTime; //!< serialization time per frame size at m_bps
     Time m_tInterframeGap;
     Ptr<FastP2pChannel> m_channel;
+    FastP2pNetDevice* m_peer{nullptr}; //!< the other end of m_channel (SetWire)
+    Time m_wireDelay;                  //!< m_channel's delay (SetWire)
+    uint32_t m_peerContext{0};         //!< the peer's node id (SetWire)
+    bool m_wireDirect{false};          //!< frames go to m_peer directly (SetWire)
     Ptr<Queue<Packet>> m_queue;
     bool m_plainQueue{false};    //!< a DropTailQueue<Packet>: Dequeue has no side effect
     bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
