@@ -265,8 +265,13 @@ FastP2pNetDevice::DoDispose()
     m_receiveErrorModel = nullptr;
     m_currentPkt = nullptr;
     m_queue = nullptr;
-    m_siblings.clear();
-    m_inbound.clear();
+    m_siblings = nullptr;
+    while (m_ringCount > 0)
+    {
+        PopInbound();
+    }
+    m_ring.reset();
+    m_ringMask = 0;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_directRx = nullptr;
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
@@ -414,23 +419,48 @@ FastP2pNetDevice::SetWire(FastP2pNetDevice* peer, Time delay, uint32_t peerConte
     m_wireDelay = delay;
     m_peerContext = peerContext;
     m_wireDirect = direct && peer != nullptr;
+    if (peer != nullptr)
+    {
+        // Room for the frames the peer can have on the wire toward here at its rate, counted
+        // in 1 KiB frames (acknowledgements are smaller: the ring grows if it must).
+        const double bits = (delay.GetSeconds() * peer->m_bps.GetBitRate());
+        const uint32_t frames = static_cast<uint32_t>(std::min(bits / 8192.0, 65536.0)) + 2;
+        if (!m_ring || frames > m_ringMask + 1)
+        {
+            GrowInbound(frames);
+        }
+    }
 }
 
 void
 FastP2pNetDevice::FindSiblings()
 {
-    m_siblingsKnown = true;
+    auto own = std::make_shared<Siblings>();
     for (uint32_t i = 0; m_node && i < m_node->GetNDevices(); ++i)
     {
         if (auto dev = DynamicCast<FastP2pNetDevice>(m_node->GetDevice(i)))
         {
-            m_siblings.push_back(PeekPointer(dev));
+            own->devices.push_back(PeekPointer(dev));
             if (dev->m_channel)
             {
-                m_minInboundDelay = std::min(m_minInboundDelay, dev->m_channel->GetDelay());
+                own->minInboundDelay = std::min(own->minInboundDelay, dev->m_channel->GetDelay());
             }
         }
     }
+    // Share a sibling's list when it is this one (the node's ports asked in the same state), so
+    // that a node's ports read one object; a list found different (a device added or a delay
+    // changed since) stays this device's own, as it would be without sharing.
+    for (const FastP2pNetDevice* dev : own->devices)
+    {
+        const auto& theirs = dev->m_siblings;
+        if (theirs && theirs->devices == own->devices
+            && theirs->minInboundDelay == own->minInboundDelay)
+        {
+            m_siblings = theirs;
+            return;
+        }
+    }
+    m_siblings = own;
 }
 
 bool
@@ -445,20 +475,20 @@ FastP2pNetDevice::NeedsPull(Time busyFor)
     {
         return true;
     }
-    if (!m_siblingsKnown)
+    if (!m_siblings)
     {
         FindSiblings();
     }
     // A Send here comes from a frame arriving at this node. Frames due by the time the
     // transmitter frees are all on the wire already if no channel of the node is shorter than
     // this transmission (a frame started later arrives later); otherwise play safe.
-    if (busyFor > m_minInboundDelay)
+    if (busyFor > m_siblings->minInboundDelay)
     {
         return true;
     }
-    for (const FastP2pNetDevice* s : m_siblings)
+    for (const FastP2pNetDevice* s : m_siblings->devices)
     {
-        if (!s->m_inbound.empty() && s->m_inbound.front().arrival <= m_busyUntil)
+        if (s->m_nextArrival <= m_busyUntil)
         {
             return true;
         }
@@ -490,22 +520,69 @@ FastP2pNetDevice::TransmitComplete()
 void
 FastP2pNetDevice::StartArrival(Ptr<Packet> p, Time after, uint32_t context)
 {
-    const Time arrival = Simulator::Now() + after;
-    // The reception event takes the oldest frame: a channel whose delay shrank while frames
-    // were on the wire would hand the wrong one over.
-    NS_ABORT_MSG_IF(!m_inbound.empty() && arrival < m_inbound.back().arrival,
-                    "FastP2pNetDevice: a frame would overtake one already on the wire");
-    m_inbound.push_back({arrival, std::move(p)});
+    PushInbound(Simulator::Now() + after, std::move(p));
     m_arrivalEvent->Ref(); // the simulator's reference, dropped after the event ran
     Simulator::ScheduleWithContext(context, after, PeekPointer(m_arrivalEvent));
 }
 
 void
+FastP2pNetDevice::PushInbound(Time arrival, Ptr<Packet> p)
+{
+    if (m_ringCount == 0)
+    {
+        m_nextArrival = arrival;
+    }
+    else
+    {
+        // The reception event takes the oldest frame: a channel whose delay shrank while
+        // frames were on the wire would hand the wrong one over.
+        NS_ABORT_MSG_IF(arrival < m_ring[(m_ringHead + m_ringCount - 1) & m_ringMask].arrival,
+                        "FastP2pNetDevice: a frame would overtake one already on the wire");
+    }
+    if (m_ringCount > m_ringMask || !m_ring)
+    {
+        GrowInbound(0);
+    }
+    Packet* frame = PeekPointer(p);
+    frame->Ref(); // the ring's reference (p's goes with p)
+    m_ring[(m_ringHead + m_ringCount) & m_ringMask] = {arrival, frame};
+    ++m_ringCount;
+}
+
+Ptr<Packet>
+FastP2pNetDevice::PopInbound()
+{
+    NS_ASSERT(m_ringCount > 0);
+    Ptr<Packet> p(m_ring[m_ringHead].frame, false); // takes over the ring's reference
+    m_ringHead = (m_ringHead + 1) & m_ringMask;
+    --m_ringCount;
+    m_nextArrival = m_ringCount > 0 ? m_ring[m_ringHead].arrival : Time::Max();
+    return p;
+}
+
+void
+FastP2pNetDevice::GrowInbound(uint32_t capacity)
+{
+    const uint32_t old = m_ring ? m_ringMask + 1 : 0;
+    uint32_t size = std::max<uint32_t>(old * 2, 4);
+    while (size < capacity)
+    {
+        size *= 2;
+    }
+    auto ring = std::make_unique<InFlight[]>(size);
+    for (uint32_t i = 0; i < m_ringCount; ++i)
+    {
+        ring[i] = m_ring[(m_ringHead + i) & m_ringMask];
+    }
+    m_ring = std::move(ring);
+    m_ringMask = size - 1;
+    m_ringHead = 0;
+}
+
+void
 FastP2pNetDevice::ArriveNext()
 {
-    NS_ASSERT(!m_inbound.empty());
-    Ptr<Packet> p = std::move(m_inbound.front().frame);
-    m_inbound.pop_front();
+    Ptr<Packet> p = PopInbound();
     // PointToPointChannel gives the receiver a copy made when the frame started, so what the
     // receiver strips, rewrites or tags does not reach whoever kept the sender's packet (a
     // trace sink, the sender's code). If nothing but this device holds the frame now, nobody

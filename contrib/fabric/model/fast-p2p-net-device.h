@@ -15,7 +15,7 @@
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-cache.h"
 
-#include <deque>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -288,15 +288,37 @@ class FastP2pNetDevice : public NetDevice
     /// A frame on the wire toward this device.
     struct InFlight
     {
-        Time arrival;      //!< when its last bit arrives
-        Ptr<Packet> frame; //!< the frame
+        Time arrival;  //!< when its last bit arrives
+        Packet* frame; //!< the frame, holding one reference of it
     };
 
-    std::deque<InFlight> m_inbound;            //!< the frames on the wire toward here, oldest first
-    std::vector<FastP2pNetDevice*> m_siblings; //!< the node's FastP2pNetDevices (incl. this)
-    Time m_minInboundDelay{Time::Max()};       //!< shortest channel delay among them
-    bool m_siblingsKnown{false};
-    Address m_remote; //!< the peer's address, once known
+    /// The FastP2pNetDevices of a node (incl. this) and the shortest delay of their channels,
+    /// one object for all of them (FindSiblings).
+    struct Siblings
+    {
+        std::vector<FastP2pNetDevice*> devices;
+        Time minInboundDelay{Time::Max()};
+    };
+
+    /// Put \p p, arriving at \p arrival, behind the frames on the wire toward here.
+    void PushInbound(Time arrival, Ptr<Packet> p);
+    /// Take the oldest frame on the wire toward here.
+    Ptr<Packet> PopInbound();
+    /// Make room for twice as many frames on the wire (or \p capacity, if more).
+    void GrowInbound(uint32_t capacity);
+
+    /// The frames on the wire toward here, oldest first: a ring of m_ringMask + 1 entries (a
+    /// power of 2) from m_ringHead, sized by the bandwidth-delay of the link (SetWire) and
+    /// grown when full, instead of a std::deque whose blocks and map spread over the heap.
+    std::unique_ptr<InFlight[]> m_ring;
+    uint32_t m_ringMask{0};  //!< ring capacity - 1
+    uint32_t m_ringHead{0};  //!< index of the oldest frame
+    uint32_t m_ringCount{0}; //!< frames on the wire toward here
+    /// When the oldest frame on the wire toward here arrives (Time::Max() if none), read by the
+    /// node's other devices (NeedsPull) without touching the ring.
+    Time m_nextArrival{Time::Max()};
+    std::shared_ptr<const Siblings> m_siblings; //!< the node's devices (null until needed)
+    Address m_remote;                           //!< the peer's address, once known
     Ptr<ErrorModel> m_receiveErrorModel;
     /// PPP headers reused for every frame (a Header is an ObjectBase: building and destroying
     /// one per frame cost ~70 instructions each way).
