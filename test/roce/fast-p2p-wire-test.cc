@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 using namespace ns3;
@@ -206,5 +207,38 @@ TEST_F(FastP2pWire, LongWireHoldsManyFramesInOrder)
     for (std::size_t i = 1; i < m_rxTime.size(); ++i)
     {
         EXPECT_EQ(m_rxTime[i] - m_rxTime[i - 1], NanoSeconds(8));
+    }
+}
+
+TEST_F(FastP2pWire, InterframeGapChangedMidRunTakesEffect)
+{
+    // Two 1000-byte frames sent together: the second starts when the first's serialization
+    // (8016 ns at 1 Gbps) and the gap have passed.
+    Build(MicroSeconds(1), "1Gbps");
+    SendAt(Seconds(0), 1000);
+    SendAt(Seconds(0), 1000);
+    Simulator::Schedule(MicroSeconds(20),
+                        [&]()
+                        { m_dev[0]->SetAttribute("InterframeGap", TimeValue(NanoSeconds(500))); });
+    SendAt(MicroSeconds(30), 1000);
+    SendAt(MicroSeconds(30), 1000);
+    Simulator::Run();
+    ASSERT_EQ(m_rxTime.size(), 4u);
+    EXPECT_EQ(m_rxTime[1] - m_rxTime[0], NanoSeconds(8016));
+    EXPECT_EQ(m_rxTime[3] - m_rxTime[2], NanoSeconds(8016 + 500));
+}
+
+TEST_F(FastP2pWire, DeviceIsCacheLineAligned)
+{
+    // The per-frame members fill whole 64-byte lines only if the object starts on one
+    // (alignas(64): CreateObject's new must honour it).
+    Build(MicroSeconds(1), "1Gbps");
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        m_dev.push_back(CreateObject<FastP2pNetDevice>());
+    }
+    for (const Ptr<FastP2pNetDevice>& d : m_dev)
+    {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(PeekPointer(d)) % 64, 0u);
     }
 }

@@ -243,6 +243,22 @@ FastP2pNetDevice::FastP2pNetDevice()
 {
     NS_LOG_FUNCTION(this);
     ++s_instances;
+    // The per-frame lines (members, header): Object's fields first, then lines 0-3 full, the
+    // counters on line 4. offsetof on this non-standard-layout class is what GCC and Clang
+    // lay out (single inheritance, no virtual base).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(sizeof(NetDevice) <= offsetof(FastP2pNetDevice, m_queue));
+    static_assert(offsetof(FastP2pNetDevice, m_counting) < 64);
+    static_assert(offsetof(FastP2pNetDevice, m_bps) == 64);
+    static_assert(offsetof(FastP2pNetDevice, m_tInterframeGap) + sizeof(Time) == 128);
+    static_assert(offsetof(FastP2pNetDevice, m_pppTx) == 128);
+    static_assert(offsetof(FastP2pNetDevice, m_arrivalEvent) + sizeof(Ptr<EventImpl>) == 192);
+    static_assert(offsetof(FastP2pNetDevice, m_ring) == 192);
+    static_assert(offsetof(FastP2pNetDevice, m_pullEvents) + sizeof(uint64_t) == 256);
+    static_assert(offsetof(FastP2pNetDevice, m_counters) == 256);
+    static_assert(offsetof(FastP2pNetDevice, m_countRxTime) < 320);
+#pragma GCC diagnostic pop
 }
 
 FastP2pNetDevice::~FastP2pNetDevice()
@@ -266,6 +282,7 @@ FastP2pNetDevice::DoDispose()
     m_currentPkt = nullptr;
     m_queue = nullptr;
     m_siblings = nullptr;
+    m_siblingsOwner = nullptr;
     while (m_ringCount > 0)
     {
         PopInbound();
@@ -274,7 +291,7 @@ FastP2pNetDevice::DoDispose()
     m_ringMask = 0;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_directRx = nullptr;
-    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback());
     NetDevice::DoDispose();
 }
 
@@ -452,15 +469,17 @@ FastP2pNetDevice::FindSiblings()
     // changed since) stays this device's own, as it would be without sharing.
     for (const FastP2pNetDevice* dev : own->devices)
     {
-        const auto& theirs = dev->m_siblings;
+        const auto& theirs = dev->m_siblingsOwner;
         if (theirs && theirs->devices == own->devices
             && theirs->minInboundDelay == own->minInboundDelay)
         {
-            m_siblings = theirs;
+            m_siblingsOwner = theirs;
+            m_siblings = theirs.get();
             return;
         }
     }
-    m_siblings = own;
+    m_siblingsOwner = own;
+    m_siblings = own.get();
 }
 
 bool
@@ -616,7 +635,7 @@ FastP2pNetDevice::Receive(Ptr<Packet> packet)
     }
     // MacRx and MacPromiscRx sinks see the frame with its PPP header (a copy, as
     // PointToPointNetDevice gives them); without sinks no copy is made.
-    const bool promisc = !m_promiscCallback.IsNull();
+    const bool promisc = m_traceSinks & PROMISC_CALLBACK;
     Ptr<Packet> original
         = (promisc || (m_traceSinks & MAC_RX)) ? packet->Copy() : Ptr<Packet>(nullptr);
     packet->RemoveHeader(m_pppRx);
@@ -642,6 +661,14 @@ Ptr<Channel>
 FastP2pNetDevice::GetChannel() const
 {
     return m_channel;
+}
+
+void
+FastP2pNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+    m_traceSinks
+        = cb.IsNull() ? (m_traceSinks & ~PROMISC_CALLBACK) : (m_traceSinks | PROMISC_CALLBACK);
 }
 
 void

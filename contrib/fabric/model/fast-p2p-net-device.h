@@ -73,8 +73,11 @@ class FastP2pReceiver
  * Connected to a FastP2pChannel (Attach). Selected for a fabric with the attribute
  * ns3::FabricNetwork::LinkDevice=fast; FabricLinkDevice reads and sets what the fabric's code
  * needs (queue, rate, error model) on either device.
+ *
+ * The object is 64-byte aligned (its per-frame state fills whole cache lines, see the
+ * members), which operator new honours since C++17: create it with CreateObject.
  */
-class FastP2pNetDevice : public NetDevice
+class alignas(64) FastP2pNetDevice : public NetDevice
 {
   public:
     static TypeId GetTypeId();
@@ -210,7 +213,7 @@ class FastP2pNetDevice : public NetDevice
             m_directRx = nullptr;
         }
     }
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override { m_promiscCallback = cb; }
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
     bool SupportsSendFrom() const override { return false; }
 
   protected:
@@ -233,6 +236,7 @@ class FastP2pNetDevice : public NetDevice
         PHY_RX_DROP = 1 << 8,
         SNIFFER = 1 << 9,
         PROMISC_SNIFFER = 1 << 10,
+        PROMISC_CALLBACK = 1 << 11, //!< not a trace: a promiscuous receive callback is set
     };
 
     /// Invoke \p trace with \p p if source \p bit has a sink (the TracedCallback, a cold
@@ -274,17 +278,6 @@ class FastP2pNetDevice : public NetDevice
     /// The peer's address (looked up once both ends are attached).
     const Address& GetRemote();
 
-    DataRate m_bps;
-    TxTimeCache<> m_txTime; //!< serialization time per frame size at m_bps
-    Time m_tInterframeGap;
-    Ptr<FastP2pChannel> m_channel;
-    FastP2pNetDevice* m_peer{nullptr}; //!< the other end of m_channel (SetWire)
-    Time m_wireDelay;                  //!< m_channel's delay (SetWire)
-    uint32_t m_peerContext{0};         //!< the peer's node id (SetWire)
-    bool m_wireDirect{false};          //!< frames go to m_peer directly (SetWire)
-    Ptr<Queue<Packet>> m_queue;
-    bool m_plainQueue{false};    //!< a DropTailQueue<Packet>: Dequeue has no side effect
-    bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
     /// A frame on the wire toward this device.
     struct InFlight
     {
@@ -307,42 +300,81 @@ class FastP2pNetDevice : public NetDevice
     /// Make room for twice as many frames on the wire (or \p capacity, if more).
     void GrowInbound(uint32_t capacity);
 
-    /// The frames on the wire toward here, oldest first: a ring of m_ringMask + 1 entries (a
-    /// power of 2) from m_ringHead, sized by the bandwidth-delay of the link (SetWire) and
-    /// grown when full, instead of a std::deque whose blocks and map spread over the heap.
-    std::unique_ptr<InFlight[]> m_ring;
-    uint32_t m_ringMask{0};  //!< ring capacity - 1
-    uint32_t m_ringHead{0};  //!< index of the oldest frame
-    uint32_t m_ringCount{0}; //!< frames on the wire toward here
-    /// When the oldest frame on the wire toward here arrives (Time::Max() if none), read by the
-    /// node's other devices (NeedsPull) without touching the ring.
-    Time m_nextArrival{Time::Max()};
-    std::shared_ptr<const Siblings> m_siblings; //!< the node's devices (null until needed)
-    Address m_remote;                           //!< the peer's address, once known
-    Ptr<ErrorModel> m_receiveErrorModel;
+    /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
+    static Time NeverBusy() { return TimeStep(-1); }
+
+    // Members in the order a frame touches them: the first four 64-byte lines (the object is
+    // 64-byte aligned, Object's own fields first) hold all the per-frame state of an
+    // uncongested hop; then the frame counters (read when counting), then what frames never
+    // read. Offsets are checked in the constructor. (doc/fabric.md, "Devices".)
+
+    // Line 0 (after Object's 32 bytes): Send.
+    Ptr<Queue<Packet>> m_queue;
+    Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
+    Ptr<Packet> m_currentPkt;      //!< the frame on the wire (for PhyTxEnd)
+    /// TraceBits of the sources with sinks, kept by TraceAccessor (connect, disconnect), and
+    /// PROMISC_CALLBACK, so that a frame reads one word here instead of eleven TracedCallbacks.
+    uint16_t m_traceSinks{0};
+    bool m_linkUp{false};
+    /// Whether m_pullEvent is scheduled (asking the simulator about an EventId costs ~270
+    /// instructions, and Send asks on every frame).
+    bool m_pullPending{false};
+    bool m_plainQueue{false};    //!< a DropTailQueue<Packet>: Dequeue has no side effect
+    bool m_arrivalDriven{false}; //!< every Send comes from a frame received on this node
+    bool m_wireDirect{false};    //!< frames go to m_peer directly (SetWire)
+    bool m_counting{false};      //!< EnableFrameCounters was called
+
+    // Line 1: the serialization time.
+    DataRate m_bps;
+    TxTimeCache<> m_txTime; //!< serialization time per frame size at m_bps
+    Time m_tInterframeGap;
+
+    // Line 2: the frame onto the wire and off it.
     /// PPP headers reused for every frame (a Header is an ObjectBase: building and destroying
     /// one per frame cost ~70 instructions each way).
     PppHeader m_pppTx;
     PppHeader m_pppRx;
-    /// m_busyUntil of a free transmitter (before any frame, after a pull event): before 0.
-    static Time NeverBusy() { return TimeStep(-1); }
-    Time m_busyUntil{NeverBusy()}; //!< the transmitter is busy until then (incl. interframe gap)
+    FastP2pNetDevice* m_peer{nullptr}; //!< the other end of m_channel (SetWire)
+    Time m_wireDelay;                  //!< m_channel's delay (SetWire)
     /// The transmit-complete event (TransmitComplete) and the reception event (ArriveNext),
     /// each one EventImpl scheduled again and again (the simulator takes a reference per
     /// schedule and drops it after running it), instead of an EventImpl allocated per frame.
     Ptr<EventImpl> m_pullEvent;
     Ptr<EventImpl> m_arrivalEvent;
-    /// Whether m_pullEvent is scheduled (asking the simulator about an EventId costs ~270
-    /// instructions, and Send asks on every frame).
-    bool m_pullPending{false};
-    Ptr<Packet> m_currentPkt; //!< the frame on the wire (for PhyTxEnd)
-    /// TraceBits of the sources with sinks, kept by TraceAccessor (connect, disconnect), so
-    /// that a frame reads one word here instead of eleven TracedCallbacks.
-    uint16_t m_traceSinks{0};
-    uint64_t m_pullEvents{0};
-    static uint64_t s_instances;       //!< see GetInstancesCreated
-    static uint64_t s_unforeseenSends; //!< see GetUnforeseenSends
 
+    // Line 3: the frames on the wire toward here, the node's ports, the receiver.
+    /// The frames on the wire toward here, oldest first: a ring of m_ringMask + 1 entries (a
+    /// power of 2) from m_ringHead, sized by the bandwidth-delay of the link (SetWire) and
+    /// grown when full, instead of a std::deque whose blocks and map spread over the heap.
+    std::unique_ptr<InFlight[]> m_ring;
+    uint32_t m_ringMask{0};    //!< ring capacity - 1
+    uint32_t m_ringHead{0};    //!< index of the oldest frame
+    uint32_t m_ringCount{0};   //!< frames on the wire toward here
+    uint32_t m_peerContext{0}; //!< the peer's node id (SetWire)
+    /// When the oldest frame on the wire toward here arrives (Time::Max() if none), read by the
+    /// node's other devices (NeedsPull) without touching the ring.
+    Time m_nextArrival{Time::Max()};
+    const Siblings* m_siblings{nullptr};  //!< the node's devices (null until needed)
+    FastP2pReceiver* m_directRx{nullptr}; //!< gets frames before m_rxCallback (may be null)
+    Ptr<ErrorModel> m_receiveErrorModel;
+    uint64_t m_pullEvents{0};
+
+    // Line 4: read and written per frame only when counting.
+    FrameCounters m_counters;
+    uint32_t m_smallFrame{0};  //!< small-frame size of the counters
+    bool m_countRxTime{false}; //!< FrameCounters::lastRx is kept
+
+    // Not read by a frame of an uncongested hop.
+    NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscCallback;
+    Ptr<FastP2pChannel> m_channel;
+    std::shared_ptr<const Siblings> m_siblingsOwner; //!< keeps m_siblings (shared by the ports)
+    Address m_remote;                                //!< the peer's address, once known
+    Ptr<Node> m_node;
+    Mac48Address m_address;
+    uint32_t m_ifIndex{0};
+    uint16_t m_mtu{1500};
+    TracedCallback<> m_linkChangeCallbacks;
     TracedCallback<Ptr<const Packet>> m_macTxTrace;
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
     TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;
@@ -355,19 +387,8 @@ class FastP2pNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
 
-    Ptr<Node> m_node;
-    Mac48Address m_address;
-    NetDevice::ReceiveCallback m_rxCallback;
-    FastP2pReceiver* m_directRx{nullptr}; //!< gets frames before m_rxCallback (may be null)
-    bool m_counting{false};               //!< EnableFrameCounters was called
-    bool m_countRxTime{false};            //!< FrameCounters::lastRx is kept
-    uint32_t m_smallFrame{0};             //!< small-frame size of the counters
-    FrameCounters m_counters;
-    NetDevice::PromiscReceiveCallback m_promiscCallback;
-    uint32_t m_ifIndex{0};
-    bool m_linkUp{false};
-    TracedCallback<> m_linkChangeCallbacks;
-    uint16_t m_mtu{1500};
+    static uint64_t s_instances;       //!< see GetInstancesCreated
+    static uint64_t s_unforeseenSends; //!< see GetUnforeseenSends
 };
 
 } // namespace ns3
