@@ -509,7 +509,10 @@ RoceNic::SetReceiver(Ptr<RoceReceiver> rx, bool active)
         // RoCE packets: refuse the combination instead of losing them silently.
         NS_ABORT_MSG_UNLESS(
             m_host->BindUdpInPlace(
-                RoceReceiver::PORT, MakeCallback(&RoceNic::ReceiveFast, this), RoceHeader::SIZE),
+                RoceReceiver::PORT,
+                // Called per packet received: inline, one object fewer read per call.
+                FabricMemberCallback<&RoceNic::ReceiveFast>(this),
+                RoceHeader::SIZE),
             "RoceNic: UDP port " << RoceReceiver::PORT << " of node " << m_node->GetId()
                                  << " is already bound on its FabricHostPath: RoCE and "
                                     "FabricTrafficHelper UDP sinks cannot share a host's port "
