@@ -340,6 +340,91 @@ TEST_F(UdpHostPath, NicPortFailureAndRepairFallsBackToIpv4)
     EXPECT_LT(fast.fastTx, fast.r.sentPackets); // some took IPv4
 }
 
+TEST_F(UdpHostPath, AnInterfaceSetDownThroughIpv4IsLeftToIpv4UntilSetUp)
+{
+    // GPU 3's only interface is set down through Ipv4::SetDown while it sends and receives,
+    // and up again later. The host path keeps the interface state from IPv4's notifications
+    // (it does not ask the interface per packet): while the interface is down, the datagrams
+    // GPU 3 sends or receives go to IPv4; after the up, the fast path takes them again. The
+    // same flows, links and events as the IPv4 path. (What IPv4 does with them is not
+    // compared with the run's drop accounting: an interface set down by hand, not through a
+    // FabricFailureHelper failure, leaves packets unaccounted on both paths alike.)
+    struct Seen
+    {
+        Ptr<FabricHostPath> path; //!< GPU 3's (of the last run: the fast one)
+        uint64_t txAtDown{0};
+        uint64_t rxAtDown{0};
+        uint64_t txAtUp{0};
+        uint64_t rxAtUp{0};
+    };
+
+    auto seen = std::make_shared<Seen>();
+    const Scenario scenario = [seen](const FabricRunHook& hook)
+    {
+        auto net = Roft16("200KB");
+        std::vector<FlowSpec> flows;
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            flows.push_back(Flow(i, 3, 8 + i, 400000));
+            flows.push_back(Flow(3 + i, 12 + i, 3, 400000));
+        }
+        const FabricRunHook setDownThenUp
+            = [hook, seen](Ptr<FabricNetwork> n, const ApplicationContainer& apps)
+        {
+            hook(n, apps);
+            Ptr<Node> host = n->GetHostNodes().Get(3);
+            Ptr<Ipv4> ipv4 = host->GetObject<Ipv4>();
+            seen->path = FabricHostPath::Get(host);
+            Simulator::Schedule(MicroSeconds(20),
+                                [ipv4, seen]()
+                                {
+                                    seen->txAtDown = seen->path->GetFastTxPackets();
+                                    seen->rxAtDown = seen->path->GetFastRxPackets();
+                                    ipv4->SetDown(1); // interface 1: port 0
+                                });
+            Simulator::Schedule(MicroSeconds(50),
+                                [ipv4, seen]()
+                                {
+                                    seen->txAtUp = seen->path->GetFastTxPackets();
+                                    seen->rxAtUp = seen->path->GetFastRxPackets();
+                                    ipv4->SetUp(1);
+                                });
+        };
+        return RunFabricUdp(net,
+                            flows,
+                            std::vector<double>(flows.size(), 50e9),
+                            4096,
+                            MicroSeconds(150),
+                            setDownThenUp);
+    };
+    const PathRun ipv4 = RunWith("ipv4", scenario);
+    const PathRun fast = RunWith("fast", scenario);
+    EXPECT_EQ(ipv4.fastTx, 0u);
+    ASSERT_EQ(ipv4.r.flows.size(), fast.r.flows.size());
+    for (size_t i = 0; i < fast.r.flows.size(); ++i)
+    {
+        EXPECT_EQ(ipv4.r.flows[i].txPackets, fast.r.flows[i].txPackets) << i;
+        EXPECT_EQ(ipv4.r.flows[i].rxPackets, fast.r.flows[i].rxPackets) << i;
+        EXPECT_EQ(ipv4.r.flows[i].rxBytes, fast.r.flows[i].rxBytes) << i;
+    }
+    ASSERT_EQ(ipv4.r.links.size(), fast.r.links.size());
+    for (size_t l = 0; l < fast.r.links.size(); ++l)
+    {
+        EXPECT_EQ(ipv4.r.links[l].txPackets, fast.r.links[l].txPackets) << l;
+    }
+    EXPECT_EQ(ipv4.r.sentPackets, fast.r.sentPackets);
+    EXPECT_EQ(ipv4.r.deliveredPackets, fast.r.deliveredPackets);
+    EXPECT_LT(fast.r.deliveredPackets, fast.r.sentPackets); // the down interface lost some
+    EXPECT_EQ(ipv4.r.events, fast.r.events);
+    ASSERT_TRUE(seen->path);
+    EXPECT_GT(seen->txAtDown, 0u);
+    EXPECT_GT(seen->rxAtDown, 0u);
+    EXPECT_EQ(seen->txAtUp, seen->txAtDown); // nothing through the fast path while down
+    EXPECT_EQ(seen->rxAtUp, seen->rxAtDown);
+    EXPECT_GT(seen->path->GetFastTxPackets(), seen->txAtUp); // and again after the up
+    EXPECT_GT(seen->path->GetFastRxPackets(), seen->rxAtUp);
+}
+
 TEST_F(UdpHostPath, ChecksumsOnAreWrittenAndVerifiedByIpv4)
 {
     // With ChecksumEnabled the fast path writes the checksums IPv4 would write (IPv4 on the

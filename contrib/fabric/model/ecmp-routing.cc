@@ -10,6 +10,7 @@
 #include <boost/graph/visitors.hpp>
 
 #include <limits>
+#include <map>
 
 namespace ns3
 {
@@ -71,7 +72,7 @@ EcmpRouting::DoSetGraph()
     // a comparison or a benchmark builds many routing objects over one graph: the tables of
     // the last graph are reused when its wiring is the same, entry by entry (nodes, hosts,
     // ports per node, both ends of every link). Kept only for graphs of at most 2^20
-    // node-host pairs whose tables hold at most 2^21 entries (8 MiB), and dropped before
+    // node-host pairs whose tables hold at most 8 MiB, and dropped before
     // building another graph's: at most 8 MiB outlive their routing objects. The cache is
     // process-global and not thread-safe (ns-3 objects are not either): build routing objects
     // from one thread. Each build (a miss) is counted in s_tableBuilds (GetTableBuilds).
@@ -107,7 +108,7 @@ EcmpRouting::DoSetGraph()
     NS_LOG_LOGIC("all-up tables built (" << s_tableBuilds << " builds in this process)");
     m_tables = m_baseTables;
     const Tables& t = *m_baseTables;
-    if (small && t.offset.size() + t.ports.size() + t.dist.size() <= (1u << 21))
+    if (small && t.Bytes() <= (size_t(1) << 23))
     {
         s_wiring = std::move(wiring);
         s_tables = m_baseTables;
@@ -298,19 +299,25 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
         }
     }
 
-    // Equal-cost egress ports: the peer is the destination, or a switch one hop closer.
-    tab->offset.assign(static_cast<size_t>(nNodes) * nHosts + 1, 0);
+    // Equal-cost egress ports: the peer is the destination, or a switch one hop closer. Each
+    // distinct set is stored once (set 0: the empty one); an entry is its set's number.
+    const size_t nEntries = static_cast<size_t>(nNodes) * nHosts;
+    std::vector<uint32_t> setOf(nEntries, 0);
+    std::map<std::vector<uint32_t>, uint32_t> setNumber;
+    tab->setOffset.assign(1, 0);
+    tab->setOffset.push_back(0); // set 0: empty
+    std::vector<uint32_t> set;
     for (uint32_t v = 0; v < nNodes; ++v)
     {
         for (uint32_t t = 0; t < nHosts; ++t)
         {
             const size_t idx = static_cast<size_t>(v) * nHosts + t;
-            tab->offset[idx] = static_cast<uint32_t>(tab->ports.size());
             const uint32_t dv = tab->dist[idx];
             if (v == t || dv == UNREACHABLE)
             {
                 continue;
             }
+            set.clear();
             for (uint32_t p = 0; p < portStart[v + 1] - portStart[v]; ++p)
             {
                 if (!usableOf[portStart[v] + p])
@@ -321,12 +328,35 @@ EcmpRouting::BuildTables(const FabricGraph& g, const FabricState& view)
                 const bool closer = (a == t) || (a >= nHosts && dist(a, t) + 1 == dv);
                 if (closer)
                 {
-                    tab->ports.push_back(p);
+                    set.push_back(p);
                 }
             }
+            if (set.empty())
+            {
+                continue;
+            }
+            auto it = setNumber.find(set);
+            if (it == setNumber.end())
+            {
+                it = setNumber.emplace(set, static_cast<uint32_t>(tab->setOffset.size() - 1)).first;
+                tab->setPorts.insert(tab->setPorts.end(), set.begin(), set.end());
+                tab->setOffset.push_back(static_cast<uint32_t>(tab->setPorts.size()));
+            }
+            setOf[idx] = it->second;
         }
     }
-    tab->offset.back() = static_cast<uint32_t>(tab->ports.size());
+    const size_t nSets = tab->setOffset.size() - 1;
+    tab->indexBytes = nSets <= 0x100 ? 1 : (nSets <= 0x10000 ? 2 : 4);
+    tab->setIndex.resize(nEntries * tab->indexBytes);
+    for (size_t idx = 0; idx < nEntries; ++idx)
+    {
+        for (uint8_t b = 0; b < tab->indexBytes; ++b)
+        {
+            tab->setIndex[idx * tab->indexBytes + b] = static_cast<uint8_t>(setOf[idx] >> (8 * b));
+        }
+    }
+    NS_LOG_LOGIC(nSets << " distinct equal-cost sets, " << int(tab->indexBytes)
+                       << " bytes per entry");
     return tab;
 }
 
@@ -341,9 +371,8 @@ std::vector<uint32_t>
 EcmpRouting::GetCandidates(uint32_t node, uint32_t dstHost) const
 {
     const Tables& t = TablesAt(node);
-    const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
-    return std::vector<uint32_t>(t.ports.begin() + t.offset[idx],
-                                 t.ports.begin() + t.offset[idx + 1]);
+    const PortSet set = t.At(static_cast<size_t>(node) * t.nHosts + dstHost);
+    return std::vector<uint32_t>(set.ports, set.ports + set.n);
 }
 
 std::vector<uint32_t>
@@ -366,15 +395,15 @@ EcmpRouting::SelectPort(uint32_t node,
 {
     const Tables& t = TablesAt(node);
     const size_t idx = static_cast<size_t>(node) * t.nHosts + dstHost;
-    const uint32_t begin = t.offset[idx];
-    const uint32_t n = t.offset[idx + 1] - begin;
+    const PortSet set = t.At(idx);
+    const uint32_t n = set.n;
     if (n == 0)
     {
         return NO_PORT;
     }
     if (n == 1)
     {
-        const uint32_t only = t.ports[begin];
+        const uint32_t only = set.ports[0];
         return (!HasNodeViews() || IsPortUp(node, only)) ? only : NO_PORT;
     }
     const FlowKey k = (m_graph->IsHost(node) && !m_hostHashesPorts) ? key.WithoutPorts() : key;
@@ -382,27 +411,25 @@ EcmpRouting::SelectPort(uint32_t node,
     uint32_t port = NO_PORT;
     if (&t == m_baseTables.get())
     {
-        port = t.ports[begin + HashToIndex(h, n)];
+        port = set.ports[HashToIndex(h, n)];
     }
     else
     {
         // Resilient hashing: a flow keeps the port it had with everything up while that port
         // is still a candidate; only flows whose port left the set are rehashed over the
         // survivors.
-        const Tables& base = *m_baseTables;
-        const uint32_t bBegin = base.offset[idx];
-        const uint32_t bn = base.offset[idx + 1] - bBegin;
-        if (bn > 0)
+        const PortSet base = m_baseTables->At(idx);
+        if (base.n > 0)
         {
-            const uint32_t had = base.ports[bBegin + (bn == 1 ? 0 : HashToIndex(h, bn))];
+            const uint32_t had = base.ports[base.n == 1 ? 0 : HashToIndex(h, base.n)];
             for (uint32_t i = 0; i < n && port == NO_PORT; ++i)
             {
-                port = t.ports[begin + i] == had ? had : NO_PORT;
+                port = set.ports[i] == had ? had : NO_PORT;
             }
         }
         if (port == NO_PORT)
         {
-            port = t.ports[begin + HashToIndex(FabricMix64(h), n)];
+            port = set.ports[HashToIndex(FabricMix64(h), n)];
         }
     }
     if (!HasNodeViews() || IsPortUp(node, port))
@@ -412,10 +439,7 @@ EcmpRouting::SelectPort(uint32_t node,
     // Before the node's groups are recomputed: local fast failover, the flows of the dead
     // member rehashed over the members the node believes alive.
     return PickUsable(
-        node,
-        n,
-        [&t, begin](uint32_t i) { return t.ports[begin + i]; },
-        FabricMix64(FabricMix64(h)));
+        node, n, [&set](uint32_t i) { return set.ports[i]; }, FabricMix64(FabricMix64(h)));
 }
 
 } // namespace ns3

@@ -68,13 +68,58 @@ class EcmpRouting : public FabricRouting
     void DoNodeConverged(uint32_t node) override;
 
   private:
+    /// An equal-cost set: \p n ports from \p ports.
+    struct PortSet
+    {
+        const uint32_t* ports;
+        uint32_t n;
+    };
+
+    /**
+     * The equal-cost sets of every (node, destination host). A fabric has few distinct sets
+     * (a leaf's uplinks, one down port each), so each is stored once and an entry is the
+     * index of its set in 1, 2 or 4 bytes: SelectPort reads one byte of a dense table (64
+     * destinations per cache line) and a set list small enough to stay in cache, not a
+     * 4-byte offset pair and a port list per entry, which at 1024 GPUs cost two cache misses.
+     */
     struct Tables
     {
         uint32_t nHosts{0};
-        // Candidate lists in CSR form, indexed by node * nHosts + dstHost.
-        std::vector<uint32_t> offset;
-        std::vector<uint32_t> ports;
+        uint8_t indexBytes{1}; //!< bytes per entry of setIndex: 1, 2 or 4
+        /// Per node * nHosts + dstHost, the set's number (indexBytes bytes, little end first).
+        std::vector<uint8_t> setIndex;
+        /// The distinct sets in CSR form (set 0 is the empty one).
+        std::vector<uint32_t> setOffset;
+        std::vector<uint32_t> setPorts;
         std::vector<uint32_t> dist;
+
+        /// The equal-cost set of entry \p idx (node * nHosts + dstHost).
+        PortSet At(size_t idx) const
+        {
+            uint32_t set;
+            switch (indexBytes)
+            {
+            case 1:
+                set = setIndex[idx];
+                break;
+            case 2:
+                set = uint32_t(setIndex[2 * idx]) | (uint32_t(setIndex[2 * idx + 1]) << 8);
+                break;
+            default:
+                set = uint32_t(setIndex[4 * idx]) | (uint32_t(setIndex[4 * idx + 1]) << 8)
+                    | (uint32_t(setIndex[4 * idx + 2]) << 16)
+                    | (uint32_t(setIndex[4 * idx + 3]) << 24);
+                break;
+            }
+            const uint32_t begin = setOffset[set];
+            return PortSet{setPorts.data() + begin, setOffset[set + 1] - begin};
+        }
+
+        /// Bytes of the tables (for the cache of the last graph's tables).
+        size_t Bytes() const
+        {
+            return setIndex.size() + 4 * (setOffset.size() + setPorts.size() + dist.size());
+        }
     };
 
     uint64_t NodeSeed(uint32_t node) const;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 namespace ns3
@@ -107,15 +108,65 @@ FabricDropTailQueue::FabricDropTailQueue()
 FabricDropTailQueue::~FabricDropTailQueue()
 {
     NS_LOG_FUNCTION(this);
+    FreeBehind();
+}
+
+namespace
+{
+
+constexpr std::align_val_t LINE{64};
+
+} // namespace
+
+void
+FabricDropTailQueue::FreeBehind()
+{
+    Behind* r = m_hot.behind;
+    if (!r)
+    {
+        return;
+    }
+    const uint32_t count = m_hot.head ? m_nPackets.Get() - 1 : 0;
+    for (uint32_t i = 0; i < count && i < r->capacity; ++i)
+    {
+        const uint32_t slot = r->first + i;
+        r->Slots()[slot < r->capacity ? slot : slot - r->capacity]->Unref();
+    }
+    ::operator delete(r, LINE);
+    m_hot.behind = nullptr;
+}
+
+FabricDropTailQueue::Behind*
+FabricDropTailQueue::GrowBehind(uint32_t count)
+{
+    Behind* old = m_hot.behind;
+    NS_ABORT_MSG_IF(!old && count != 0, "FabricDropTailQueue: Enqueue after Dispose");
+    NS_ABORT_MSG_IF(old && old->capacity > (UINT32_MAX - 1) / 2,
+                    "FabricDropTailQueue: too many packets queued");
+    const uint32_t capacity = old ? 2 * old->capacity + 1 : 7;
+    auto* r = static_cast<Behind*>(
+        ::operator new(sizeof(Behind) + sizeof(Packet*) * size_t(capacity), LINE));
+    r->first = 0;
+    r->capacity = capacity;
+    if (old)
+    {
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            const uint32_t slot = old->first + i;
+            r->Slots()[i] = old->Slots()[slot < old->capacity ? slot : slot - old->capacity];
+        }
+        ::operator delete(old, LINE);
+    }
+    m_hot.behind = r;
+    return r;
 }
 
 void
 FabricDropTailQueue::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    FreeBehind();
     m_hot.head = nullptr;
-    m_behind.clear();
-    m_hot.nBehind = 0;
     m_hot.txQueue = nullptr;
     m_hot.device = nullptr;
     DropTailQueue<Packet>::DoDispose();
@@ -141,12 +192,11 @@ bool
 FabricDropTailQueue::EnableCounters(uint32_t smallFrameBytes)
 {
     NS_LOG_FUNCTION(this << smallFrameBytes);
-    if (m_hot.counting)
+    if (Counting())
     {
         return false;
     }
-    m_hot.counting = true;
-    m_hot.smallFrame = smallFrameBytes;
+    m_hot.smallLimit = smallFrameBytes == UINT32_MAX ? UINT32_MAX : smallFrameBytes + 1;
     m_packetsAtCounting = m_nPackets.Get();
     return true;
 }
@@ -155,7 +205,7 @@ FabricDropTailQueue::Counters
 FabricDropTailQueue::GetCounters() const
 {
     Counters c;
-    if (!m_hot.counting)
+    if (!Counting())
     {
         return c;
     }
@@ -243,7 +293,7 @@ FabricDropTailQueue::DropOnFull(const Ptr<Packet>& item)
     // DropBeforeEnqueue connected before any other) in its place.
     NS_LOG_LOGIC("Queue full -- dropping pkt " << item);
     const uint32_t size = item->GetSize();
-    if (m_hot.counting)
+    if (Counting())
     {
         ++m_droppedSinceCounting;
     }
@@ -276,14 +326,22 @@ FabricDropTailQueue::Enqueue(Ptr<Packet> item)
     }
     else
     {
-        m_behind.push_back(item);
-        ++m_hot.nBehind;
+        const uint32_t count = m_nPackets.Get() - 1; // behind the head
+        Behind* r = m_hot.behind;
+        if (!r || count == r->capacity)
+        {
+            r = GrowBehind(count);
+        }
+        const uint32_t slot = r->first + count;
+        Packet* raw = PeekPointer(item);
+        raw->Ref(); // the ring's reference (TakeHead gives it to the head)
+        r->Slots()[slot < r->capacity ? slot : slot - r->capacity] = raw;
     }
     m_nBytes += size;
     m_nTotalReceivedBytes += size;
     m_nPackets++;
     m_nTotalReceivedPackets++;
-    if (m_hot.counting)
+    if (Counting())
     {
         NotePeak();
     }
@@ -305,11 +363,11 @@ FabricDropTailQueue::TakeHead()
 {
     // (ns-3.37's Ptr has no move constructor: std::move would copy.)
     Ptr<Packet> item = m_hot.head;
-    if (m_hot.nBehind != 0)
+    if (m_nPackets.Get() > 1)
     {
-        m_hot.head = m_behind.front();
-        m_behind.pop_front();
-        --m_hot.nBehind;
+        Behind* r = m_hot.behind;
+        m_hot.head = Ptr<Packet>(r->Slots()[r->first], false); // the ring's reference
+        r->first = r->first + 1 == r->capacity ? 0 : r->first + 1;
     }
     else
     {
@@ -318,7 +376,7 @@ FabricDropTailQueue::TakeHead()
     const uint32_t size = item->GetSize();
     m_nBytes -= size;
     m_nPackets--;
-    if (m_hot.counting)
+    if (Counting())
     {
         NotePeak();
     }
@@ -342,12 +400,12 @@ FabricDropTailQueue::Dequeue()
     {
         return nullptr;
     }
-    if (m_hot.counting)
+    if (Counting())
     {
         const uint32_t size = m_hot.head->GetSize();
         ++m_hot.dequeuedFrames;
         m_hot.dequeuedBytes += size;
-        m_hot.dequeuedSmallFrames += size <= m_hot.smallFrame ? 1 : 0;
+        m_hot.dequeuedSmallFrames += size < m_hot.smallLimit ? 1 : 0;
     }
     return TakeHead();
 }
@@ -361,7 +419,7 @@ FabricDropTailQueue::Remove()
         return nullptr;
     }
     Ptr<Packet> item = TakeHead();
-    if (m_hot.counting)
+    if (Counting())
     {
         ++m_removedSinceCounting;
     }

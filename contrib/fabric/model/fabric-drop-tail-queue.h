@@ -5,7 +5,6 @@
 #include "ns3/drop-tail-queue.h"
 
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -28,7 +27,7 @@ class NetDeviceQueue;
  * device: about 1,600 instructions per hop with DropTailQueue<Packet>): the QueueSize objects
  * Queue<Packet>::DoEnqueue builds to compare sizes (the limit is compared as two integers), a
  * list node allocated per packet (the first packet is kept in the queue's own per-packet
- * cache line, the others behind it in a std::deque), the trace sources fired into empty sink
+ * cache line, the others behind it in a ring), the trace sources fired into empty sink
  * lists, and the log checks. ns-3 gives a subclass no access to the base class's packet list
  * and trace sources other than through DoEnqueue/DoDequeue, so this queue keeps its own list
  * (the base class's stays empty) and reaches the base class's trace sources by their member
@@ -105,31 +104,55 @@ class FabricDropTailQueue : public DropTailQueue<Packet>
     void NotePeak();
 
     /**
+     * The packets behind the FIFO's head: a ring of \p capacity slots (each holding a
+     * reference) right after this header, the first \p first, in one allocation on cache-line
+     * boundaries (7 slots and the header: one line). Its state is in its own memory, read only
+     * when packets are behind the head; how many there are is PacketsInQueue - 1.
+     */
+    struct Behind
+    {
+        uint32_t first;    //!< the slot of the oldest packet behind the head
+        uint32_t capacity; //!< slots
+
+        Packet** Slots() { return reinterpret_cast<Packet**>(this + 1); }
+    };
+
+    static_assert(sizeof(Behind) == 8, "the ring's header is 8 bytes");
+
+    /**
      * What Enqueue and Dequeue read and write per packet, in one cache line. The base classes
      * (QueueBase's counters, Queue<Packet>'s trace sources) take the object's first lines;
      * this line is the only other one a packet that finds the queue empty touches. With
      * 1024 GPUs the fabric's objects do not fit in a core's L2, so each distinct line a hop
      * touches is a likely miss (doc/scaling.md, "Session 12: cache lines per hop"). The
-     * FIFO's head is kept here; the packets behind it, when there are any, in m_behind.
+     * FIFO's head is kept here; the packets behind it, when there are any, in the ring (a
+     * std::deque's start and finish iterators took two more lines of the object).
      */
     struct alignas(64) Hot
     {
         Ptr<Packet> head;                //!< the FIFO's first packet; null: the queue is empty
+        Behind* behind{nullptr};         //!< the packets after head (null before the first)
         Ptr<NetDeviceQueue> txQueue;     //!< flow control (SetFlowControl), or null
         Ptr<NetDevice> device;           //!< its device (for the MTU)
         uint64_t dequeuedFrames{0};      //!< Counters::dequeuedFrames
         uint64_t dequeuedBytes{0};       //!< Counters::dequeuedBytes
         uint64_t dequeuedSmallFrames{0}; //!< Counters::dequeuedSmallFrames
         uint32_t peakBytes{0};           //!< Counters::peakBytes
-        uint32_t smallFrame{0};          //!< the small-frame size (EnableCounters)
-        uint32_t nBehind{0};             //!< m_behind.size()
-        bool counting{false};            //!< EnableCounters was called
+        /// While counting (EnableCounters), the small-frame size + 1 (at most UINT32_MAX: no
+        /// frame is that large); 0: not counting.
+        uint32_t smallLimit{0};
     };
 
     static_assert(sizeof(Hot) == 64, "the per-packet state is one cache line");
 
+    /// EnableCounters was called.
+    bool Counting() const { return m_hot.smallLimit != 0; }
+    /// A ring of 7, or twice as many + 1, slots, the \p count packets behind the head kept.
+    Behind* GrowBehind(uint32_t count);
+    /// Drop the references of the packets behind the head, and the ring.
+    void FreeBehind();
+
     Hot m_hot;
-    std::deque<Ptr<Packet>> m_behind; //!< the packets after m_hot.head, oldest first
     /// Counters::enqueueCalls is not counted per packet: every call since EnableCounters
     /// was accepted or dropped, and every accepted packet is still queued, dequeued or
     /// removed, so it is derived from these and the dequeued frames.

@@ -23,7 +23,7 @@
 namespace ns3
 {
 
-class Ipv4Interface;
+class FabricIpv4Routing;
 class TrafficControlLayer;
 
 /**
@@ -165,15 +165,23 @@ class FabricHostPath : public Object, public FastP2pReceiver
     void NotifyNewAggregate() override;
 
   private:
-    /// What the fast path needs of a host port.
-    struct HostPort
+    /**
+     * What the fast path needs of a host port, per datagram sent or received, in one cache
+     * line (with 1024 GPUs a host's objects are out of L2 between its packets). The interface
+     * state is kept here from IPv4's notifications (FabricIpv4Routing's
+     * SetInterfaceStateCallback, which Ipv4::SetUp and SetDown reach), not asked of the
+     * Ipv4Interface per packet.
+     */
+    struct alignas(64) HostPort
     {
-        int32_t ipv4If{-1};       //!< IPv4 interface of the device; -1: not a fast port
-        Ptr<Ipv4Interface> iface; //!< that interface (asked for its state, as Ipv4::IsUp does)
-        Ptr<NetDeviceQueue> txq;  //!< the device's transmit queue (flow control)
         Ptr<NetDevice> device;
-        Address broadcast; //!< the device's broadcast address (asked once)
+        Ptr<NetDeviceQueue> txq; //!< the device's transmit queue (flow control)
+        int32_t ipv4If{-1};      //!< IPv4 interface of the device; -1: not a fast port
+        bool up{false};          //!< that interface is up (as IPv4 last notified)
+        Address broadcast;       //!< the device's broadcast address (asked once)
     };
+
+    static_assert(sizeof(HostPort) == 64, "a host port's per-packet record is one cache line");
 
     struct Binding
     {
@@ -203,6 +211,8 @@ class FabricHostPath : public Object, public FastP2pReceiver
         }
         return m_ipIdValue;
     }
+    /// IPv4 interface \p interface went up or down (FabricIpv4Routing's notification).
+    void NotifyInterfaceState(uint32_t interface, bool up);
     /// Learn whether the host can use the fast path (once).
     void Init();
     /// Learn the host's ports, TTL and queue discs (once, at the first packet).
@@ -241,8 +251,16 @@ class FabricHostPath : public Object, public FastP2pReceiver
     alignas(64) bool m_init{false};
     bool m_available{false};
     bool m_portsKnown{false};
-    bool m_checksum{false};
-    bool m_checksumKnown{false};
+    /// Node::ChecksumEnabled as read at the first packet (CHECKSUM_UNKNOWN before).
+    enum : uint8_t
+    {
+        CHECKSUM_UNKNOWN,
+        CHECKSUM_OFF,
+        CHECKSUM_ON
+    } m_checksum{CHECKSUM_UNKNOWN};
+    /// The port of the last datagram sent, if below 256: a datagram through the same port
+    /// finds it without asking the device its index (a hint, checked against the device).
+    uint8_t m_lastPort{0};
     /// Packet metadata off (seen at the first packet): one FabricUdpIpv4Header, not two.
     bool m_oneHeader{false};
     bool m_ipIdCached{false}; //!< m_ipIdKey, m_ipIdValue and m_ipIdSlot are set
@@ -272,6 +290,7 @@ class FabricHostPath : public Object, public FastP2pReceiver
     bool m_directReceive{true};                         //!< the DirectReceive attribute
     std::vector<Ptr<FastP2pNetDevice>> m_directDevices; //!< ports that call us directly
     Ptr<Ipv4> m_ipv4;
+    Ptr<FabricIpv4Routing> m_routing; //!< tells the interfaces' state (NotifyInterfaceState)
     Ptr<TrafficControlLayer> m_tc;
     std::vector<HostPort> m_hostPorts;             //!< by device index
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< IPv4 identification per (src, dst)

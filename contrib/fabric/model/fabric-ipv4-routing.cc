@@ -62,6 +62,7 @@ FabricIpv4Routing::DoDispose()
     m_portQueue.clear();
     m_ecn = nullptr;
     m_routing = nullptr;
+    m_interfaceStateCb = InterfaceStateCallback();
     Ipv4RoutingProtocol::DoDispose();
 }
 
@@ -242,6 +243,10 @@ FabricIpv4Routing::NotifyInterfaceUp(uint32_t interface)
     {
         m_portUp[interface - 1] = 1;
     }
+    if (!m_interfaceStateCb.IsNull())
+    {
+        m_interfaceStateCb(interface, true);
+    }
 }
 
 void
@@ -251,6 +256,10 @@ FabricIpv4Routing::NotifyInterfaceDown(uint32_t interface)
     if (interface >= 1 && interface <= m_portUp.size())
     {
         m_portUp[interface - 1] = 0;
+    }
+    if (!m_interfaceStateCb.IsNull())
+    {
+        m_interfaceStateCb(interface, false);
     }
 }
 

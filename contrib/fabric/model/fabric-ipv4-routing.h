@@ -92,6 +92,15 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
     /// Whether the interface of fabric port \p port is up (as last notified).
     bool IsPortUp(uint32_t port) const { return m_portUp[port] != 0; }
 
+    /**
+     * Called with the IPv4 interface and its new state (true: up) at every NotifyInterfaceUp
+     * and NotifyInterfaceDown, that is, whenever Ipv4::SetUp or Ipv4::SetDown changes an
+     * interface of the node. One listener (FabricHostPath keeps its ports' state this way
+     * instead of asking IPv4 per packet); a null callback removes it.
+     */
+    using InterfaceStateCallback = Callback<void, uint32_t, bool>;
+    void SetInterfaceStateCallback(InterfaceStateCallback cb) { m_interfaceStateCb = cb; }
+
   protected:
     void DoDispose() override;
 
@@ -107,6 +116,7 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
     Ptr<FabricRouting> m_routing;
     std::vector<Ptr<Ipv4Route>> m_routeByPort; //!< one immutable route per egress port
     std::vector<uint8_t> m_portUp;             //!< interface state per port (Notify*)
+    InterfaceStateCallback m_interfaceStateCb; //!< SetInterfaceStateCallback
     Ptr<EcnMarker> m_ecn;
     std::vector<std::pair<Ptr<Queue<Packet>>, uint64_t>> m_portQueue; //!< queue, rate (bit/s)
     TracedCallback<Ptr<const Packet>, const Ipv4Header&, uint32_t, uint32_t> m_forwardTrace;

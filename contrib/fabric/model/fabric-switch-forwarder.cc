@@ -140,17 +140,26 @@ FabricSwitchForwarder::Install(Ptr<Node> node, uint32_t fabricNode, Ptr<FabricRo
     {
         // Every frame of a port comes here, not through the node's handler list (the handler
         // below still serves devices that are not ports, and DirectReceive=false).
-        for (const Ptr<NetDevice>& dev : m_ports)
+        for (uint32_t inPort = 0; inPort < nPorts; ++inPort)
         {
+            const Ptr<NetDevice>& dev = m_ports[inPort];
             if (auto fast = DynamicCast<FastP2pNetDevice>(dev))
             {
                 fast->SetDirectReceiver(this);
             }
             else
             {
-                // Called per packet: the inline form reads one object fewer per call.
-                dev->SetReceiveCallback(
-                    FabricMemberCallback<&FabricSwitchForwarder::ReceiveFromPort>(this));
+                // Called per packet: the inline form reads one object fewer per call, and the
+                // port is bound in it, so the device and the port table are not read to find
+                // it.
+                dev->SetReceiveCallback(FabricLambdaCallback<bool,
+                                                             Ptr<NetDevice>,
+                                                             Ptr<const Packet>,
+                                                             uint16_t,
+                                                             const Address&>(
+                    [this, inPort](
+                        Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t protocol, const Address&)
+                    { return ReceiveFromPort(inPort, packet, protocol); }));
             }
         }
     }
@@ -221,16 +230,14 @@ FabricSwitchForwarder::ReceiveFromFastDevice(FastP2pNetDevice* device,
 }
 
 bool
-FabricSwitchForwarder::ReceiveFromPort(Ptr<NetDevice> device,
-                                       Ptr<const Packet> packet,
-                                       uint16_t protocol,
-                                       const Address& /*from*/)
+FabricSwitchForwarder::ReceiveFromPort(uint32_t inPort,
+                                       const Ptr<const Packet>& packet,
+                                       uint16_t protocol)
 {
-    const uint32_t inPort = PortOfIpv4Frame(PeekPointer(device), protocol);
-    if (inPort == NOT_A_PORT)
+    if (protocol != IPV4_ETHERTYPE)
     {
-        // Not an IPv4 frame of a port: nothing this forwarder handles. (The device's callback
-        // was replaced, so the node's other handlers do not get it: see DirectReceive.)
+        // Not an IPv4 frame: nothing this forwarder handles. (The device's callback was
+        // replaced, so the node's other handlers do not get it: see DirectReceive.)
         return false;
     }
     Route(inPort, ConstCast<Packet>(packet));

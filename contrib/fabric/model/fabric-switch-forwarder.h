@@ -113,11 +113,9 @@ class FabricSwitchForwarder : public Object, public FastP2pReceiver
     /// \return the port \p device is when \p protocol is IPv4 and the device one of the
     /// ports (by its index), else NOT_A_PORT.
     uint32_t PortOfIpv4Frame(const NetDevice* device, uint16_t protocol) const;
-    /// The direct reception from a port that is not a FastP2pNetDevice (its receive callback).
-    bool ReceiveFromPort(Ptr<NetDevice> device,
-                         Ptr<const Packet> packet,
-                         uint16_t protocol,
-                         const Address& from);
+    /// The direct reception from port \p inPort when it is not a FastP2pNetDevice (its
+    /// receive callback, which binds the port).
+    bool ReceiveFromPort(uint32_t inPort, const Ptr<const Packet>& packet, uint16_t protocol);
     /// Forward \p packet (IPv4, ours to rewrite) that arrived on port \p inPort.
     void Route(uint32_t inPort, const Ptr<Packet>& packet);
     /// The node's protocol handler (DirectReceive=false, and devices that are not ports).
