@@ -193,7 +193,8 @@ TEST_F(FastP2pWire, DataRateAndDelayChangedMidRunTakeEffect)
 TEST_F(FastP2pWire, LongWireHoldsManyFramesInOrder)
 {
     // 100 Gbps over 1 ms: 2000 frames of 100 bytes with the PPP header (8 ns each) are all on
-    // the wire at once, more than a bandwidth-delay estimate for full-size frames would hold.
+    // the wire at once (the ring starts with 8192 slots: 4096 + 2 rounded up; growth and wrap
+    // are ShortWireRingGrowsWhileWrapped's).
     Build(MilliSeconds(1), "100Gbps");
     for (uint32_t i = 0; i < 2000; ++i)
     {
@@ -207,6 +208,33 @@ TEST_F(FastP2pWire, LongWireHoldsManyFramesInOrder)
     for (std::size_t i = 1; i < m_rxTime.size(); ++i)
     {
         EXPECT_EQ(m_rxTime[i] - m_rxTime[i - 1], NanoSeconds(8));
+    }
+}
+
+TEST_F(FastP2pWire, ShortWireRingGrowsWhileWrapped)
+{
+    // 1 Gbps over 10 us: the ring starts with 4 slots (bandwidth-delay 1.2 KiB frames, + 2).
+    // Three frames advance its head by two; a burst of 20 then keeps about 13 on the wire
+    // (10.8 us / 0.8 us), so the ring grows twice with its head not at slot 0.
+    Build(MicroSeconds(10), "1Gbps");
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        SendAt(Seconds(0), 98); // 100 bytes with the PPP header: 800 ns
+    }
+    for (uint32_t i = 0; i < 20; ++i)
+    {
+        SendAt(NanoSeconds(11700), 98);
+    }
+    Simulator::Run();
+    ASSERT_EQ(m_rxUid.size(), 23u);
+    EXPECT_EQ(m_rxUid, m_txUid);
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(m_rxTime[i], MicroSeconds(10) + NanoSeconds(800 * (i + 1))) << i;
+    }
+    for (uint32_t i = 0; i < 20; ++i)
+    {
+        EXPECT_EQ(m_rxTime[3 + i], NanoSeconds(11700 + 800 * (i + 1)) + MicroSeconds(10)) << i;
     }
 }
 

@@ -196,6 +196,7 @@ FabricHostPath::InitPorts()
     // Ipv4::SetUp and SetDown notify the routing protocol, which tells us. (A direct
     // Ipv4Interface::SetUp or SetDown, bypassing Ipv4, is not seen: nothing in ns-3 or this
     // project does that to a fabric port.)
+    NS_ASSERT(m_routing);
     m_routing->SetInterfaceStateCallback(MakeCallback(&FabricHostPath::NotifyInterfaceState, this));
 }
 

@@ -2,6 +2,7 @@
 #ifndef FABRIC_IPV4_ROUTING_H
 #define FABRIC_IPV4_ROUTING_H
 
+#include "ns3/abort.h"
 #include "ns3/ecn-marker.h"
 #include "ns3/fabric-routing.h"
 #include "ns3/ipv4-routing-protocol.h"
@@ -99,7 +100,16 @@ class FabricIpv4Routing : public Ipv4RoutingProtocol
      * instead of asking IPv4 per packet); a null callback removes it.
      */
     using InterfaceStateCallback = Callback<void, uint32_t, bool>;
-    void SetInterfaceStateCallback(InterfaceStateCallback cb) { m_interfaceStateCb = cb; }
+    void SetInterfaceStateCallback(InterfaceStateCallback cb)
+    {
+        // A second listener would silently disconnect the first (a host path sending on a
+        // down interface): refuse it.
+        NS_ABORT_MSG_IF(!cb.IsNull() && !m_interfaceStateCb.IsNull()
+                            && !cb.IsEqual(m_interfaceStateCb),
+                        "FabricIpv4Routing::SetInterfaceStateCallback: one listener only; "
+                        "clear the current one (a null callback) first");
+        m_interfaceStateCb = cb;
+    }
 
   protected:
     void DoDispose() override;

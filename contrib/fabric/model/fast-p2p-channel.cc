@@ -130,7 +130,7 @@ FastP2pChannel::UpdateWires()
     // Only this class's TransmitStart may be skipped, and only while it would do nothing but
     // start the arrival at the peer.
     const bool direct
-        = GetInstanceTypeId() == FastP2pChannel::GetTypeId() && m_txrxPointToPoint.IsEmpty();
+        = typeid(*this) == typeid(FastP2pChannel) && m_txrxPointToPoint.IsEmpty();
     for (uint32_t wire = 0; wire < 2; ++wire)
     {
         m_devices[wire]->SetWire(

@@ -264,6 +264,11 @@ FastP2pNetDevice::FastP2pNetDevice()
 FastP2pNetDevice::~FastP2pNetDevice()
 {
     NS_LOG_FUNCTION(this);
+    // Frames pushed after DoDispose (a peer that still sends) hold a reference each.
+    while (m_ringCount > 0)
+    {
+        PopInbound();
+    }
 }
 
 void
@@ -432,6 +437,20 @@ void
 FastP2pNetDevice::SetWire(FastP2pNetDevice* peer, Time delay, uint32_t peerContext, bool direct)
 {
     NS_LOG_FUNCTION(this << peer << delay << peerContext << direct);
+    if (delay != m_wireDelay && m_node)
+    {
+        // The node's shortest inbound delay (NeedsPull) may change with this one: every port
+        // of the node looks its siblings up again (a delay lowered mid-run must not leave a
+        // pull event out). Rare: attach, and a channel's Delay set.
+        for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
+        {
+            if (auto dev = DynamicCast<FastP2pNetDevice>(m_node->GetDevice(i)))
+            {
+                dev->m_siblings = nullptr;
+                dev->m_siblingsOwner = nullptr;
+            }
+        }
+    }
     m_peer = peer;
     m_wireDelay = delay;
     m_peerContext = peerContext;
@@ -439,9 +458,10 @@ FastP2pNetDevice::SetWire(FastP2pNetDevice* peer, Time delay, uint32_t peerConte
     if (peer != nullptr)
     {
         // Room for the frames the peer can have on the wire toward here at its rate, counted
-        // in 1 KiB frames (acknowledgements are smaller: the ring grows if it must).
+        // in 1 KiB frames, at most 4096 to start with (acknowledgements are smaller, and long wires
+        // rare: the ring grows if it must).
         const double bits = (delay.GetSeconds() * peer->m_bps.GetBitRate());
-        const uint32_t frames = static_cast<uint32_t>(std::min(bits / 8192.0, 65536.0)) + 2;
+        const uint32_t frames = static_cast<uint32_t>(std::min(bits / 8192.0, 4096.0)) + 2;
         if (!m_ring || frames > m_ringMask + 1)
         {
             GrowInbound(frames);
