@@ -90,12 +90,12 @@ def formatters():
                        "the starts, 0.90-1.00 at the ends (2 CPUs); CPU time 97-99% of wall "
                        "time; 31 without a record.* *Acceptance of issue #12, permutation at "
                        "1024 GPUs at least half the hop packet rate at 128 GPUs (1024/128, "
-                       "medians per CPU second / per wall second): zcube udp 1.00 (met) / 1.00 "
-                       "(met); zcube roce 0.48 (NOT met) / 1.00 (met); roft udp 1.00 (met) / "
-                       "1.00 (met); roft roce 1.00 (met) / 1.00 (met); zcube udp fast device "
-                       "1.00 (met) / 1.00 (met); zcube roce fast device 0.48 (NOT met) / 1.00 "
-                       "(met); roft udp fast device 1.00 (met) / 1.00 (met); roft roce fast "
-                       "device 1.00 (met) / 1.00 (met).*"])
+                       "medians per CPU second / per wall second): zcube udp 1.001 (met) / 1.001 "
+                       "(met); zcube roce 0.480 (NOT met) / 1.001 (met); roft udp 1.001 (met) / "
+                       "1.001 (met); roft roce 1.001 (met) / 1.001 (met); zcube udp fast device "
+                       "1.001 (met) / 1.001 (met); zcube roce fast device 0.480 (NOT met) / 1.001 "
+                       "(met); roft udp fast device 1.001 (met) / 1.001 (met); roft roce fast "
+                       "device 1.001 (met) / 1.001 (met).*"])
     # the RoCE rows: medians, the per-round roce/global spread where recorded, the load
     roce = formats.roce_host_path(os.path.join(FIXTURES, "bench-packet-rate-roce"))
     expect(roce[2:4], ["| ZCube permutation | 1000 | 3001 | 3500 | 2500 | 3.50x | 2.95-3.90x (5) "

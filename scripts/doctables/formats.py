@@ -726,7 +726,7 @@ def scaling_acceptance(summaries, small=128, large=1024):
         ratios = []
         for key in ("hop_packets_per_cpu_s", "hop_packets_per_s"):
             x = b[key] / a[key] if a[key] > 0 else 0.0
-            ratios.append(f"{x:.2f} ({'met' if x >= 0.5 else 'NOT met'})")
+            ratios.append(f"{x:.3f} ({'met' if x >= 0.5 else 'NOT met'})")
         parts.append(f"{fab} {tr}{'' if dev == 'p2p' else ' ' + dev + ' device'} "
                      f"{' / '.join(ratios)}")
     if not parts:

@@ -27,6 +27,7 @@
 #include "ns3/pfc-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-size.h"
+#include "ns3/node-list.h"
 #include "ns3/roce-traffic-helper.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/zcube-helper.h"
@@ -236,6 +237,52 @@ TEST_F(LinkDevice, UdpZCubeAndRoftPermutationAndAllReduce)
         CompareUdp([&]()
                    { return RunFabricUdp(Roft16("200KB"), flows, rates, 4096, MicroSeconds(60)); });
     }
+}
+
+TEST_F(LinkDevice, ChannelDelayLoweredMidRunKeepsTheEventOrder)
+{
+    // An all-to-all of 5000-byte messages (a full and a short frame: a short frame arrives
+    // sooner after its start than a full one), every channel's delay lowered to 10 ns (below a
+    // frame's serialization time) at 30 us while no frame is on a wire, and the same
+    // all-to-all again at 40 us: a switch port must then keep its transmit-complete event
+    // whenever a frame may arrive on another port before it frees (the node's shortest
+    // inbound delay is looked up again), so both devices give the same results and no Send is
+    // unforeseen (RunWith checks it). (A delay lowered while frames are on the wire is refused
+    // by the fast device: a frame would overtake another.) This run also passes with the
+    // look-up disabled: the stale case needs a short frame started upstream within a full
+    // frame's transmission that then finds the port busy, which it did not meet.
+    auto flows = Pattern(TrafficPattern::ALLREDUCE, 16, 5000);
+    const size_t first = flows.size();
+    for (size_t i = 0; i < first; ++i)
+    {
+        FlowSpec again = flows[i];
+        again.id = static_cast<uint32_t>(first + i);
+        again.startS = 40e-6;
+        again.srcPort = 0;
+        flows.push_back(again);
+    }
+    const auto rates = LineRateShares(flows, 16);
+    const FabricRunHook lower = [](Ptr<FabricNetwork>, const ApplicationContainer&)
+    {
+        Simulator::Schedule(MicroSeconds(30),
+                            []()
+                            {
+                                for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+                                {
+                                    Ptr<Node> node = NodeList::GetNode(i);
+                                    for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+                                    {
+                                        if (Ptr<Channel> ch = node->GetDevice(d)->GetChannel())
+                                        {
+                                            ch->SetAttribute("Delay", TimeValue(NanoSeconds(10)));
+                                        }
+                                    }
+                                }
+                            });
+    };
+    CompareUdp(
+        [&]()
+        { return RunFabricUdp(Roft16("200KB"), flows, rates, 4096, MicroSeconds(90), lower); });
 }
 
 TEST_F(LinkDevice, LightLoadSavesAnEventPerSwitchHop)
