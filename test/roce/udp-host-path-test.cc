@@ -346,9 +346,9 @@ TEST_F(UdpHostPath, AnInterfaceSetDownThroughIpv4IsLeftToIpv4UntilSetUp)
     // and up again later. The host path keeps the interface state from IPv4's notifications
     // (it does not ask the interface per packet): while the interface is down, the datagrams
     // GPU 3 sends or receives go to IPv4; after the up, the fast path takes them again. The
-    // same flows, links and events as the IPv4 path. (What IPv4 does with them is not
-    // compared with the run's drop accounting: an interface set down by hand, not through a
-    // FabricFailureHelper failure, leaves packets unaccounted on both paths alike.)
+    // same flows, links and events as the IPv4 path, and every packet accounted for: those
+    // GPU 3 receives while down are dropped by IPv4's Receive (its Drop trace), those it
+    // sends by SendRealOut without a trace, which the link monitor counts at SendOutgoing.
     struct Seen
     {
         Ptr<FabricHostPath> path; //!< GPU 3's (of the last run: the fast one)
@@ -415,6 +415,12 @@ TEST_F(UdpHostPath, AnInterfaceSetDownThroughIpv4IsLeftToIpv4UntilSetUp)
     EXPECT_EQ(ipv4.r.sentPackets, fast.r.sentPackets);
     EXPECT_EQ(ipv4.r.deliveredPackets, fast.r.deliveredPackets);
     EXPECT_LT(fast.r.deliveredPackets, fast.r.sentPackets); // the down interface lost some
+    for (const PathRun* run : {&ipv4, &fast})
+    {
+        EXPECT_EQ(run->r.Unaccounted(), 0);
+        EXPECT_EQ(run->r.inFlightPackets, 0);
+        EXPECT_EQ(run->r.drops.at(FabricDropReason::LINK_DOWN), run->r.droppedPackets);
+    }
     EXPECT_EQ(ipv4.r.events, fast.r.events);
     ASSERT_TRUE(seen->path);
     EXPECT_GT(seen->txAtDown, 0u);

@@ -115,6 +115,10 @@ class FabricLinkGuard : public Object
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, const std::string& reason);
     typedef void (*PortStateTracedCallback)(uint32_t port, bool egressUsable, bool ingressUsable);
 
+    /// Whether this guard counts the packets IPv4 discards without a trace on a down interface
+    /// (from the first port it set down on; FabricLinkMonitor counts them otherwise).
+    bool CountsIpv4Discards() const { return m_ipv4 != nullptr; }
+
   protected:
     void DoDispose() override;
 

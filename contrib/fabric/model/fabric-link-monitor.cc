@@ -446,6 +446,28 @@ FabricLinkMonitor::Install(Ptr<FabricNetwork> net)
                                     break;
                                 }
                             }));
+                // ns-3.37's SendRealOut drops a packet whose outgoing interface is down
+                // without its Drop trace (an interface set down through Ipv4::SetDown while
+                // the device's link is up). It is about to, if the interface is down when the
+                // packet is handed to it: sent by this node (SendOutgoing) or forwarded (an
+                // IPv4 switch, UnicastForward).
+                // A FabricLinkGuard that set a port down counts these itself (its own Drop).
+                Ipv4L3Protocol* ip = PeekPointer(l3);
+                Node* at = PeekPointer(node);
+                auto downOut =
+                    [this, ip, at, sw](const Ipv4Header& h, Ptr<const Packet>, uint32_t i)
+                {
+                    if (h.GetProtocol() != 1 && i < ip->GetNInterfaces() && !ip->IsUp(i))
+                    {
+                        Ptr<FabricLinkGuard> guard = at->GetObject<FabricLinkGuard>();
+                        if (!guard || !guard->CountsIpv4Discards())
+                        {
+                            CountDrop(FabricDropReason::LINK_DOWN, sw);
+                        }
+                    }
+                };
+                using OutCallback = Callback<void, const Ipv4Header&, Ptr<const Packet>, uint32_t>;
+                Connect(ip, sw ? "UnicastForward" : "SendOutgoing", OutCallback(downOut));
             }
         }
     }
