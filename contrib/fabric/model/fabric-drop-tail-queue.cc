@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <type_traits>
 
@@ -144,10 +145,10 @@ FabricDropTailQueue::GrowBehind(uint32_t count)
     NS_ABORT_MSG_IF(old && old->capacity > (UINT32_MAX - 1) / 2,
                     "FabricDropTailQueue: too many packets queued");
     const uint32_t capacity = old ? 2 * old->capacity + 1 : 7;
-    auto* r = static_cast<Behind*>(
-        ::operator new(sizeof(Behind) + sizeof(Packet*) * size_t(capacity), LINE));
-    r->first = 0;
-    r->capacity = capacity;
+    // Objects are created in the raw storage (the header, then the slots), as C++17 asks.
+    void* mem = ::operator new(sizeof(Behind) + sizeof(Packet*) * size_t(capacity), LINE);
+    auto* r = ::new (mem) Behind{0, capacity};
+    std::uninitialized_value_construct_n(r->Slots(), capacity);
     if (old)
     {
         for (uint32_t i = 0; i < count; ++i)
