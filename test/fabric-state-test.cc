@@ -203,6 +203,135 @@ TEST(RoutingView, EcmpRehashesOnlyTheFlowsOfTheDeadLink)
     EXPECT_GT(moved, 0u);
 }
 
+namespace
+{
+
+/// Two leaves (one host each) joined through four spines: leaf 0 has four equal-cost uplinks.
+struct FourUplinks
+{
+    std::shared_ptr<FabricGraph> g{std::make_shared<FabricGraph>()};
+    std::vector<uint32_t> uplinks; //!< leaf 0's links to spines 0..3
+
+    FourUplinks()
+    {
+        g->AddNode(FabricRole::HOST, "h0", 0);
+        g->AddNode(FabricRole::HOST, "h1", 0);
+        g->AddNode(FabricRole::SWITCH, "L0", 1);
+        g->AddNode(FabricRole::SWITCH, "L1", 1);
+        for (uint32_t s = 0; s < 4; ++s)
+        {
+            g->AddNode(FabricRole::SWITCH, "S" + std::to_string(s), 2);
+        }
+        g->Connect(0, 2);
+        g->Connect(1, 3);
+        for (uint32_t s = 4; s < 8; ++s)
+        {
+            uplinks.push_back(g->GetNLinks());
+            g->Connect(2, s);
+            g->Connect(3, s);
+        }
+    }
+
+    static FlowKey Key(uint32_t i)
+    {
+        FlowSpec f;
+        f.src = 0;
+        f.dst = 1;
+        f.srcPort = 1024 + i;
+        return f.Key();
+    }
+};
+
+} // namespace
+
+// Local fast failover (the node has learnt the dead port, its groups not recomputed yet) and
+// the recomputed group (ComputeDelay later) pick the same survivor: a flow moves once.
+TEST(RoutingView, EcmpFastFailoverChoiceIsKeptWhenTheGroupIsRecomputed)
+{
+    FourUplinks t;
+    auto r = MakeRouting<EcmpRouting>(t.g, "Seed", UintegerValue(5));
+    std::vector<std::shared_ptr<FabricState>> views;
+    for (uint32_t v = 0; v < t.g->GetNNodes(); ++v)
+    {
+        views.push_back(std::make_shared<FabricState>(t.g));
+        r->SetNodeView(v, views.back());
+    }
+    const uint32_t leaf = 2;
+    const uint32_t deadPort = t.g->GetLink(t.uplinks[0]).port[0];
+    const uint32_t n = 4000;
+    std::vector<uint32_t> before(n);
+    std::vector<uint32_t> failover(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        before[i] = r->SelectPort(leaf, 0, 1, FourUplinks::Key(i));
+    }
+    views[leaf]->FailLink(t.uplinks[0]);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        failover[i] = r->SelectPort(leaf, 0, 1, FourUplinks::Key(i));
+    }
+    r->NotifyNodeConverged(leaf);
+    uint32_t displaced = 0;
+    std::vector<uint32_t> perSurvivor(8, 0);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const uint32_t now = r->SelectPort(leaf, 0, 1, FourUplinks::Key(i));
+        EXPECT_NE(failover[i], deadPort);
+        EXPECT_EQ(now, failover[i]) << "flow " << i << " moved again at convergence";
+        if (before[i] == deadPort)
+        {
+            ++displaced;
+            ++perSurvivor.at(now);
+        }
+        else
+        {
+            EXPECT_EQ(failover[i], before[i]) << "a flow of a live member moved";
+        }
+    }
+    ASSERT_GT(displaced, n / 8);
+    // The displaced flows spread over the three survivors (each gets a fair part).
+    uint32_t used = 0;
+    for (uint32_t c : perSurvivor)
+    {
+        used += c > 0 ? 1 : 0;
+        EXPECT_LT(c, displaced / 2);
+    }
+    EXPECT_EQ(used, 3u);
+}
+
+// A flow displaced by one failure stays where it went when another member fails (resilient
+// groups move only the flows of the member that died), with one view for all nodes.
+TEST(RoutingView, EcmpDisplacedFlowStaysWhenAnotherMemberFails)
+{
+    FourUplinks t;
+    auto r = MakeRouting<EcmpRouting>(t.g, "Seed", UintegerValue(5));
+    const uint32_t leaf = 2;
+    const uint32_t n = 4000;
+    r->GetView()->FailLink(t.uplinks[0]);
+    std::vector<uint32_t> first(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        first[i] = r->SelectPort(leaf, 0, 1, FourUplinks::Key(i));
+    }
+    const uint32_t secondPort = t.g->GetLink(t.uplinks[1]).port[0];
+    r->GetView()->FailLink(t.uplinks[1]);
+    uint32_t moved = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const uint32_t now = r->SelectPort(leaf, 0, 1, FourUplinks::Key(i));
+        if (first[i] == secondPort)
+        {
+            ++moved;
+            EXPECT_NE(now, secondPort);
+        }
+        else
+        {
+            EXPECT_EQ(now, first[i]) << "flow " << i << " moved by a failure of another member";
+        }
+    }
+    EXPECT_GT(moved, 0u);
+}
+
 TEST(RoutingView, ZCubeParallelLinksRehashSingleLinkHasNoRoute)
 {
     ZCubeLayout zl(32, 8, 2);

@@ -408,6 +408,8 @@ EcmpRouting::SelectPort(uint32_t node,
     }
     const FlowKey k = (m_graph->IsHost(node) && !m_hostHashesPorts) ? key.WithoutPorts() : key;
     const uint64_t h = FlowHash(k, NodeSeed(node));
+    // The flow's all-up choice; it stands while it is in the node's set and the node believes
+    // its port usable.
     uint32_t port = NO_PORT;
     if (&t == m_baseTables.get())
     {
@@ -415,9 +417,6 @@ EcmpRouting::SelectPort(uint32_t node,
     }
     else
     {
-        // Resilient hashing: a flow keeps the port it had with everything up while that port
-        // is still a candidate; only flows whose port left the set are rehashed over the
-        // survivors.
         const PortSet base = m_baseTables->At(idx);
         if (base.n > 0)
         {
@@ -427,19 +426,34 @@ EcmpRouting::SelectPort(uint32_t node,
                 port = set.ports[i] == had ? had : NO_PORT;
             }
         }
-        if (port == NO_PORT)
-        {
-            port = set.ports[HashToIndex(FabricMix64(h), n)];
-        }
     }
-    if (!HasNodeViews() || IsPortUp(node, port))
+    if (port != NO_PORT && (!HasNodeViews() || IsPortUp(node, port)))
     {
         return port;
     }
-    // Before the node's groups are recomputed: local fast failover, the flows of the dead
-    // member rehashed over the members the node believes alive.
-    return PickUsable(
-        node, n, [&set](uint32_t i) { return set.ports[i]; }, FabricMix64(FabricMix64(h)));
+    // Displaced (its all-up port left the set, or the node believes it dead and has not
+    // recomputed its groups yet: local fast failover). One rule for both, the highest random
+    // weight over the members the node believes usable: the fast failover's choice is the
+    // one the recomputed group keeps (a set that lost exactly those members), and a later
+    // failure of another member moves no displaced flow again (resilient, as switches with
+    // resilient ECMP groups are).
+    uint32_t best = NO_PORT;
+    uint64_t bestWeight = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const uint32_t p = set.ports[i];
+        if (HasNodeViews() && !IsPortUp(node, p))
+        {
+            continue;
+        }
+        const uint64_t w = FabricMix64(h ^ FabricMix64(uint64_t(p) + 1));
+        if (best == NO_PORT || w > bestWeight || (w == bestWeight && p < best))
+        {
+            best = p;
+            bestWeight = w;
+        }
+    }
+    return best;
 }
 
 } // namespace ns3

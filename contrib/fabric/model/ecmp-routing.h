@@ -20,8 +20,11 @@ namespace ns3
  * View: the equal-cost sets are recomputed over the links the view believes usable (a link
  * counts only while both its directions are usable) whenever the view changes. Hashing is
  * resilient: a flow keeps the port it would take with everything up while that port is still
- * in its equal-cost set, and only flows whose port left the set are rehashed over the
- * survivors (as switches with resilient ECMP groups do).
+ * in its equal-cost set, and only flows whose port left the set (or died before the node
+ * recomputed its sets: local fast failover) move, each to the survivor of highest random weight
+ * (rendezvous hashing of the flow hash and the port), as switches with resilient ECMP groups do:
+ * the fast failover's choice is the one the recomputed set keeps, and a later failure of another
+ * member moves no displaced flow again.
  */
 class EcmpRouting : public FabricRouting
 {
