@@ -715,6 +715,77 @@ TEST(FabricFailureSpec, CodeApiChecksIdsAndRepairs)
     Simulator::Destroy();
 }
 
+// Scheduling from a callback at the instant of an event: the plan check starts from the truth,
+// which holds exactly the events already run, so it must replay only the others, whether the
+// event at this instant has run (callback scheduled after it) or not yet (before it).
+TEST(FabricFailureSpec, ScheduleAtTheInstantOfAnEventReplaysOnlyEventsNotYetApplied)
+{
+    struct Outcome
+    {
+        bool secondRepairRefused{false};
+        bool refailAccepted{false};
+        std::string refailError;
+    };
+
+    for (const bool callbackFirst : {false, true})
+    {
+        SCOPED_TRACE(callbackFirst ? "callback before the event at 10 us"
+                                   : "callback after the event at 10 us");
+        auto g = Chain();
+        FabricNetworkHelper links;
+        auto net = links.Install(g, MakeRouting<EcmpRouting>(g));
+        FabricFailureHelper failures(net);
+        Outcome out;
+        // A: link 0 fails once at 10 us; at 10 us one repair of it is fine, a second is not.
+        auto planA = [&]()
+        {
+            failures.RepairLink(0, MicroSeconds(20));
+            try
+            {
+                failures.RepairLink(0, MicroSeconds(30));
+            }
+            catch (const std::invalid_argument&)
+            {
+                out.secondRepairRefused = true;
+            }
+        };
+        // B: link 1 fails at 5 us and is repaired at 10 us; at 10 us a new failure is valid.
+        auto planB = [&]()
+        {
+            try
+            {
+                failures.FailLink(1, MicroSeconds(40));
+                out.refailAccepted = true;
+            }
+            catch (const std::invalid_argument& e)
+            {
+                out.refailError = e.what();
+            }
+        };
+        if (callbackFirst)
+        {
+            Simulator::Schedule(MicroSeconds(10), planA);
+            Simulator::Schedule(MicroSeconds(10), planB);
+        }
+        failures.FailLink(0, MicroSeconds(10));
+        failures.FailLink(1, MicroSeconds(5));
+        failures.RepairLink(1, MicroSeconds(10));
+        if (!callbackFirst)
+        {
+            Simulator::Schedule(MicroSeconds(10), planA);
+            Simulator::Schedule(MicroSeconds(10), planB);
+        }
+        EXPECT_NO_THROW(Simulator::Run());
+        EXPECT_TRUE(out.secondRepairRefused) << "link 0 failed once: one repair only";
+        EXPECT_TRUE(out.refailAccepted) << out.refailError;
+        const auto& truth = *net->GetState();
+        EXPECT_TRUE(truth.IsDirLinkUp(0) && truth.IsDirLinkUp(1)) << "link 0 repaired at 20 us";
+        EXPECT_FALSE(truth.IsDirLinkUp(2) && truth.IsDirLinkUp(3)) << "link 1 failed at 40 us";
+        EXPECT_EQ(failures.GetEvents().size(), 5u);
+        Simulator::Destroy();
+    }
+}
+
 // Stock ns-3 IPv4 with global routing on every node obeys failures too: the switches' IPv4
 // discards what it forwards into a down interface, counted link-down, and repair restores.
 TEST(FabricFailureGlobalRouting, LinkFailureIsCountedAndRepaired)

@@ -280,7 +280,8 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
 FabricFailureHelper::FabricFailureHelper(Ptr<FabricNetwork> net)
     : m_net(net),
       m_truth(net->GetState()),
-      m_learners(std::make_shared<std::vector<Learner>>())
+      m_learners(std::make_shared<std::vector<Learner>>()),
+      m_applied(std::make_shared<std::vector<uint8_t>>())
 {
     if (!m_truth)
     {
@@ -307,9 +308,19 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
         Bad(event.ToString(),
             "a time not before now (" + std::to_string(Simulator::Now().GetSeconds()) + " s)");
     }
-    // Check the whole plan again in time order: a repair must follow a failure.
-    std::vector<FabricFailureEvent> plan = m_events;
+    // Check the rest of the plan again in time order from the truth: a repair must follow a
+    // failure. The events already applied are in the truth and are skipped by their flag, not
+    // by their time: at the instant of an event, it may have run or not yet.
+    std::vector<FabricFailureEvent> plan;
+    for (size_t i = 0; i < m_events.size(); ++i)
+    {
+        if (!(*m_applied)[i])
+        {
+            plan.push_back(m_events[i]);
+        }
+    }
     plan.push_back(event);
+    // Stable: at one time, the events run in the order scheduled (the new one last).
     std::stable_sort(plan.begin(),
                      plan.end(),
                      [](const FabricFailureEvent& a, const FabricFailureEvent& b)
@@ -318,10 +329,6 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
     scratch.CopyFrom(*m_truth);
     for (const auto& e : plan)
     {
-        if (e.at < Simulator::Now())
-        {
-            continue; // already applied to the truth
-        }
         try
         {
             Apply(e, scratch);
@@ -333,15 +340,19 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
                     + " is not down at that time)");
         }
     }
+    const size_t index = m_events.size();
     m_events.push_back(event);
+    m_applied->push_back(0);
     std::shared_ptr<FabricState> truth = m_truth;
     std::shared_ptr<std::vector<Learner>> learners = m_learners;
+    std::shared_ptr<std::vector<uint8_t>> applied = m_applied;
     Simulator::Schedule(
         event.at - Simulator::Now(),
-        [truth, learners, event]()
+        [truth, learners, applied, index, event]()
         {
             NS_LOG_INFO("t=" << Simulator::Now().As(Time::US) << " " << event.ToString());
             Apply(event, *truth);
+            (*applied)[index] = 1;
             for (const auto& l : *learners)
             {
                 std::shared_ptr<FabricState> view = l.view;

@@ -128,6 +128,9 @@ class FabricFailureHelper
         Time delay;
     };
     std::shared_ptr<std::vector<Learner>> m_learners;
+    /// Per event of m_events: whether it has been applied to the truth (set by the event; the
+    /// plan check replays only the others, also at the instant of an event).
+    std::shared_ptr<std::vector<uint8_t>> m_applied;
 };
 
 } // namespace ns3
