@@ -694,6 +694,45 @@ TEST(FabricFailureSpec, AcceptsAndRejects)
     EXPECT_EQ(again[0].Element(), "nic:1/0");
 }
 
+// A repair names the failed element as its failure did (same kind and id): the state alone
+// would take a directed link's repair for one direction of a failed link (leaving the link
+// half down), or a node's repair for a failed switch.
+TEST(FabricFailureSpec, RepairMustNameTheFailedElementsKindAndId)
+{
+    const auto g = Chain(); // 4 nodes (hosts 0, 1; switches 2, 3), 3 links
+    const std::vector<std::pair<std::string, std::string>> refused{
+        {"link:0@1us,repair:dirlink:0@2us", "repair:dirlink:0@2us"},
+        {"link:0@1us,repair:dirlink:0@2us,repair:dirlink:1@2us", "repair:dirlink:0@2us"},
+        {"dirlink:0@1us,dirlink:1@1us,repair:link:0@2us", "repair:link:0@2us"},
+        {"switch:2@1us,repair:node:2@2us", "repair:node:2@2us"},
+        {"nic:0/0@1us,repair:link:0@2us", "repair:link:0@2us"},
+    };
+    for (const auto& [spec, token] : refused)
+    {
+        SCOPED_TRACE("spec '" + spec + "'");
+        try
+        {
+            FabricFailureHelper::Parse(spec, *g);
+            ADD_FAILURE() << "accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            // The token as the user spelt it, and what was expected.
+            const std::string what = e.what();
+            EXPECT_NE(what.find("token '" + token + "'"), std::string::npos) << what;
+            EXPECT_NE(what.find("same kind and id"), std::string::npos) << what;
+        }
+    }
+    // Overlapping failures of different kinds, each repaired by its own kind: accepted.
+    for (const std::string spec :
+         {"link:0@1us,dirlink:0@2us,repair:dirlink:0@3us,repair:link:0@4us",
+          "node:2@1us,switch:2@1us,repair:switch:2@2us,repair:node:2@3us",
+          "nic:0/0@1us,link:0@1us,repair:link:0@2us,repair:nic:0/0@3us"})
+    {
+        EXPECT_NO_THROW(FabricFailureHelper::Parse(spec, *g)) << spec;
+    }
+}
+
 // The code API checks the same things as the grammar.
 TEST(FabricFailureSpec, CodeApiChecksIdsAndRepairs)
 {

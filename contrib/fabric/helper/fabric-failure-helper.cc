@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -177,6 +178,7 @@ std::vector<FabricFailureEvent>
 FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
 {
     std::vector<FabricFailureEvent> out;
+    std::vector<std::string> tokens; // as spelt, for the errors
     if (spec.empty())
     {
         Bad(spec, std::string("at least one event ") + GRAMMAR);
@@ -250,8 +252,11 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
         }
         Check(e, g, token);
         out.push_back(e);
+        tokens.push_back(token);
     }
-    // Every repair must follow a failure of the same element, in time order.
+    // Every repair must follow a failure of the same element, in time order, named the same
+    // way: the state alone would take repair:dirlink:D for one direction of a failed link:L
+    // (and leave the link half down), or repair:node:N for switch:N.
     std::vector<size_t> order(out.size());
     for (size_t i = 0; i < order.size(); ++i)
     {
@@ -261,17 +266,35 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
         order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].at < out[b].at; });
     auto graph = std::make_shared<FabricGraph>(g);
     FabricState scratch(graph);
+    std::map<std::string, uint32_t> inForce; // failures not yet repaired, by Element()
     for (size_t i : order)
     {
+        const FabricFailureEvent& e = out[i];
         try
         {
-            Apply(out[i], scratch);
+            Apply(e, scratch);
         }
         catch (const std::invalid_argument&)
         {
-            Bad(out[i].ToString(),
-                "a repair of an element failed earlier (" + out[i].Element()
+            Bad(tokens[i],
+                "a repair of an element failed earlier (" + e.Element()
                     + " is not down at that time)");
+        }
+        uint32_t& n = inForce[e.Element()];
+        if (!e.repair)
+        {
+            ++n;
+        }
+        else if (n == 0)
+        {
+            Bad(tokens[i],
+                "a repair naming a failed element as its failure did, same kind and id (no "
+                "failure of "
+                    + e.Element() + " is in force at that time)");
+        }
+        else
+        {
+            --n;
         }
     }
     return out;
