@@ -24,6 +24,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 using namespace ns3;
@@ -421,6 +423,70 @@ TEST_P(FabricFailure, HostEgressOnlyFailureStillReceives)
     EXPECT_LT(r.flows[1].rxBytes, r.flows[1].txBytes) << "out of the host: lost";
     EXPECT_EQ(r.droppedPackets, Drops(r, FabricDropReason::LINK_DOWN));
     EXPECT_EQ(*up, std::vector<bool>{true}) << "the interface stays up";
+}
+
+// A one-way failure of a host's egress, repaired: the host keeps sending into the dead
+// direction (its interface stays up), and every frame whose first bit left before the repair
+// is lost there (link-down at the switch), also the last ones, which arrive after the repair.
+TEST_P(FabricFailure, OneWayFailureLosesFramesSentIntoItThatArriveAfterTheRepair)
+{
+    auto g = Chain();
+    auto routing = MakeRouting<EcmpRouting>(g);
+    auto net = Install(g, routing);
+    const uint32_t out0 = g->GetEgressDirLink(0, 0);
+    const Time down = MicroSeconds(20);
+    const Time up = MicroSeconds(40);
+    FabricFailureHelper failures(net);
+    failures.Schedule("dirlink:" + std::to_string(out0)
+                      + "@20us,repair:dirlink:" + std::to_string(out0) + "@40us");
+    auto txStart = std::make_shared<std::map<uint64_t, Time>>();
+    auto lostAt = std::make_shared<std::map<uint64_t, Time>>();
+    auto intact = std::make_shared<std::set<uint64_t>>();
+    auto r = RunFabricUdp(
+        net,
+        {Flow(0, 0, 1, 200, 49152)},
+        {100e9},
+        PAYLOAD,
+        Time(0),
+        [&](Ptr<FabricNetwork> n, const ApplicationContainer&)
+        {
+            n->GetDevice(0, 0)->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [txStart](Ptr<const Packet> p)
+                    { txStart->emplace(p->GetUid(), Simulator::Now()); }));
+            Ptr<NetDevice> s2in = n->GetDevice(2, 0);
+            s2in->TraceConnectWithoutContext("PhyRxDrop",
+                                             Callback<void, Ptr<const Packet>>(
+                                                 [lostAt](Ptr<const Packet> p) {
+                                                     lostAt->emplace(p->GetUid(), Simulator::Now());
+                                                 }));
+            s2in->TraceConnectWithoutContext(
+                "MacRx",
+                Callback<void, Ptr<const Packet>>([intact](Ptr<const Packet> p)
+                                                  { intact->insert(p->GetUid()); }));
+        });
+    ExpectAccounted(r);
+    EXPECT_EQ(r.droppedPackets, Drops(r, FabricDropReason::LINK_DOWN));
+    uint32_t sentInto = 0;
+    uint32_t lostAfterRepair = 0;
+    for (const auto& [uid, t] : *txStart)
+    {
+        if (t < down || t >= up)
+        {
+            continue;
+        }
+        ++sentInto;
+        EXPECT_EQ(intact->count(uid), 0u) << "frame sent at " << t.As(Time::NS) << " arrived";
+        auto it = lostAt->find(uid);
+        if (it != lostAt->end() && it->second >= up)
+        {
+            ++lostAfterRepair;
+        }
+    }
+    EXPECT_GT(sentInto, 50u) << "the host kept sending into the dead direction";
+    EXPECT_GT(lostAfterRepair, 0u) << "some of those arrive after the repair";
+    EXPECT_GT(intact->size(), 100u) << "delivery before the failure and after the repair";
 }
 
 // Overlapping failures of a link and its switch: the port is usable again only after both
