@@ -24,6 +24,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 using namespace ns3;
@@ -423,6 +425,70 @@ TEST_P(FabricFailure, HostEgressOnlyFailureStillReceives)
     EXPECT_EQ(*up, std::vector<bool>{true}) << "the interface stays up";
 }
 
+// A one-way failure of a host's egress, repaired: the host keeps sending into the dead
+// direction (its interface stays up), and every frame whose first bit left before the repair
+// is lost there (link-down at the switch), also the last ones, which arrive after the repair.
+TEST_P(FabricFailure, OneWayFailureLosesFramesSentIntoItThatArriveAfterTheRepair)
+{
+    auto g = Chain();
+    auto routing = MakeRouting<EcmpRouting>(g);
+    auto net = Install(g, routing);
+    const uint32_t out0 = g->GetEgressDirLink(0, 0);
+    const Time down = MicroSeconds(20);
+    const Time up = MicroSeconds(40);
+    FabricFailureHelper failures(net);
+    failures.Schedule("dirlink:" + std::to_string(out0)
+                      + "@20us,repair:dirlink:" + std::to_string(out0) + "@40us");
+    auto txStart = std::make_shared<std::map<uint64_t, Time>>();
+    auto lostAt = std::make_shared<std::map<uint64_t, Time>>();
+    auto intact = std::make_shared<std::set<uint64_t>>();
+    auto r = RunFabricUdp(
+        net,
+        {Flow(0, 0, 1, 200, 49152)},
+        {100e9},
+        PAYLOAD,
+        Time(0),
+        [&](Ptr<FabricNetwork> n, const ApplicationContainer&)
+        {
+            n->GetDevice(0, 0)->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [txStart](Ptr<const Packet> p)
+                    { txStart->emplace(p->GetUid(), Simulator::Now()); }));
+            Ptr<NetDevice> s2in = n->GetDevice(2, 0);
+            s2in->TraceConnectWithoutContext("PhyRxDrop",
+                                             Callback<void, Ptr<const Packet>>(
+                                                 [lostAt](Ptr<const Packet> p) {
+                                                     lostAt->emplace(p->GetUid(), Simulator::Now());
+                                                 }));
+            s2in->TraceConnectWithoutContext(
+                "MacRx",
+                Callback<void, Ptr<const Packet>>([intact](Ptr<const Packet> p)
+                                                  { intact->insert(p->GetUid()); }));
+        });
+    ExpectAccounted(r);
+    EXPECT_EQ(r.droppedPackets, Drops(r, FabricDropReason::LINK_DOWN));
+    uint32_t sentInto = 0;
+    uint32_t lostAfterRepair = 0;
+    for (const auto& [uid, t] : *txStart)
+    {
+        if (t < down || t >= up)
+        {
+            continue;
+        }
+        ++sentInto;
+        EXPECT_EQ(intact->count(uid), 0u) << "frame sent at " << t.As(Time::NS) << " arrived";
+        auto it = lostAt->find(uid);
+        if (it != lostAt->end() && it->second >= up)
+        {
+            ++lostAfterRepair;
+        }
+    }
+    EXPECT_GT(sentInto, 50u) << "the host kept sending into the dead direction";
+    EXPECT_GT(lostAfterRepair, 0u) << "some of those arrive after the repair";
+    EXPECT_GT(intact->size(), 100u) << "delivery before the failure and after the repair";
+}
+
 // Overlapping failures of a link and its switch: the port is usable again only after both
 // repairs, in either order.
 TEST_P(FabricFailure, OverlappingLinkAndSwitchFailures)
@@ -694,6 +760,45 @@ TEST(FabricFailureSpec, AcceptsAndRejects)
     EXPECT_EQ(again[0].Element(), "nic:1/0");
 }
 
+// A repair names the failed element as its failure did (same kind and id): the state alone
+// would take a directed link's repair for one direction of a failed link (leaving the link
+// half down), or a node's repair for a failed switch.
+TEST(FabricFailureSpec, RepairMustNameTheFailedElementsKindAndId)
+{
+    const auto g = Chain(); // 4 nodes (hosts 0, 1; switches 2, 3), 3 links
+    const std::vector<std::pair<std::string, std::string>> refused{
+        {"link:0@1us,repair:dirlink:0@2us", "repair:dirlink:0@2us"},
+        {"link:0@1us,repair:dirlink:0@2us,repair:dirlink:1@2us", "repair:dirlink:0@2us"},
+        {"dirlink:0@1us,dirlink:1@1us,repair:link:0@2us", "repair:link:0@2us"},
+        {"switch:2@1us,repair:node:2@2us", "repair:node:2@2us"},
+        {"nic:0/0@1us,repair:link:0@2us", "repair:link:0@2us"},
+    };
+    for (const auto& [spec, token] : refused)
+    {
+        SCOPED_TRACE("spec '" + spec + "'");
+        try
+        {
+            FabricFailureHelper::Parse(spec, *g);
+            ADD_FAILURE() << "accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            // The token as the user spelt it, and what was expected.
+            const std::string what = e.what();
+            EXPECT_NE(what.find("token '" + token + "'"), std::string::npos) << what;
+            EXPECT_NE(what.find("same kind and id"), std::string::npos) << what;
+        }
+    }
+    // Overlapping failures of different kinds, each repaired by its own kind: accepted.
+    for (const std::string spec :
+         {"link:0@1us,dirlink:0@2us,repair:dirlink:0@3us,repair:link:0@4us",
+          "node:2@1us,switch:2@1us,repair:switch:2@2us,repair:node:2@3us",
+          "nic:0/0@1us,link:0@1us,repair:link:0@2us,repair:nic:0/0@3us"})
+    {
+        EXPECT_NO_THROW(FabricFailureHelper::Parse(spec, *g)) << spec;
+    }
+}
+
 // The code API checks the same things as the grammar.
 TEST(FabricFailureSpec, CodeApiChecksIdsAndRepairs)
 {
@@ -713,6 +818,77 @@ TEST(FabricFailureSpec, CodeApiChecksIdsAndRepairs)
     failures.RepairNicPort(0, 0, MicroSeconds(8));
     EXPECT_EQ(failures.GetEvents().size(), 5u);
     Simulator::Destroy();
+}
+
+// Scheduling from a callback at the instant of an event: the plan check starts from the truth,
+// which holds exactly the events already run, so it must replay only the others, whether the
+// event at this instant has run (callback scheduled after it) or not yet (before it).
+TEST(FabricFailureSpec, ScheduleAtTheInstantOfAnEventReplaysOnlyEventsNotYetApplied)
+{
+    struct Outcome
+    {
+        bool secondRepairRefused{false};
+        bool refailAccepted{false};
+        std::string refailError;
+    };
+
+    for (const bool callbackFirst : {false, true})
+    {
+        SCOPED_TRACE(callbackFirst ? "callback before the event at 10 us"
+                                   : "callback after the event at 10 us");
+        auto g = Chain();
+        FabricNetworkHelper links;
+        auto net = links.Install(g, MakeRouting<EcmpRouting>(g));
+        FabricFailureHelper failures(net);
+        Outcome out;
+        // A: link 0 fails once at 10 us; at 10 us one repair of it is fine, a second is not.
+        auto planA = [&]()
+        {
+            failures.RepairLink(0, MicroSeconds(20));
+            try
+            {
+                failures.RepairLink(0, MicroSeconds(30));
+            }
+            catch (const std::invalid_argument&)
+            {
+                out.secondRepairRefused = true;
+            }
+        };
+        // B: link 1 fails at 5 us and is repaired at 10 us; at 10 us a new failure is valid.
+        auto planB = [&]()
+        {
+            try
+            {
+                failures.FailLink(1, MicroSeconds(40));
+                out.refailAccepted = true;
+            }
+            catch (const std::invalid_argument& e)
+            {
+                out.refailError = e.what();
+            }
+        };
+        if (callbackFirst)
+        {
+            Simulator::Schedule(MicroSeconds(10), planA);
+            Simulator::Schedule(MicroSeconds(10), planB);
+        }
+        failures.FailLink(0, MicroSeconds(10));
+        failures.FailLink(1, MicroSeconds(5));
+        failures.RepairLink(1, MicroSeconds(10));
+        if (!callbackFirst)
+        {
+            Simulator::Schedule(MicroSeconds(10), planA);
+            Simulator::Schedule(MicroSeconds(10), planB);
+        }
+        EXPECT_NO_THROW(Simulator::Run());
+        EXPECT_TRUE(out.secondRepairRefused) << "link 0 failed once: one repair only";
+        EXPECT_TRUE(out.refailAccepted) << out.refailError;
+        const auto& truth = *net->GetState();
+        EXPECT_TRUE(truth.IsDirLinkUp(0) && truth.IsDirLinkUp(1)) << "link 0 repaired at 20 us";
+        EXPECT_FALSE(truth.IsDirLinkUp(2) && truth.IsDirLinkUp(3)) << "link 1 failed at 40 us";
+        EXPECT_EQ(failures.GetEvents().size(), 5u);
+        Simulator::Destroy();
+    }
 }
 
 // Stock ns-3 IPv4 with global routing on every node obeys failures too: the switches' IPv4

@@ -9,16 +9,19 @@
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/ocs-cluster-helper.h"
 #include "ns3/ocs-configurator.h"
 #include "ns3/ocs-controller.h"
 #include "ns3/ocs-reconfig-run.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/pfc-network.h"
 #include "ns3/roce-sender.h"
 #include "ns3/roce-traffic-helper.h"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <iomanip>
 #include <map>
 
@@ -362,11 +365,15 @@ struct PolicyRun
     uint64_t darkDrops{0};
 };
 
+/// Called by RunPolicy before the run is scheduled (lossless: the PfcNetwork, else null).
+using PolicyProbe = std::function<void(Ptr<OcsFabric>, Ptr<PfcNetwork>)>;
+
 /// Uniform 4 EGs x 3 ports, 2 hosts per EG, Ring(); the hosts of EG 0 and EG 2, and of EG 1
 /// and EG 3, exchange 4 MB flows (two flows per direction on each of the two links OCS 1
-/// carries, so their EG ports queue); OCS 1 changes at 100 us (RingChanged).
+/// carries, so their EG ports queue); OCS 1 changes at 100 us (RingChanged). \p probe can
+/// schedule its own events (those at 100 us run before the request).
 PolicyRun
-RunPolicy(const std::string& policy, bool lossless)
+RunPolicy(const std::string& policy, bool lossless, const PolicyProbe& probe = {})
 {
     OcsWiring w(OcsWiringType::UNIFORM, 4, 3);
     OcsClusterHelper helper;
@@ -380,11 +387,16 @@ RunPolicy(const std::string& policy, bool lossless)
         pfc.ConfigureLinks(helper.GetLinkHelper());
     }
     Ptr<OcsFabric> f = helper.Install(w);
+    Ptr<PfcNetwork> pfcNet;
     if (lossless)
     {
-        pfc.Install(f->GetNetwork());
+        pfcNet = pfc.Install(f->GetNetwork());
     }
     f->SetCircuits(Ring());
+    if (probe)
+    {
+        probe(f, pfcNet);
+    }
     PolicyRun out;
     f->SetReconfigurationDoneCallback(Callback<void, const OcsReconfigRecord&>(
         [&out](const OcsReconfigRecord& rec)
@@ -468,6 +480,106 @@ TEST_F(OcsNet, PausePolicyHoldsChangedCircuitsAndLosesNothingToDarkCircuits)
         EXPECT_EQ(runs.at("drain").darkDrops, 0u);
         EXPECT_GT(runs.at("drain").rec.Stall(), pause.rec.Stall());
     }
+}
+
+TEST_F(OcsNet, PausePolicyKeepsHeldFramesInTheLosslessBufferOfTheirIngressPort)
+{
+    // Pause on a PFC cluster: the frames an EG holds over the dark window are in its buffer,
+    // so they stay charged to the ports they came in on (which go on pausing their upstreams)
+    // and are forwarded afterwards as frames arriving on those ports. The withdrawn ports
+    // (whose links are dark) never get a charge: a pause they sent would reach no upstream.
+    struct Sample
+    {
+        Time at;
+        uint64_t charged{0};     //!< bytes charged to all ingress ports of the EGs
+        uint64_t queued{0};      //!< data bytes in the EGs' egress queues
+        uint64_t held{0};        //!< PfcSwitch::GetHeldBytes of the EGs
+        uint64_t onWithdrawn{0}; //!< bytes charged to the withdrawn ports' ingress
+    };
+
+    auto samples = std::make_shared<std::vector<Sample>>();
+    const PolicyProbe probe = [samples](Ptr<OcsFabric> f, Ptr<PfcNetwork> pfcNet)
+    {
+        const FabricGraph& g = f->GetNetwork()->GetGraph();
+        // The EG ports of the links OCS 1 carries before the request (RingChanged withdraws
+        // all of them and brings up other links).
+        std::vector<std::pair<uint32_t, uint32_t>> withdrawn;
+        for (uint32_t i = 0; i < f->GetLogicalLinks().size(); ++i)
+        {
+            const OcsLogicalLink& l = f->GetLogicalLinks()[i];
+            if (l.dir[0].ocs == 1 && f->IsLinkUp(i))
+            {
+                const FabricLink& fl = g.GetLink(l.link);
+                withdrawn.emplace_back(fl.node[0], fl.port[0]);
+                withdrawn.emplace_back(fl.node[1], fl.port[1]);
+            }
+        }
+        ASSERT_EQ(withdrawn.size(), 4u);
+        auto take = [samples, f, pfcNet, withdrawn, &g]()
+        {
+            Sample s;
+            s.at = Simulator::Now();
+            for (uint32_t e = 0; e < 4; ++e)
+            {
+                const uint32_t node = f->GetEgNode(e);
+                Ptr<PfcSwitch> sw = pfcNet->GetSwitch(node);
+                s.held += sw->GetHeldBytes();
+                for (uint32_t p = 0; p < g.GetNPorts(node); ++p)
+                {
+                    s.charged += sw->GetIngressBytes(p);
+                    auto q = DynamicCast<PfcQueue>(
+                        FabricLinkDevice::GetQueue(f->GetNetwork()->GetDevice(node, p)));
+                    for (uint64_t b : q->GetBytesByIngress(PfcQueue::DATA))
+                    {
+                        s.queued += b;
+                    }
+                }
+            }
+            for (const auto& [node, port] : withdrawn)
+            {
+                s.onWithdrawn += pfcNet->GetSwitch(node)->GetIngressBytes(port);
+            }
+            samples->push_back(s);
+        };
+        // At 100 us just before the request, then in the same instant just after it (the
+        // frames are taken into the hold, nothing has moved), then every 0.5 us to 200 us.
+        Simulator::Schedule(MicroSeconds(100),
+                            [take]()
+                            {
+                                take();
+                                Simulator::ScheduleNow(take);
+                            });
+        for (uint32_t k = 1; k <= 200; ++k)
+        {
+            Simulator::Schedule(MicroSeconds(100) + NanoSeconds(500 * k), take);
+        }
+    };
+    const PolicyRun run = RunPolicy("pause", true, probe);
+    ASSERT_TRUE(run.done);
+    ExpectAccounted(run.r);
+    EXPECT_EQ(run.r.droppedPackets, 0u);
+    ASSERT_GT(run.rec.heldPackets, 0u);
+    ASSERT_EQ(samples->size(), 202u);
+    const Sample& before = (*samples)[0];
+    const Sample& after = (*samples)[1];
+    EXPECT_GT(before.queued, 100000u) << "the EG ports queued before the request";
+    EXPECT_EQ(after.charged, before.charged) << "holding takes no bytes out of the buffer";
+    EXPECT_GT(after.held, 0u);
+    uint64_t heldInWindow = 0;
+    for (const Sample& s : *samples)
+    {
+        SCOPED_TRACE("at " + std::to_string(s.at.GetNanoSeconds()) + " ns");
+        // Everything charged is queued or held: the held frames are in the buffer.
+        EXPECT_EQ(s.charged, s.queued + s.held);
+        EXPECT_EQ(s.onWithdrawn, 0u);
+        if (s.at > run.rec.requested && s.at < run.rec.end)
+        {
+            EXPECT_GT(s.held, 0u) << "held over the whole dark window";
+            heldInWindow = std::max(heldInWindow, s.held);
+        }
+    }
+    EXPECT_GT(heldInWindow, 100000u);
+    EXPECT_EQ(samples->back().held, 0u) << "all released";
 }
 
 TEST_F(OcsNet, StallIsSwitchingPlusRestorationForTwoSettings)

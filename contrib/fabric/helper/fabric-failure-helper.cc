@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -177,6 +178,7 @@ std::vector<FabricFailureEvent>
 FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
 {
     std::vector<FabricFailureEvent> out;
+    std::vector<std::string> tokens; // as spelt, for the errors
     if (spec.empty())
     {
         Bad(spec, std::string("at least one event ") + GRAMMAR);
@@ -250,8 +252,11 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
         }
         Check(e, g, token);
         out.push_back(e);
+        tokens.push_back(token);
     }
-    // Every repair must follow a failure of the same element, in time order.
+    // Every repair must follow a failure of the same element, in time order, named the same
+    // way: the state alone would take repair:dirlink:D for one direction of a failed link:L
+    // (and leave the link half down), or repair:node:N for switch:N.
     std::vector<size_t> order(out.size());
     for (size_t i = 0; i < order.size(); ++i)
     {
@@ -261,17 +266,35 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
         order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].at < out[b].at; });
     auto graph = std::make_shared<FabricGraph>(g);
     FabricState scratch(graph);
+    std::map<std::string, uint32_t> inForce; // failures not yet repaired, by Element()
     for (size_t i : order)
     {
+        const FabricFailureEvent& e = out[i];
         try
         {
-            Apply(out[i], scratch);
+            Apply(e, scratch);
         }
         catch (const std::invalid_argument&)
         {
-            Bad(out[i].ToString(),
-                "a repair of an element failed earlier (" + out[i].Element()
+            Bad(tokens[i],
+                "a repair of an element failed earlier (" + e.Element()
                     + " is not down at that time)");
+        }
+        uint32_t& n = inForce[e.Element()];
+        if (!e.repair)
+        {
+            ++n;
+        }
+        else if (n == 0)
+        {
+            Bad(tokens[i],
+                "a repair naming a failed element as its failure did, same kind and id (no "
+                "failure of "
+                    + e.Element() + " is in force at that time)");
+        }
+        else
+        {
+            --n;
         }
     }
     return out;
@@ -280,7 +303,8 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
 FabricFailureHelper::FabricFailureHelper(Ptr<FabricNetwork> net)
     : m_net(net),
       m_truth(net->GetState()),
-      m_learners(std::make_shared<std::vector<Learner>>())
+      m_learners(std::make_shared<std::vector<Learner>>()),
+      m_applied(std::make_shared<std::vector<uint8_t>>())
 {
     if (!m_truth)
     {
@@ -307,9 +331,19 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
         Bad(event.ToString(),
             "a time not before now (" + std::to_string(Simulator::Now().GetSeconds()) + " s)");
     }
-    // Check the whole plan again in time order: a repair must follow a failure.
-    std::vector<FabricFailureEvent> plan = m_events;
+    // Check the rest of the plan again in time order from the truth: a repair must follow a
+    // failure. The events already applied are in the truth and are skipped by their flag, not
+    // by their time: at the instant of an event, it may have run or not yet.
+    std::vector<FabricFailureEvent> plan;
+    for (size_t i = 0; i < m_events.size(); ++i)
+    {
+        if (!(*m_applied)[i])
+        {
+            plan.push_back(m_events[i]);
+        }
+    }
     plan.push_back(event);
+    // Stable: at one time, the events run in the order scheduled (the new one last).
     std::stable_sort(plan.begin(),
                      plan.end(),
                      [](const FabricFailureEvent& a, const FabricFailureEvent& b)
@@ -318,10 +352,6 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
     scratch.CopyFrom(*m_truth);
     for (const auto& e : plan)
     {
-        if (e.at < Simulator::Now())
-        {
-            continue; // already applied to the truth
-        }
         try
         {
             Apply(e, scratch);
@@ -333,15 +363,19 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
                     + " is not down at that time)");
         }
     }
+    const size_t index = m_events.size();
     m_events.push_back(event);
+    m_applied->push_back(0);
     std::shared_ptr<FabricState> truth = m_truth;
     std::shared_ptr<std::vector<Learner>> learners = m_learners;
+    std::shared_ptr<std::vector<uint8_t>> applied = m_applied;
     Simulator::Schedule(
         event.at - Simulator::Now(),
-        [truth, learners, event]()
+        [truth, learners, applied, index, event]()
         {
             NS_LOG_INFO("t=" << Simulator::Now().As(Time::US) << " " << event.ToString());
             Apply(event, *truth);
+            (*applied)[index] = 1;
             for (const auto& l : *learners)
             {
                 std::shared_ptr<FabricState> view = l.view;

@@ -66,8 +66,10 @@ struct FabricFailureEvent
  * link:12@50us,switch:40@2ms,dirlink:25@1ms,nic:3/1@1ms,repair:link:12@5ms.
  * Events at the same time apply in the order given. Ids are checked against the graph, the
  * time must be representable at the simulator's resolution (no silent truncation), and each
- * repair must follow a failure of the same element; otherwise std::invalid_argument names the
- * token and what was expected.
+ * repair must follow a failure of the same element, named with the same kind and id (a
+ * link:L failure is repaired by repair:link:L, not by repairs of its directed links; a
+ * switch:N failure by repair:switch:N, not repair:node:N); otherwise std::invalid_argument
+ * names the token and what was expected.
  */
 class FabricFailureHelper
 {
@@ -94,7 +96,7 @@ class FabricFailureHelper
 
     /**
      * Parse \p spec against \p graph, checking ids, times and that every repair follows a
-     * failure of the same element.
+     * failure of the same element, of the same kind and id.
      * \throws std::invalid_argument naming the token and what was expected
      */
     static std::vector<FabricFailureEvent> Parse(const std::string& spec, const FabricGraph& graph);
@@ -128,6 +130,9 @@ class FabricFailureHelper
         Time delay;
     };
     std::shared_ptr<std::vector<Learner>> m_learners;
+    /// Per event of m_events: whether it has been applied to the truth (set by the event; the
+    /// plan check replays only the others, also at the instant of an event).
+    std::shared_ptr<std::vector<uint8_t>> m_applied;
 };
 
 } // namespace ns3

@@ -186,6 +186,7 @@ FabricLinkGuard::Bind(Ptr<Node> node,
     m_ingressUp.resize(n);
     m_wentDown.assign(n, 0);
     m_ingressDownAt.assign(n, Time(0));
+    m_ingressUpAt.assign(n, Time(0));
     m_ingressDelay.resize(n);
     m_ingressRate.resize(n);
     m_rxClaim.assign(n, 0);
@@ -312,6 +313,10 @@ FabricLinkGuard::IngressChanged(uint32_t port)
         m_ingressDownAt[port] = Simulator::Now();
         EnsureErrorModel(port);
     }
+    else
+    {
+        m_ingressUpAt[port] = Simulator::Now();
+    }
     SetInterface(port, up || m_egressUp[port] != 0);
     m_portStateTrace(port, m_egressUp[port] != 0, up);
 }
@@ -331,10 +336,14 @@ FabricLinkGuard::RxBlocked(uint32_t port, Ptr<const Packet> p)
     bool blocked = !m_truth->IsDirLinkUsable(m_ingress[port]);
     if (!blocked && m_wentDown[port])
     {
-        // Repaired since: a packet whose first bit left before the link went down was lost.
+        // Repaired since: a packet whose first bit left before the repair went (at least in
+        // part) into a dead link and is lost, whether it left before the link went down or
+        // while it was down (a host whose egress alone failed keeps sending: its interface
+        // stays up).
         const Time inFlight
             = m_ingressDelay[port] + m_ingressRate[port].CalculateBytesTxTime(p->GetSize());
-        blocked = Simulator::Now() - m_ingressDownAt[port] <= inFlight;
+        const Time txStart = Simulator::Now() - inFlight;
+        blocked = txStart <= m_ingressDownAt[port] || txStart < m_ingressUpAt[port];
     }
     if (blocked)
     {

@@ -62,11 +62,12 @@ class FabricLinkErrorModel : public ErrorModel
  * down), the packets queued on the port's device are removed and dropped (reason
  * FabricDropReason::LINK_DOWN), and, on a node with IPv4, the port's interface is set down
  * (Ipv4::SetDown, so the routing protocol's NotifyInterfaceDown runs); repair sets it up
- * again. Packets arriving over a link that is unusable, or that was on the wire when it went
- * down, are dropped at the receiving device by a FabricLinkErrorModel (link-down as well),
- * which the guard sets on the device when the link first becomes unusable (a user's own
- * receive error model, set on the device before that, becomes its inner model).
- * The switch fast path checks IsPortUsable before sending.
+ * again. Packets arriving over a link that is unusable, or whose first bit left before its
+ * last repair (on the wire when it went down, or sent into it while it was down, e.g. by a
+ * host whose egress alone failed), are dropped at the receiving device by a FabricLinkErrorModel
+ * (link-down as well), which the guard sets on the device when the link first becomes unusable (a
+ * user's own receive error model, set on the device before that, becomes its inner model). The
+ * switch fast path checks IsPortUsable before sending.
  *
  * Trace sources (Config paths /NodeList/<i>/$ns3::FabricLinkGuard/<name>):
  * - StateChange: a change of this node, or of a directed link leaving it (each change of the
@@ -152,6 +153,7 @@ class FabricLinkGuard : public Object
     std::vector<uint8_t> m_ingressUp;    //!< last seen state of each port's ingress
     std::vector<uint8_t> m_wentDown;     //!< the ingress link has failed at least once
     std::vector<Time> m_ingressDownAt;   //!< when the ingress link last became unusable
+    std::vector<Time> m_ingressUpAt;     //!< when it last became usable again (repair)
     std::vector<Time> m_ingressDelay;    //!< propagation delay of the ingress link
     std::vector<DataRate> m_ingressRate; //!< line rate of the peer's transmitting device
     std::vector<uint8_t> m_rxClaim;

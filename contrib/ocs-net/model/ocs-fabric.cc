@@ -6,6 +6,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-switch-forwarder.h"
 #include "ns3/log.h"
+#include "ns3/pfc-switch.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue.h"
@@ -387,14 +388,26 @@ OcsFabric::HoldChanged()
         const FabricLink& fl = g.GetLink(m_links[i].link);
         for (uint32_t end = 0; end < 2; ++end)
         {
-            Ptr<Queue<Packet>> q
-                = FabricLinkDevice::GetQueue(m_net->GetDevice(fl.node[end], fl.port[end]));
+            const uint32_t node = fl.node[end];
+            const uint32_t port = fl.port[end];
+            // On a lossless EG the frames stay in its buffer, charged to the ports they came
+            // in on, so those ports go on pausing their upstreams over the dark window.
+            if (Ptr<PfcSwitch> pfc = m_net->GetNode(node)->GetObject<PfcSwitch>())
+            {
+                for (PfcSwitch::HeldFrame& h : pfc->HoldQueued(port))
+                {
+                    m_held.push_back({node, port, h.inPort, h.ipv4});
+                    ++m_current.heldPackets;
+                }
+                continue;
+            }
+            Ptr<Queue<Packet>> q = FabricLinkDevice::GetQueue(m_net->GetDevice(node, port));
             while (q && !q->IsEmpty())
             {
                 Ptr<Packet> p = q->Remove();
                 PppHeader ppp;
                 p->RemoveHeader(ppp);
-                m_held.push_back({fl.node[end], fl.port[end], p});
+                m_held.push_back({node, port, PfcQueue::NO_INGRESS, p});
                 ++m_current.heldPackets;
             }
         }
@@ -409,11 +422,9 @@ OcsFabric::ReleaseHeld()
     std::map<std::pair<uint32_t, uint32_t>, Time> nextAt;
     for (const HeldFrame& h : m_held)
     {
-        Ptr<FabricSwitchForwarder> fw = m_net->GetNode(h.node)->GetObject<FabricSwitchForwarder>();
         Time& at = nextAt[{h.node, h.port}];
         ++m_releasing;
-        Simulator::Schedule(
-            at, &OcsFabric::ForwardHeld, Ptr<OcsFabric>(this), fw, h.packet, h.port);
+        Simulator::Schedule(at, &OcsFabric::ForwardHeld, Ptr<OcsFabric>(this), h);
         DataRateValue rate;
         m_net->GetDevice(h.node, h.port)->GetAttribute("DataRate", rate);
         at += rate.Get().CalculateBytesTxTime(h.packet->GetSize() + 2); // + the PPP header
@@ -422,10 +433,19 @@ OcsFabric::ReleaseHeld()
 }
 
 void
-OcsFabric::ForwardHeld(Ptr<FabricSwitchForwarder> fw, Ptr<Packet> packet, uint32_t port)
+OcsFabric::ForwardHeld(const HeldFrame& h)
 {
     --m_releasing;
-    fw->Forward(packet, port);
+    Ptr<Node> node = m_net->GetNode(h.node);
+    if (h.inPort != PfcQueue::NO_INGRESS)
+    {
+        node->GetObject<PfcSwitch>()->ForwardHeld(h.packet, h.inPort);
+        return;
+    }
+    // Not charged to an ingress port (no PFC, or the control class): the port it came in on
+    // is not recorded, and the frame is routed as one arriving on the withdrawn port (ECMP
+    // and KSP, the routing schemes for an OCS cluster's graph, do not read the ingress port).
+    node->GetObject<FabricSwitchForwarder>()->Forward(h.packet, h.port);
 }
 
 bool

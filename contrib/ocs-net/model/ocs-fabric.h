@@ -80,7 +80,10 @@ struct OcsReconfigRecord
  *   the dark window instead of being sent or lost; the OCSes switch as soon as the last
  *   frame on the fibre has arrived (at most one frame time and the fibre delay), and when
  *   every OCS is restored the EGs forward the held frames again over the new topology
- *   (FabricSwitchForwarder::Forward). Nothing is sent into a dark circuit and nothing is
+ *   (FabricSwitchForwarder::Forward). On a lossless EG (PfcSwitch) the held frames stay in
+ *   its buffer, charged to the ports they came in on, over the whole dark window, and are
+ *   forwarded as frames arriving on those ports (PfcSwitch::HoldQueued, ForwardHeld), so the
+ *   pauses they cause go to the real upstreams. Nothing is sent into a dark circuit and nothing is
  *   lost to it (ocs-dark), and the stall is the drop policy's; a lossy cluster can still
  *   overflow queues when the held frames and the rerouted traffic meet (doc/ocs-net.md).
  * Then every OCS switches (SwitchingDelay) and the new links restore (RestorationDelay).
@@ -172,8 +175,18 @@ class OcsFabric : public Object
     void HoldChanged();
     /// Pause policy: hand the held frames back to their EGs' forwarders.
     void ReleaseHeld();
-    /// Hand one released frame to its EG's forwarder.
-    void ForwardHeld(Ptr<FabricSwitchForwarder> fw, Ptr<Packet> packet, uint32_t port);
+    /// A frame an EG holds over the dark window (pause policy).
+    struct HeldFrame
+    {
+        uint32_t node;      //!< fabric node of the EG
+        uint32_t port;      //!< the withdrawn port it was queued on
+        uint32_t inPort;    //!< ingress port it stays charged to (PFC), or PfcQueue::NO_INGRESS
+        Ptr<Packet> packet; //!< the IPv4 packet
+    };
+
+    /// Hand one released frame to its EG: as arriving on its ingress port (PFC, through
+    /// PfcSwitch::ForwardHeld) or, where that is unknown, on the port it was held at.
+    void ForwardHeld(const HeldFrame& h);
     bool Drained(uint32_t index) const;
     void StartSwitching();
     void SwitchEnded(uint32_t ocs);
@@ -204,14 +217,6 @@ class OcsFabric : public Object
     OcsReconfigRecord m_current;
     std::vector<OcsReconfigRecord> m_records;
     EventId m_pollEvent;
-    /// A frame an EG holds over the dark window (pause policy): fabric node, port, IPv4 packet.
-    struct HeldFrame
-    {
-        uint32_t node;
-        uint32_t port;
-        Ptr<Packet> packet;
-    };
-
     std::vector<HeldFrame> m_held;
     Callback<void, const OcsReconfigRecord&> m_done;
     TracedCallback<uint32_t, bool> m_linkStateTrace;

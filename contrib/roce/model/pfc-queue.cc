@@ -148,16 +148,20 @@ PfcQueue::NextClass() const
 }
 
 Ptr<Packet>
-PfcQueue::Take(uint8_t cls, bool dequeue)
+PfcQueue::Take(uint8_t cls, bool dequeue, bool leave, uint32_t* ingress)
 {
     const Entry e = m_fifo[cls].front();
     m_fifo[cls].pop_front();
     Ptr<Packet> p = dequeue ? DoDequeue(e.it) : DoRemove(e.it);
+    if (ingress)
+    {
+        *ingress = e.ingress;
+    }
     if (p)
     {
         CountIngress(cls, e.ingress, p->GetSize(), false);
     }
-    if (p && e.ingress != NO_INGRESS && !m_leave.IsNull())
+    if (leave && p && e.ingress != NO_INGRESS && !m_leave.IsNull())
     {
         m_leave(e.ingress, cls, p->GetSize());
     }
@@ -185,6 +189,20 @@ PfcQueue::Remove()
         if (!m_fifo[cls].empty())
         {
             return Take(cls, false);
+        }
+    }
+    return nullptr;
+}
+
+Ptr<Packet>
+PfcQueue::RemoveKeepingCharge(uint32_t& ingress)
+{
+    ingress = NO_INGRESS;
+    for (uint8_t cls : {CONTROL, DATA})
+    {
+        if (!m_fifo[cls].empty())
+        {
+            return Take(cls, false, false, &ingress);
         }
     }
     return nullptr;

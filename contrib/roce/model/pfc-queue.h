@@ -48,6 +48,14 @@ class PfcQueue : public Queue<Packet>
     bool Enqueue(Ptr<Packet> item) override;
     Ptr<Packet> Dequeue() override;
     Ptr<Packet> Remove() override;
+    /**
+     * Take the packet Remove() would take out of this queue without running the leave
+     * callback: the packet leaves the queue but stays in the switch's buffer, charged to its
+     * ingress port, because a component of the switch keeps it (PfcSwitch::HoldQueued).
+     * \param[out] ingress the ingress port the packet is charged to (NO_INGRESS: none)
+     * \return the packet (with its PPP header), or null if the queue is empty
+     */
+    Ptr<Packet> RemoveKeepingCharge(uint32_t& ingress);
     Ptr<const Packet> Peek() const override;
 
     /// The class of an IPv4 packet (no PPP header) for DSCP threshold \p controlDscpMin.
@@ -121,8 +129,9 @@ class PfcQueue : public Queue<Packet>
 
     /// The class Dequeue would serve now, or N_CLASSES.
     uint8_t NextClass() const;
-    /// Head of \p cls out: dequeued (sent) or removed (dropped); the leave callback runs.
-    Ptr<Packet> Take(uint8_t cls, bool dequeue);
+    /// Head of \p cls out: dequeued (sent) or removed (dropped); the leave callback runs if
+    /// \p leave (the packet leaves the switch's buffer). \p ingress: its ingress port.
+    Ptr<Packet> Take(uint8_t cls, bool dequeue, bool leave = true, uint32_t* ingress = nullptr);
     void SetPaused(uint8_t cls, bool paused);
     void Kick();
     /// Charge (\p add) or discharge \p bytes of \p cls to \p ingress in m_bytesByIngress.

@@ -9,6 +9,7 @@
 #include "ns3/fabric-warning.h"
 #include "ns3/log.h"
 #include "ns3/pfc-dependency.h"
+#include "ns3/ppp-header.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -232,6 +233,41 @@ PfcSwitch::GetBufferState() const
     return b;
 }
 
+std::vector<PfcSwitch::HeldFrame>
+PfcSwitch::HoldQueued(uint32_t outPort)
+{
+    NS_LOG_FUNCTION(this << outPort);
+    std::vector<HeldFrame> held;
+    const Ptr<PfcQueue>& q = m_ports.at(outPort).queue;
+    uint32_t inPort = PfcQueue::NO_INGRESS;
+    while (Ptr<Packet> p = q->RemoveKeepingCharge(inPort))
+    {
+        if (inPort != PfcQueue::NO_INGRESS)
+        {
+            m_heldBytes += p->GetSize();
+        }
+        PppHeader ppp;
+        p->RemoveHeader(ppp);
+        held.push_back({p, inPort});
+    }
+    return held;
+}
+
+void
+PfcSwitch::ForwardHeld(Ptr<Packet> ipv4, uint32_t inPort)
+{
+    NS_LOG_FUNCTION(this << ipv4 << inPort);
+    const uint64_t n = ipv4->GetSize() + PPP_HEADER;
+    m_heldBytes -= std::min(m_heldBytes, n);
+    // Discharged and charged again by Egress in this same instant, as a frame arriving on
+    // inPort: the bytes never leave the buffer, but the forwarder may still drop the frame
+    // (no route, dead egress) before Egress sees it, and then they must be gone. The resume
+    // check waits until the frame is placed, so that no XON goes out just before an XOFF.
+    Discharge(inPort, n);
+    m_forwarder->Forward(ipv4, inPort);
+    MaybeResume(inPort);
+}
+
 uint64_t
 PfcSwitch::Threshold() const
 {
@@ -307,6 +343,13 @@ PfcSwitch::Leave(uint32_t inPort, uint8_t /*cls*/, uint32_t bytes)
 void
 PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
 {
+    Discharge(inPort, bytes);
+    MaybeResume(inPort);
+}
+
+void
+PfcSwitch::Discharge(uint32_t inPort, uint64_t bytes)
+{
     Port& in = m_ports[inPort];
     // Headroom drains first: it is what made the port pause.
     const uint64_t fromHeadroom = std::min(in.headroom, bytes);
@@ -314,6 +357,12 @@ PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
     const uint64_t fromShared = std::min(in.shared, bytes - fromHeadroom);
     in.shared -= fromShared;
     m_sharedUsed -= std::min(m_sharedUsed, fromShared);
+}
+
+void
+PfcSwitch::MaybeResume(uint32_t inPort)
+{
+    const Port& in = m_ports[inPort];
     if (in.xoff && PfcMayResume(in.headroom, in.shared, m_xonOffset, Threshold()))
     {
         SendPause(inPort, false);

@@ -85,6 +85,34 @@ class PfcSwitch : public Object
     /// The data-class accounting of every port now (for the deadlock analysis).
     PfcSwitchBuffer GetBufferState() const;
 
+    /// A frame taken out of an egress queue by HoldQueued: it is still in this switch's buffer.
+    struct HeldFrame
+    {
+        Ptr<Packet> ipv4; //!< the IPv4 packet (no PPP header)
+        uint32_t inPort;  //!< ingress port it is charged to (PfcQueue::NO_INGRESS: not charged)
+    };
+
+    /**
+     * Take every frame queued on \p outPort out of its egress queue, in the order the queue
+     * would have sent them, for a component of this switch that keeps them for a while (an
+     * OCS port that went dark under the pause policy, contrib/ocs-net). The frames stay in
+     * the buffer: their data-class bytes remain charged to their ingress ports (which keep
+     * pausing their upstreams as the bytes demand) until ForwardHeld lets them go.
+     */
+    std::vector<HeldFrame> HoldQueued(uint32_t outPort);
+
+    /**
+     * Let a frame from HoldQueued go: its charge is released and the forwarder routes it as a
+     * frame that has just arrived on \p inPort, its ingress port, so it is charged there again
+     * and any XOFF/XON goes to that port's upstream. \p inPort must be the frame's HeldFrame
+     * inPort and not PfcQueue::NO_INGRESS (FabricSwitchForwarder::Forward takes those).
+     */
+    void ForwardHeld(Ptr<Packet> ipv4, uint32_t inPort);
+
+    /// Data-class bytes (with the PPP header) of the frames taken by HoldQueued and not yet
+    /// handed to ForwardHeld; they are part of GetIngressBytes and GetSharedBytes.
+    uint64_t GetHeldBytes() const { return m_heldBytes; }
+
     /// A pause frame left: fabric node, port, class, XOFF (true) or XON (false).
     typedef void (*PauseTracedCallback)(uint32_t node, uint32_t port, uint8_t cls, bool xoff);
 
@@ -113,7 +141,12 @@ class PfcSwitch : public Object
 
     bool Egress(Ptr<Packet> p, uint32_t inPort, uint32_t outPort);
     void Leave(uint32_t inPort, uint8_t cls, uint32_t bytes);
+    /// \p bytes of \p inPort leave the buffer (Discharge, then MaybeResume).
     void Release(uint32_t inPort, uint64_t bytes);
+    /// Take \p bytes off \p inPort's charge (headroom first), no pause decision.
+    void Discharge(uint32_t inPort, uint64_t bytes);
+    /// Send XON on \p inPort if it pauses its upstream and may resume now.
+    void MaybeResume(uint32_t inPort);
     uint64_t Threshold() const;
     void SendPause(uint32_t port, bool xoff);
     void Refresh(uint32_t port);
@@ -137,6 +170,7 @@ class PfcSwitch : public Object
     uint16_t m_quanta{0xffff};
     uint64_t m_headroomDrops{0};
     uint64_t m_lostPauseFrames{0};
+    uint64_t m_heldBytes{0};              //!< HoldQueued frames still charged (GetHeldBytes)
     std::shared_ptr<FabricState> m_truth; //!< the physical state (link failures)
     uint32_t m_listener{UINT32_MAX};
     TracedCallback<uint32_t, uint32_t, uint8_t, bool> m_pauseTrace;
