@@ -972,6 +972,77 @@ TEST(FlowSimulator, FailedCoreLinkStallsZCubeFlow)
     EXPECT_LT(sim->GetLinks()[p.dirLinks[0]].bytes, r.wireBytes);
 }
 
+TEST(FlowSimulator, FlowStartingWithNoRouteTakesItsFirstPathsIdeal)
+{
+    // Host 1's link is down from 0 to 10 us (the view knows at once): flow 0->1 starts at
+    // 2 us with no route and is routed at 10 us. Its ideal, base RTT and line rate must be
+    // those of the path it then takes (the ideal of an undisturbed run), and from 10 us on it
+    // runs as a flow that started then: the same finish, with or without the ramp (which
+    // starts it at the initial fraction of that path's line rate).
+    for (const bool ramp : {false, true})
+    {
+        FlowSimHelper h;
+        h.SetAttribute("Ramp", BooleanValue(ramp));
+        h.SetAttribute("RampInitialFraction", DoubleValue(0.5));
+        Ptr<FlowSimulator> late = h.Run(Star(3), {Flow(0, 0, 1, 1000000, 10e-6)});
+        Ptr<FlowSimulator> unrouted = h.Run(Star(3),
+                                            {Flow(0, 0, 1, 1000000, 2e-6)},
+                                            {{0.0, FlowSimLinkEvent::Kind::FAIL_LINK, 1},
+                                             {10e-6, FlowSimLinkEvent::Kind::REPAIR_LINK, 1}});
+        const FlowSimRecord& a = late->GetRecords()[0];
+        const FlowSimRecord& b = unrouted->GetRecords()[0];
+        ASSERT_TRUE(b.complete) << "ramp " << ramp;
+        EXPECT_EQ(b.reroutes, 1u);
+        EXPECT_EQ(b.path, a.path);
+        EXPECT_DOUBLE_EQ(b.idealS, a.idealS) << "ramp " << ramp;
+        EXPECT_DOUBLE_EQ(b.baseRttS, a.baseRttS);
+        EXPECT_DOUBLE_EQ(b.lineBps, a.lineBps);
+        EXPECT_DOUBLE_EQ(b.finishS, a.finishS) << "ramp " << ramp;
+        EXPECT_NEAR(b.stalledS, 8e-6, 1e-15);
+        EXPECT_DOUBLE_EQ(b.Slowdown(), (a.FctSeconds() + 8e-6) / a.idealS);
+    }
+
+    // ZCube(16, 4), flow 0->13 while its only core link is down (0 to 100 us): its trace
+    // stops at the first switch, one hop short. The ideal is still the whole path's.
+    ZCubeHelper z(16, 4);
+    Ptr<FabricRouting> routing = z.GetRouting();
+    const FlowSpec f = Flow(0, 0, 13, 4000000, 20e-6);
+    const FabricPath p = TracePath(*routing, 0, 13, f.Key());
+    uint32_t core = UINT32_MAX;
+    for (uint32_t d : p.dirLinks)
+    {
+        const auto& g = *z.GetGraph();
+        if (!g.IsHost(g.GetDirLinkTail(d)) && !g.IsHost(g.GetDirLinkHead(d)))
+        {
+            core = d / 2;
+        }
+    }
+    ASSERT_NE(core, UINT32_MAX);
+    Ptr<FlowSimulator> whole = FlowSimHelper().Run(z.GetRouting(), {f});
+    Ptr<FlowSimulator> cut
+        = FlowSimHelper().Run(z.GetRouting(),
+                              {f},
+                              {{0.0, FlowSimLinkEvent::Kind::FAIL_LINK, core},
+                               {100e-6, FlowSimLinkEvent::Kind::REPAIR_LINK, core}});
+    const FlowSimRecord& a = whole->GetRecords()[0];
+    const FlowSimRecord& b = cut->GetRecords()[0];
+    ASSERT_TRUE(b.complete);
+    EXPECT_DOUBLE_EQ(b.idealS, a.idealS);
+    EXPECT_DOUBLE_EQ(b.baseRttS, a.baseRttS);
+    EXPECT_DOUBLE_EQ(b.lineBps, a.lineBps);
+    EXPECT_NEAR(b.Slowdown(), (a.FctSeconds() + 80e-6) / a.idealS, 1e-12);
+
+    // A flow that never gets a route has no ideal (not 0, not a partial path's).
+    Ptr<FlowSimulator> never = FlowSimHelper().Run(
+        Star(3), {Flow(0, 0, 1, 1000000, 2e-6)}, {{0.0, FlowSimLinkEvent::Kind::FAIL_LINK, 1}});
+    const FlowSimRecord& c = never->GetRecords()[0];
+    EXPECT_FALSE(c.complete);
+    EXPECT_TRUE(std::isnan(c.idealS));
+    EXPECT_TRUE(std::isnan(c.baseRttS));
+    EXPECT_TRUE(std::isnan(c.lineBps));
+    EXPECT_EQ(c.Slowdown(), -1);
+}
+
 TEST(FlowSimulator, DeterministicAndRampSlowsRecovery)
 {
     auto run = [](bool ramp)

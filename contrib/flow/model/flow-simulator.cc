@@ -1468,6 +1468,18 @@ FlowSimulator::Run(double stopS)
         const uint64_t pkts = (bytes + m_payload - 1) / m_payload;
         const double dataWire = double(std::min<uint64_t>(m_payload, bytes) + m_header);
         r.wireBytes = double(bytes) + double(pkts) * m_header;
+        if (!p.delivered)
+        {
+            // A trace that stops short of the destination has no ideal: summed over its hops
+            // it gave 0 (no hop) or a partial path's, which then stood for the flow's. NaN
+            // marks it, so that the path the flow is first routed on sets all three.
+            r.baseRttS = std::numeric_limits<double>::quiet_NaN();
+            r.lineBps = std::numeric_limits<double>::quiet_NaN();
+            r.idealS = std::numeric_limits<double>::quiet_NaN();
+            fl.tail = 0;
+            fl.line = nic;
+            return;
+        }
         double rtt = 0;
         double line = INF;
         for (const uint32_t* it = p.LinksBegin(); it != p.LinksEnd(); ++it)
@@ -2331,7 +2343,6 @@ FlowSimulator::Run(double stopS)
         if (!ok)
         {
             fl.links.clear();
-            fl.line = std::min(fl.line, nic);
         }
         s.hot[f].routed = !fl.links.empty();
         fl.rampCap = m_ramp ? m_rampInitial * fl.line : INF;
@@ -2379,9 +2390,26 @@ FlowSimulator::Run(double stopS)
             {
                 r.path.assign(hashed.nodes.data(), hashed.nodes.data() + hashed.hops + 1);
                 r.dirLinks.assign(hashed.LinksBegin(), hashed.LinksEnd());
-                const double base = r.idealS;
-                timing(f, hashed); // tail of the new path; ideal stays the original one
-                r.idealS = std::isfinite(base) ? base : r.idealS;
+                // The tail and the line limit are the new path's. The ideal, with the base
+                // RTT and line rate it was computed from, stays the one of the path the flow
+                // was first routed on (the packet level's ideal is its path at the start);
+                // a flow that had none (it started with no route) takes this path's.
+                const double ideal = r.idealS;
+                const double baseRtt = r.baseRttS;
+                const double lineBps = r.lineBps;
+                timing(f, hashed);
+                if (std::isfinite(ideal))
+                {
+                    r.idealS = ideal;
+                    r.baseRttS = baseRtt;
+                    r.lineBps = lineBps;
+                }
+                else if (m_ramp)
+                {
+                    // Its first path: it starts at the ramp's initial fraction of that path's
+                    // line rate, as a flow routed at its start does.
+                    fl.rampCap = m_rampInitial * fl.line;
+                }
             }
             else
             {

@@ -48,16 +48,21 @@ struct FlowSimLinkEvent
  * What one flow did at the flow level, in the packet level's terms (RoceFlowRecord): the
  * start, the completion at the sender (last byte acknowledged), the ideal FCT of the same
  * definition, the path.
+ *
+ * idealS, baseRttS and lineBps are those of one path: the one the flow is first routed on
+ * (at its start, or at the first reroute that finds it a route); later reroutes change the
+ * path, not them. They are NaN while the flow has had no route (and stay NaN if it never
+ * gets one).
  */
 struct FlowSimRecord
 {
     FlowSpec spec;
     bool started{false};
     bool complete{false};
-    double startS{0};  //!< when the flow started
-    double finishS{0}; //!< when its last byte was acknowledged (fluid end + path tail)
-    double idealS{0};  //!< wire bytes / bottleneck rate + base RTT, first packet counted once
-    double baseRttS{0};
+    double startS{0};     //!< when the flow started
+    double finishS{0};    //!< when its last byte was acknowledged (fluid end + path tail)
+    double idealS{0};     //!< wire bytes / bottleneck rate + base RTT, first packet counted once
+    double baseRttS{0};   //!< the path's round trip for one data packet and its ACK
     double lineBps{0};    //!< slowest link of the path
     double wireBytes{0};  //!< payload plus per-packet headers
     double stalledS{0};   //!< time spent started, not done and at rate zero
