@@ -1077,6 +1077,43 @@ TEST(FlowSimulator, DeterministicAndRampSlowsRecovery)
     EXPECT_GE(lastC, lastA * (1 - 1e-9));
 }
 
+TEST(FlowSimulator, RampIsNotCutByAFailureStall)
+{
+    // ROFT(8, 4) with 2 spines, one 10 MB flow; its leaf->spine link fails at 20 us and the
+    // view learns it 10 us later, when the flow moves to the other spine. The 10 us at rate 0
+    // on a dead link are no contention (no CNP): with the ramp the flow resumes at its cap
+    // (line rate here) and finishes when it does without the ramp.
+    RoftLayout layout(8, 4, 2);
+    const auto graph = std::shared_ptr<const FabricGraph>(layout.Build());
+    const FlowSpec f = Flow(0, 0, 5, 10000000);
+    uint32_t up;
+    {
+        Ptr<FabricRouting> r = MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(1));
+        const FabricPath p = TracePath(*r, f.src, f.dst, f.Key());
+        ASSERT_EQ(p.dirLinks.size(), 4u);
+        up = p.dirLinks[1] / 2; // leaf -> spine
+    }
+    std::map<bool, Ptr<FlowSimulator>> runs;
+    for (const bool ramp : {false, true})
+    {
+        FlowSimHelper h;
+        h.SetAttribute("Ramp", BooleanValue(ramp));
+        h.SetAttribute("RerouteDelay", TimeValue(MicroSeconds(10)));
+        runs[ramp] = h.Run(MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(1)),
+                           {f},
+                           {{20e-6, FlowSimLinkEvent::Kind::FAIL_LINK, up}});
+    }
+    const FlowSimRecord& plain = runs[false]->GetRecords()[0];
+    const FlowSimRecord& ramp = runs[true]->GetRecords()[0];
+    ASSERT_TRUE(plain.complete);
+    ASSERT_TRUE(ramp.complete);
+    EXPECT_EQ(ramp.reroutes, 1u);
+    EXPECT_NEAR(ramp.stalledS, 10e-6, 1e-15);
+    EXPECT_NEAR(plain.stalledS, 10e-6, 1e-15);
+    EXPECT_DOUBLE_EQ(ramp.finishS, plain.finishS);
+    EXPECT_DOUBLE_EQ(plain.FctSeconds(), plain.idealS + 10e-6);
+}
+
 TEST(FlowSimulator, FluidSplitSpreadsOverCandidates)
 {
     // Leaf-spine with 2 spines: two flows from one leaf to another split over both spines;

@@ -2303,7 +2303,10 @@ FlowSimulator::Run(double stopS)
                 setRate(f, rate, t);
                 if (m_ramp)
                 {
-                    if (rate < fl.rampCap * (1 - 1e-9))
+                    // Only a positive share is a cut by contention (CNPs). Rate 0 means a link
+                    // of the path has no capacity (a failure): DCQCN gets no CNP from a dead
+                    // link, so the cap stays and a rerouted flow resumes at it.
+                    if (rate > 0 && rate < fl.rampCap * (1 - 1e-9))
                     {
                         fl.rampCap = rate; // cut to the share (CNPs); recovers by RAMP steps
                     }
