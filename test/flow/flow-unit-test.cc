@@ -1183,6 +1183,47 @@ TEST(FlowSimulator, NicCapAndRecomputeInterval)
     }
 }
 
+TEST(FlowSimulator, StalledCountsTheWaitForTheRecomputeGrid)
+{
+    // A flow started at 1 us on a 10 us grid sends nothing until 10 us: 9 us at rate 0, which
+    // stalledS (time started, not done, at rate zero) counts. Exact (interval 0): nothing.
+    FlowSimHelper grid;
+    grid.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(10)));
+    Ptr<FlowSimulator> late = grid.Run(Star(2), {Flow(0, 0, 1, 1000000, 1e-6)});
+    const FlowSimRecord& a = late->GetRecords()[0];
+    ASSERT_TRUE(a.complete);
+    EXPECT_NEAR(a.FctSeconds(), a.idealS + 9e-6, 1e-12);
+    EXPECT_NEAR(a.stalledS, 9e-6, 1e-12);
+    Ptr<FlowSimulator> exact = FlowSimHelper().Run(Star(2), {Flow(0, 0, 1, 1000000, 1e-6)});
+    EXPECT_EQ(exact->GetRecords()[0].stalledS, 0.0);
+
+    // A sending flow moved by a reroute waits at rate 0 for the grid too. ROFT(8, 4), 2
+    // spines, a 7 us grid, RerouteDelay 10 us, one flow started at 0 (it waits for 7 us).
+    // Its uplink fails at 20 us (rate 0 from the 21 us grid point; moved at 30 us, sending
+    // again at 35 us: 14 us) and is repaired at 100 us (moved back at 110 us while sending,
+    // sending again at 112 us: 2 us). Alone at line rate otherwise: FCT = ideal + 23 us.
+    RoftLayout layout(8, 4, 2);
+    const auto graph = std::shared_ptr<const FabricGraph>(layout.Build());
+    const FlowSpec f = Flow(0, 0, 5, 10000000);
+    Ptr<FabricRouting> routing = MakeRouting<EcmpRouting>(graph, "Seed", UintegerValue(1));
+    const FabricPath p = TracePath(*routing, f.src, f.dst, f.Key());
+    ASSERT_EQ(p.dirLinks.size(), 4u);
+    const uint32_t up = p.dirLinks[1] / 2;
+    FlowSimHelper h;
+    h.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(7)));
+    h.SetAttribute("RerouteDelay", TimeValue(MicroSeconds(10)));
+    Ptr<FlowSimulator> moved = h.Run(routing,
+                                     {f},
+                                     {{20e-6, FlowSimLinkEvent::Kind::FAIL_LINK, up},
+                                      {100e-6, FlowSimLinkEvent::Kind::REPAIR_LINK, up}});
+    const FlowSimRecord& b = moved->GetRecords()[0];
+    ASSERT_TRUE(b.complete);
+    EXPECT_EQ(b.reroutes, 2u);
+    EXPECT_EQ(b.path, p.nodes); // back on its first path
+    EXPECT_NEAR(b.stalledS, 23e-6, 1e-12);
+    EXPECT_NEAR(b.FctSeconds(), b.idealS + b.stalledS, 1e-12);
+}
+
 TEST(FlowSimulator, RampDelaysRecoveryAfterContention)
 {
     // Flows 0->2 (1 MB) and 1->2 (10 MB) share sw->2 at 50 Gb/s each. When the small one

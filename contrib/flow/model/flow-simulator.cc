@@ -2352,10 +2352,9 @@ FlowSimulator::Run(double stopS)
         ++s.sending;
         m_stats.peakActive = std::max(m_stats.peakActive, s.sending);
         attach(f);
-        if (!ok)
-        {
-            fl.stallSince = t; // no route: nothing to share, nothing sent
-        }
+        // At rate 0 until a recomputation gives it a share: at once with RecomputeInterval 0
+        // (this instant adds 0), at the next grid point otherwise; never, with no route.
+        fl.stallSince = t;
     };
 
     auto release = [&](uint32_t d, double t)
@@ -2387,6 +2386,12 @@ FlowSimulator::Run(double stopS)
             fl.links = s.linkArena.Store(links);
             s.hot[f].routed = !fl.links.empty();
             attach(f);
+            // Detached, it is at rate 0 until a recomputation shares its new links (or, with
+            // no route, until a later view change routes it): see startFlow.
+            if (fl.stallSince < 0)
+            {
+                fl.stallSince = t;
+            }
             FlowSimRecord& r = m_records[f];
             r.reroutes++;
             if (ok)
@@ -2412,14 +2417,6 @@ FlowSimulator::Run(double stopS)
                     // Its first path: it starts at the ramp's initial fraction of that path's
                     // line rate, as a flow routed at its start does.
                     fl.rampCap = m_rampInitial * fl.line;
-                }
-            }
-            else
-            {
-                // Nothing to share: the flow stalls until a later view change routes it.
-                if (fl.stallSince < 0)
-                {
-                    fl.stallSince = t;
                 }
             }
         }
