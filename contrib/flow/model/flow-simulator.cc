@@ -2425,11 +2425,16 @@ FlowSimulator::Run(double stopS)
     const double quantum = m_recomputeInterval.GetSeconds();
     bool recomputePending = false;
     double now = 0;
+    // The run ends at stopS, or at the instant the last flow completes: link events still
+    // pending then change nothing any flow does, and running on to them would stretch endS
+    // (and the link utilizations over [0, endS]) with idle time.
+    double horizon = stopS;
+    size_t completed = 0;
     Event e;
     while (s.Peek(e))
     {
         const double t = e.t;
-        if (t > stopS)
+        if (t > horizon)
         {
             break;
         }
@@ -2468,6 +2473,10 @@ FlowSimulator::Run(double stopS)
                 r.complete = true;
                 r.finishS = t;
                 m_completeTrace(e.a, r.FctSeconds());
+                if (++completed == n)
+                {
+                    horizon = t; // the rest of this instant runs, nothing after it
+                }
                 for (uint32_t d : s.dependents[e.a])
                 {
                     release(d, t);
@@ -2543,7 +2552,7 @@ FlowSimulator::Run(double stopS)
         }
     }
     // Close the books: flows still sending have moved their bytes up to now.
-    const double end = std::isfinite(stopS) && s.Peek(e) ? stopS : now;
+    const double end = std::isfinite(horizon) && s.Peek(e) ? horizon : now;
     for (uint32_t d = 0; d < s.acc.size(); ++d)
     {
         // (Most links of a small run never carried anything: no call for them.)

@@ -111,7 +111,9 @@ struct FlowSimStats
     /// empty (at least 1024 taken, and at least half of the run).
     uint64_t tailCompactions{0};
     uint32_t peakActive{0}; //!< most flows sending at once
-    double endS{0};         //!< time of the last event
+    /// When the run ended: the last completion if every flow completed (link events after
+    /// it are not processed), else \c stopS if events were left, else the last event.
+    double endS{0};
     double wallSeconds{0};
 };
 
@@ -186,7 +188,8 @@ class FlowSimulator final : public Object
     void AddLinkEvent(const FlowSimLinkEvent& event);
 
     /**
-     * Run until every flow completed, nothing can progress, or \p stopS.
+     * Run until every flow completed, nothing can progress, or \p stopS. The run ends at the
+     * last completion even when link events are still pending (they could change no flow).
      * \throws std::invalid_argument on a dependency cycle; std::logic_error if called twice
      */
     void Run(double stopS = std::numeric_limits<double>::infinity());
