@@ -1087,6 +1087,26 @@ TEST(FlowSimulator, RunEndsAtTheLastCompletionWithLinkEventsPending)
     EXPECT_EQ(repaired->GetStats().endS, repaired->GetRecords()[0].finishS);
 }
 
+TEST(FlowSimulator, RoutingGetsItsViewBackAfterARunWithLinkEvents)
+{
+    // Run 1 fails host 1's link at 50 us (its flow never completes); run 2 uses the same
+    // routing object with no events on an intact fabric: it must route over its own view
+    // again, not over run 1's final one (where link 1 is down).
+    Ptr<FabricRouting> routing = Star(3);
+    const std::shared_ptr<FabricState> own = routing->GetView();
+    const FlowSpec f = Flow(0, 0, 1, 1000000);
+    FlowSimHelper h;
+    Ptr<FlowSimulator> failed
+        = h.Run(routing, {f}, {{50e-6, FlowSimLinkEvent::Kind::FAIL_LINK, 1}});
+    EXPECT_FALSE(failed->GetRecords()[0].complete);
+    EXPECT_TRUE(routing->GetView() == own) << "the routing still decides from the run's view";
+    EXPECT_EQ(own->GetVersion(), 0u); // the run changed a view of its own, not this one
+    Ptr<FlowSimulator> again = h.Run(routing, {f});
+    ASSERT_TRUE(again->GetRecords()[0].complete);
+    Ptr<FlowSimulator> fresh = h.Run(Star(3), {f});
+    EXPECT_EQ(again->GetRecords()[0].finishS, fresh->GetRecords()[0].finishS);
+}
+
 TEST(FlowSimulator, DeterministicAndRampSlowsRecovery)
 {
     auto run = [](bool ramp)

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <stdexcept>
 #include <type_traits>
@@ -153,6 +154,31 @@ class FlowIdList
         uint32_t inl[N];
         uint32_t* heap;
     } m_ids;
+};
+
+/**
+ * Gives a routing object back the view it decided from when the restorer was made, when the
+ * restorer goes (at the end of a run, also when the run throws): a run with link events
+ * drives a view of its own, which ends in the last event's state, and a routing object left
+ * on it would route a later run around links that are up.
+ */
+class ViewRestorer
+{
+  public:
+    explicit ViewRestorer(FabricRouting& routing)
+        : m_routing(routing),
+          m_view(routing.GetView())
+    {
+    }
+
+    ViewRestorer(const ViewRestorer&) = delete;
+    ViewRestorer& operator=(const ViewRestorer&) = delete;
+
+    ~ViewRestorer() { m_routing.SetView(m_view); }
+
+  private:
+    FabricRouting& m_routing;
+    std::shared_ptr<FabricState> m_view;
 };
 
 /// (directed link, weight): a flow's share on one link.
@@ -1253,9 +1279,12 @@ FlowSimulator::Run(double stopS)
         }
     }
 
+    std::optional<ViewRestorer> restoreView;
     if (!s.linkEvents.empty())
     {
         // Drive a view of our own: the routing decides from it, updated RerouteDelay late.
+        // The routing gets its own view back when Run returns.
+        restoreView.emplace(*m_routing);
         s.view = std::make_shared<FabricState>(s.graph);
         s.view->CopyFrom(*m_routing->GetView());
         m_routing->SetView(s.view);

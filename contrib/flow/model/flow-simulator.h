@@ -163,7 +163,11 @@ class FlowSimulator final : public Object
 
     /**
      * Route over \p routing (bound to its graph). The simulator keeps a physical state of
-     * its own and, when link events are given, drives the routing's view (SetView).
+     * its own and, when link events are given, drives the routing's view during Run: the
+     * routing decides from a view of the simulator's (SetView), a copy of its own view at the
+     * start that learns each event RerouteDelay late. When Run returns (or throws), the
+     * routing has the view it had before back, unchanged by the run, so the same routing
+     * object can route another run.
      * \throws std::invalid_argument if the routing has no graph
      */
     void SetRouting(Ptr<FabricRouting> routing);
