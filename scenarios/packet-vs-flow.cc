@@ -232,14 +232,32 @@ Run(int argc, char* argv[])
         wallP += r.wallPacket;
         wallF += r.wallFlow;
         json& run = r.run;
+        // No completion ratio when flows are incomplete (ComparePacketAndFlow: null).
+        std::ostringstream cct;
+        cct << std::fixed << std::setprecision(3);
+        if (run["completion_ratio"].is_null())
+        {
+            cct << "n/a";
+        }
+        else
+        {
+            cct << run["completion_ratio"].get<double>();
+        }
         std::cout << std::left << std::setw(7) << fab << std::setw(14) << pat.substr(0, 13)
                   << std::right << std::setw(7) << flows.size() << std::fixed
                   << std::setprecision(3) << std::setw(9) << run["fct_ratio_median"].get<double>()
-                  << std::setw(9) << run["fct_ratio_p99"].get<double>() << std::setw(9)
-                  << run["completion_ratio"].get<double>() << std::setw(10)
-                  << run["util_abs_diff_max"].get<double>() << std::setw(11) << std::setprecision(3)
-                  << r.wallPacket << std::setw(10) << std::setprecision(4) << r.wallFlow
-                  << std::setw(10) << std::setprecision(0) << run["speedup"].get<double>() << "\n";
+                  << std::setw(9) << run["fct_ratio_p99"].get<double>() << std::setw(9) << cct.str()
+                  << std::setw(10) << run["util_abs_diff_max"].get<double>() << std::setw(11)
+                  << std::setprecision(3) << r.wallPacket << std::setw(10) << std::setprecision(4)
+                  << r.wallFlow << std::setw(10) << std::setprecision(0)
+                  << run["speedup"].get<double>() << "\n";
+        const auto incomplete = run["incomplete_flows"].get<uint32_t>();
+        if (incomplete > 0)
+        {
+            std::cout << "       " << incomplete << " of " << flows.size()
+                      << " flows incomplete at one level or both: median and p99 over the others, "
+                         "CCT n/a, dUtil over each level's run end\n";
+        }
         for (const auto& row : PacketFlowCsvRows(run))
         {
             flowCsv.Row(row);
@@ -277,7 +295,8 @@ Run(int argc, char* argv[])
     out.WriteSummary(summary);
     out.WritePng("fct-ratio-cdf.png", plot);
 
-    std::cout << "\nmedian, p99: per-flow FCT packet/flow; CCT: last completion packet/flow; "
+    std::cout << "\nmedian, p99: per-flow FCT packet/flow; CCT: last completion packet/flow (n/a "
+                 "with incomplete flows); "
                  "dUtil: largest |utilization packet - flow| over links\n\nWorst flows and "
                  "measured causes (queue: worst queues on the path drained at line rate; "
                  "coll: other flows on its fabric links at the same time; ramp: flow-level FCT "

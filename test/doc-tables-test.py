@@ -178,6 +178,18 @@ def formatters():
            ["| roft | permutation | 8 | 1.000 | 16.724 | 16.724 | 0.559 | 184 queue-overflow "
             "drops, 187 retransmissions, 1 timeout, no CNP, queues up to 19 KB, 6 shared fabric "
             "links |"])
+    # A run with incomplete flows (ComparePacketAndFlow: completion_ratio null): "n/a", and the
+    # count said first in the causes.
+    with open(os.path.join(FIXTURES, "packet-vs-flow", "summary.json"), encoding="utf-8") as f:
+        pvf = json.load(f)
+    pvf["runs"] = [dict(pvf["runs"][1], completion_ratio=None, incomplete_flows=2)]
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "summary.json"), "w", encoding="utf-8") as f:
+            json.dump(pvf, f)
+        expect(formats.packet_vs_flow(d)[2:],
+               ["| roft | permutation | 8 | 1.000 | 16.724 | n/a | 0.559 | 2 of 8 flows "
+                "incomplete (FCT ratios over the others), 184 queue-overflow drops, 187 "
+                "retransmissions, 1 timeout, no CNP, queues up to 19 KB, 6 shared fabric links |"])
     bf = formats.bench_flow(os.path.join(FIXTURES, "bench-flow"))
     expect(bf[2:3], ["| default comparison, packet vs flow CPU (median of the flow side's runs; "
                      "cold: first runs) | >= 1000x | packet 1.157 s, flow 1.42 ms: x815; cold "

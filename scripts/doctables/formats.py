@@ -549,8 +549,15 @@ def packet_vs_flow(folder):
         causes.append(f"{r['shared_fabric_links']} shared fabric links")
         if not c["drops"]:
             causes.append("no drop")
+        # Incomplete flows (at one level or both): no completion ratio (null since session 15),
+        # the FCT ratios over the flows that completed at both, said in the row.
+        incomplete = r.get("incomplete_flows", 0)
+        if incomplete:
+            causes.insert(0, f"{incomplete} of {flows} flows incomplete (FCT ratios over the "
+                             "others)")
+        ratio = r["completion_ratio"]
         rows.append(row([r["fabric"], r["pattern"], str(flows), f"{r['fct_ratio_median']:.3f}",
-                         f"{r['fct_ratio_p99']:.3f}", f"{r['completion_ratio']:.3f}",
+                         f"{r['fct_ratio_p99']:.3f}", "n/a" if ratio is None else f"{ratio:.3f}",
                          f"{r['util_abs_diff_max']:.3f}", ", ".join(causes)]))
     return rows
 

@@ -316,6 +316,40 @@ TEST_F(CompareSim, PacketAndFlowJoinedPerFlow)
     }
 }
 
+// The packet run stops at 20 us with a 2 MB flow unfinished (a 20 kB one done at 6.6 us):
+// the link utilizations at the packet level are its bytes over the 20 us they took (at most
+// one frame counted at its start over the capacity), and no completion ratio is given (the
+// packet makespan of the finished flow against the flow level's of both was 0.141, the
+// utilization of the busy link 3.05).
+TEST_F(CompareSim, IncompletePacketFlowsGiveNoCompletionRatio)
+{
+    const PacketFlowFabricKind& kind = PacketFlowFabricKinds().at("zcube");
+    auto graph = kind.build({8, 4, 1, 1});
+    const std::vector<FlowSpec> flows{Flow(0, 0, 5, 2000000), Flow(1, 1, 6, 20000)};
+    PacketFlowOptions o;
+    o.rateControl = "none";
+    o.stopS = 20e-6;
+    const PacketFlowResult r = ComparePacketAndFlow("zcube", "two", graph, kind.routing, flows, o);
+    const json& run = r.run;
+    EXPECT_EQ(run["incomplete_flows"].get<uint32_t>(), 1u);
+    EXPECT_EQ(run["flows"][0]["fct_packet_us"].get<double>(), -1.0);
+    EXPECT_TRUE(run["flows"][0]["fct_ratio"].is_null());
+    EXPECT_NEAR(run["flows"][1]["fct_ratio"].get<double>(), 1.0, 1e-2);
+    EXPECT_TRUE(run["completion_ratio"].is_null());
+    EXPECT_TRUE(run["completion_packet_us"].is_null());
+    // The flow level completed both: its makespan stands.
+    EXPECT_GT(run["completion_flow_us"].get<double>(), 40.0);
+    const double cap = o.lineBps * o.stopS / 8; // bytes a link can carry in the 20 us
+    ASSERT_FALSE(run["links"].empty());
+    for (const auto& l : run["links"])
+    {
+        const double bytes = l["bytes_packet"].get<double>();
+        EXPECT_NEAR(l["util_packet"].get<double>(), bytes / cap, 1e-12) << l["label"];
+        EXPECT_LE(l["util_packet"].get<double>(), 1 + 4138 / cap) << l["label"];
+        EXPECT_LE(l["util_flow"].get<double>(), 1 + 1e-9) << l["label"];
+    }
+}
+
 TEST(RngFatTreeStudy, MatchedFatTreeAndRoutings)
 {
     RngFatTreeParams x;

@@ -185,11 +185,14 @@ ComparePacketAndFlow(const std::string& fabric,
     const std::vector<uint32_t> collided = CountCollisions(*flowRouting, flows, fr, sharedLinks);
 
     json jf = json::array();
-    double lastP = 0;
+    double lastP = 0; // last packet-level completion, over the flows that completed there
     double lastF = 0;
     double lastR = 0;
     uint32_t pathMismatch = 0;
-    uint32_t incomplete = 0;
+    uint32_t incomplete = 0; // flows not complete at one level or both
+    uint32_t incompleteP = 0;
+    uint32_t incompleteF = 0;
+    uint32_t incompleteR = 0;
     uint32_t flowsWithCnp = 0;
     std::vector<double> rampRatio;
     for (uint32_t f = 0; f < fr.size(); ++f)
@@ -207,6 +210,8 @@ ComparePacketAndFlow(const std::string& fabric,
                {"collisions", collided[f]}};
         lastF = std::max(lastF, q.complete ? q.finishS : 0.0);
         lastR = std::max(lastR, rr[f].complete ? rr[f].finishS : 0.0);
+        incompleteF += q.complete ? 0 : 1;
+        incompleteR += rr[f].complete ? 0 : 1;
         if (q.complete && rr[f].complete)
         {
             rampRatio.push_back(rr[f].FctSeconds() / q.FctSeconds());
@@ -233,12 +238,19 @@ ComparePacketAndFlow(const std::string& fabric,
             j["path_equal"] = p.path == q.path;
             pathMismatch += p.path == q.path ? 0 : 1;
             flowsWithCnp += p.cnps > 0 ? 1 : 0;
+            if (p.complete)
+            {
+                lastP = std::max(lastP, p.finish.GetSeconds());
+            }
+            else
+            {
+                incompleteP++;
+            }
             if (p.complete && q.complete)
             {
                 const double r = p.FctSeconds() / q.FctSeconds();
                 res.ratio.push_back(r);
                 j["fct_ratio"] = r;
-                lastP = std::max(lastP, p.finish.GetSeconds());
             }
             else
             {
@@ -249,7 +261,11 @@ ComparePacketAndFlow(const std::string& fabric,
         jf.push_back(j);
     }
 
-    // Per-link utilization over each level's own makespan.
+    // Per-link utilization: a level's bytes over the time they took, its makespan when every
+    // flow completed there, else the end of its run (bytes of unfinished flows are counted up
+    // to it: over the completed flows' makespan a link could exceed its capacity).
+    const double spanF = incompleteF == 0 ? lastF : sim->GetStats().endS;
+    const double spanP = !o.packet ? 0 : incompleteP == 0 ? lastP : pk.simSeconds;
     json links = json::array();
     double maxUtilDiff = 0;
     double sumUtilDiff = 0;
@@ -261,7 +277,7 @@ ComparePacketAndFlow(const std::string& fabric,
         {
             continue;
         }
-        const double uf = lastF > 0 ? 8 * fl[d].bytes / (fl[d].capacityBps * lastF) : 0;
+        const double uf = spanF > 0 ? 8 * fl[d].bytes / (fl[d].capacityBps * spanF) : 0;
         json lj{{"dir_link", d},
                 {"label", g.GetDirLinkLabel(d)},
                 {"bytes_flow", fl[d].bytes},
@@ -269,7 +285,7 @@ ComparePacketAndFlow(const std::string& fabric,
         if (o.packet)
         {
             const double up
-                = lastP > 0 ? 8.0 * pk.links[d].txBytes / (fl[d].capacityBps * lastP) : 0;
+                = spanP > 0 ? 8.0 * pk.links[d].txBytes / (fl[d].capacityBps * spanP) : 0;
             lj["bytes_packet"] = pk.links[d].txBytes;
             lj["util_packet"] = up;
             maxUtilDiff = std::max(maxUtilDiff, std::fabs(up - uf));
@@ -297,6 +313,16 @@ ComparePacketAndFlow(const std::string& fabric,
                    {"shared_fabric_links", sharedLinks},
                    {"flows", jf},
                    {"links", links}};
+    // A level's completion only when every flow completed there: the last completion of some
+    // of the flows is no completion time of the set (null).
+    if (incompleteF > 0)
+    {
+        res.run["completion_flow_us"] = nullptr;
+    }
+    if (incompleteR > 0)
+    {
+        res.run["completion_flow_ramp_us"] = nullptr;
+    }
     if (o.packet)
     {
         uint64_t maxQueue = 0;
@@ -306,8 +332,11 @@ ComparePacketAndFlow(const std::string& fabric,
         }
         res.run["speedup"] = res.wallFlow > 0 ? res.wallPacket / res.wallFlow : 0.0;
         res.run["cpu_speedup"] = res.cpuFlow > 0 ? res.cpuPacket / res.cpuFlow : 0.0;
-        res.run["completion_packet_us"] = lastP * 1e6;
-        res.run["completion_ratio"] = lastF > 0 ? lastP / lastF : 0.0;
+        res.run["completion_packet_us"] = incompleteP == 0 ? json(lastP * 1e6) : json(nullptr);
+        // No ratio when a flow is missing at either level (it would compare the makespans of
+        // two different sets of flows).
+        res.run["completion_ratio"]
+            = incomplete == 0 && lastF > 0 ? json(lastP / lastF) : json(nullptr);
         res.run["fct_ratio_median"] = Quantile(res.ratio, 0.5);
         res.run["fct_ratio_p99"] = Quantile(res.ratio, 0.99);
         res.run["fct_ratio_max"] = Quantile(res.ratio, 1.0);

@@ -94,6 +94,13 @@ struct PacketFlowResult
  * paths, the queues met on the path, collisions (other flows on the flow's fabric links at
  * the same time, flow level), per-link utilization at both levels, and the packet run's
  * retransmissions, CNPs, timeouts and drops (SummarizeRoceRun).
+ *
+ * A level's link utilization divides its bytes by the time they took: its last completion
+ * when every flow completed at that level, else the end of its run (the packet level's stop,
+ * the flow level's FlowSimStats::endS), up to which the unfinished flows' bytes are counted.
+ * When a flow did not complete at one level or both (incomplete_flows > 0), completion_ratio
+ * is null, and so is completion_packet_us / completion_flow_us / completion_flow_ramp_us for
+ * a level where a flow did not complete; the FCT ratios cover the flows complete at both.
  * \param fabric,pattern names written into the result
  */
 PacketFlowResult ComparePacketAndFlow(const std::string& fabric,
