@@ -269,7 +269,8 @@ TEST_F(CompareSim, PacketAndFlowJoinedPerFlow)
             }
         }
     }
-    std::vector<uint32_t> collisions(flows.size(), 0);
+    // Collisions: the other flows (each once) on one of a flow's fabric links at the same time.
+    std::vector<std::set<uint32_t>> others(flows.size());
     uint32_t shared = 0;
     for (const auto& [link, fs] : onLink)
     {
@@ -285,13 +286,18 @@ TEST_F(CompareSim, PacketAndFlowJoinedPerFlow)
                 if (a0 < b0 + b["fct_flow_us"].get<double>()
                     && b0 < a0 + a["fct_flow_us"].get<double>())
                 {
-                    collisions[fs[i]]++;
-                    collisions[fs[j]]++;
+                    others[fs[i]].insert(fs[j]);
+                    others[fs[j]].insert(fs[i]);
                     any = true;
                 }
             }
         }
         shared += any ? 1 : 0;
+    }
+    std::vector<uint32_t> collisions(flows.size(), 0);
+    for (uint32_t f = 0; f < flows.size(); ++f)
+    {
+        collisions[f] = static_cast<uint32_t>(others[f].size());
     }
     // The CSV rows and the worst flows, from the same entry.
     const auto rows = PacketFlowCsvRows(run);
@@ -314,6 +320,28 @@ TEST_F(CompareSim, PacketAndFlowJoinedPerFlow)
     {
         EXPECT_EQ(run["flows"][f]["collisions"].get<uint32_t>(), collisions[f]) << f;
     }
+}
+
+// Two flows on the same leaf-spine-leaf path of ROFT(8, 4) share two fabric links: each has
+// one other flow on its links, and collisions says 1 (it counted (flow, link) pairs: 2).
+TEST_F(CompareSim, CollisionsCountEachOtherFlowOnce)
+{
+    const PacketFlowFabricKind& kind = PacketFlowFabricKinds().at("roft");
+    auto graph = kind.build({8, 4, 0, 2});
+    const std::vector<FlowSpec> flows{Flow(0, 0, 4, 200000), Flow(1, 1, 5, 200000)};
+    PacketFlowOptions o;
+    o.routingSeed = 2;
+    o.packet = false;
+    const PacketFlowResult r = ComparePacketAndFlow("roft", "two", graph, kind.routing, flows, o);
+    const json& run = r.run;
+    const auto p0 = run["flows"][0]["path"].get<std::vector<uint32_t>>();
+    const auto p1 = run["flows"][1]["path"].get<std::vector<uint32_t>>();
+    ASSERT_EQ(p0.size(), 5u);
+    ASSERT_EQ(p1.size(), 5u);
+    ASSERT_EQ(p0[2], p1[2]) << "the premise: both flows on one spine (seed 2)";
+    EXPECT_EQ(run["shared_fabric_links"].get<uint32_t>(), 2u);
+    EXPECT_EQ(run["flows"][0]["collisions"].get<uint32_t>(), 1u);
+    EXPECT_EQ(run["flows"][1]["collisions"].get<uint32_t>(), 1u);
 }
 
 // The packet run stops at 20 us with a 2 MB flow unfinished (a 20 kB one done at 6.6 us):

@@ -86,15 +86,18 @@ namespace
 {
 
 /// Per flow: how many other flows share one of its fabric links while both are running
-/// (flow-level times); and the number of fabric links where that happens.
+/// (flow-level times), each counted once however many links the two share; and the number of
+/// fabric links where that happens.
 std::vector<uint32_t>
 CountCollisions(const FabricRouting& routing,
                 const std::vector<FlowSpec>& flows,
                 const std::vector<FlowSimRecord>& fr,
                 uint32_t& sharedLinks)
 {
-    std::vector<uint32_t> collided(fr.size(), 0);
     sharedLinks = 0;
+    // Colliding pairs (lower index first), then each pair once: two flows on the same
+    // leaf-spine-leaf path share two fabric links but are one other flow to each other.
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
     for (const SharedLink& l : FindSharedFabricLinks(routing, flows))
     {
         bool shared = false;
@@ -106,13 +109,21 @@ CountCollisions(const FabricRouting& routing,
                 const auto& b = fr[l.flows[j]];
                 if (a.startS < b.finishS && b.startS < a.finishS)
                 {
-                    collided[l.flows[i]]++;
-                    collided[l.flows[j]]++;
+                    pairs.emplace_back(std::min(l.flows[i], l.flows[j]),
+                                       std::max(l.flows[i], l.flows[j]));
                     shared = true;
                 }
             }
         }
         sharedLinks += shared ? 1 : 0;
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    std::vector<uint32_t> collided(fr.size(), 0);
+    for (const auto& [a, b] : pairs)
+    {
+        collided[a]++;
+        collided[b]++;
     }
     return collided;
 }

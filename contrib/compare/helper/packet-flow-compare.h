@@ -92,8 +92,8 @@ struct PacketFlowResult
  * ramp) and, if o.packet, at the packet level (RoCE, RunFabricRoce), each with its own routing
  * object of TypeId \p routing (same attributes), and join them per flow: FCTs and their ratio,
  * paths, the queues met on the path, collisions (other flows on the flow's fabric links at
- * the same time, flow level), per-link utilization at both levels, and the packet run's
- * retransmissions, CNPs, timeouts and drops (SummarizeRoceRun).
+ * the same time, flow level, each counted once), per-link utilization at both levels, and
+ * the packet run's retransmissions, CNPs, timeouts and drops (SummarizeRoceRun).
  *
  * A level's link utilization divides its bytes by the time they took: its last completion
  * when every flow completed at that level, else the end of its run (the packet level's stop,
