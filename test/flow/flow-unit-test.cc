@@ -1262,10 +1262,10 @@ TEST(FlowSimulator, StalledCountsTheWaitForTheRecomputeGrid)
     EXPECT_EQ(exact->GetRecords()[0].stalledS, 0.0);
 
     // A sending flow moved by a reroute waits at rate 0 for the grid too. ROFT(8, 4), 2
-    // spines, a 7 us grid, RerouteDelay 10 us, one flow started at 0 (it waits for 7 us).
+    // spines, a 7 us grid, RerouteDelay 10 us, one flow started at 0 (a grid point: no wait).
     // Its uplink fails at 20 us (rate 0 from the 21 us grid point; moved at 30 us, sending
     // again at 35 us: 14 us) and is repaired at 100 us (moved back at 110 us while sending,
-    // sending again at 112 us: 2 us). Alone at line rate otherwise: FCT = ideal + 23 us.
+    // sending again at 112 us: 2 us). Alone at line rate otherwise: FCT = ideal + 16 us.
     RoftLayout layout(8, 4, 2);
     const auto graph = std::shared_ptr<const FabricGraph>(layout.Build());
     const FlowSpec f = Flow(0, 0, 5, 10000000);
@@ -1284,8 +1284,26 @@ TEST(FlowSimulator, StalledCountsTheWaitForTheRecomputeGrid)
     ASSERT_TRUE(b.complete);
     EXPECT_EQ(b.reroutes, 2u);
     EXPECT_EQ(b.path, p.nodes); // back on its first path
-    EXPECT_NEAR(b.stalledS, 23e-6, 1e-12);
+    EXPECT_NEAR(b.stalledS, 16e-6, 1e-12);
     EXPECT_NEAR(b.FctSeconds(), b.idealS + b.stalledS, 1e-12);
+}
+
+TEST(FlowSimulator, FlowsStartingOnAGridPointDoNotWait)
+{
+    // The grid's points are recomputation instants themselves: a flow started at 0 or at 10 us
+    // on a 10 us grid sends at once (it waited a whole interval before session 15).
+    FlowSimHelper grid;
+    grid.SetAttribute("RecomputeInterval", TimeValue(MicroSeconds(10)));
+    for (double start : {0.0, 10e-6})
+    {
+        Ptr<FlowSimulator> g = grid.Run(Star(2), {Flow(0, 0, 1, 1000000, start)});
+        Ptr<FlowSimulator> x = FlowSimHelper().Run(Star(2), {Flow(0, 0, 1, 1000000, start)});
+        const FlowSimRecord& a = g->GetRecords()[0];
+        ASSERT_TRUE(a.complete);
+        EXPECT_EQ(a.stalledS, 0.0) << start;
+        EXPECT_NEAR(a.FctSeconds(), x->GetRecords()[0].FctSeconds(), 1e-15) << start;
+        EXPECT_NEAR(a.FctSeconds(), a.idealS, 1e-12) << start;
+    }
 }
 
 TEST(FlowSimulator, RampDelaysRecoveryAfterContention)

@@ -818,15 +818,16 @@ FlowSimulator::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowSimulator::m_bin),
                             MakeTimeChecker(Seconds(0)))
-              .AddAttribute("RecomputeInterval",
-                            "0: rates are recomputed at every instant with an event (exact max-min "
-                            "at all times). > 0: at most once per interval, on its grid; events "
-                            "between grid points wait for the next one (a new flow sends nothing, "
-                            "a finished flow's capacity stays unused until then): faster, FCTs "
-                            "off by up to about one interval.",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
-                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "RecomputeInterval",
+                  "0: rates are recomputed at every instant with an event (exact max-min "
+                  "at all times). > 0: at most once per interval, on its grid (0, T, 2T, ...); events "
+                  "between grid points wait for the next one (a new flow sends nothing, "
+                  "a finished flow's capacity stays unused until then): faster, FCTs "
+                  "off by up to about one interval.",
+                  TimeValue(Seconds(0)),
+                  MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
+                  MakeTimeChecker(Seconds(0)))
               .AddAttribute("Incremental",
                             "Recompute only the flows a change can affect: on each batch of "
                             "changes, flows whose rate is below the lowest level at which a "
@@ -2570,14 +2571,25 @@ FlowSimulator::Run(double stopS)
             }
             }
         }
+        if (!recomputeNow && !s.dirtyLinks.empty() && !recomputePending)
+        {
+            // The next grid point, which may be this instant (flows started at t = 0, or on
+            // any grid point, do not wait a whole interval; a point within rounding of now
+            // is now: an event time and a Time's seconds need not be the same double).
+            const double k = std::round(now / quantum);
+            if (std::fabs(now - k * quantum) <= 1e-9 * quantum)
+            {
+                recomputeNow = true;
+            }
+            else
+            {
+                recomputePending = true;
+                s.Push((std::floor(now / quantum) + 1) * quantum, EventType::RECOMPUTE, 0);
+            }
+        }
         if (recomputeNow)
         {
             recompute(now);
-        }
-        else if (!s.dirtyLinks.empty() && !recomputePending)
-        {
-            recomputePending = true;
-            s.Push((std::floor(now / quantum) + 1) * quantum, EventType::RECOMPUTE, 0);
         }
     }
     // Close the books: flows still sending have moved their bytes up to now.
