@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include <list>
 #include <map>
 #include <set>
 #include <tuple>
@@ -130,6 +131,32 @@ class RoceTransport : public Ns3SimTest
         EXPECT_EQ(r.Unaccounted(), 0) << "sent " << r.sentPackets << " delivered "
                                       << r.deliveredPackets << " dropped " << r.droppedPackets;
         EXPECT_GT(r.sentPackets, 0u);
+    }
+
+    /// FCT of one GPU 0 -> GPU 15 flow of \p bytes on Roft16 whose destination NIC loses the
+    /// data frames it receives at the (0-based) indices in \p lose; \p timeouts gets its timeouts.
+    static double TailLossFct(uint64_t bytes,
+                              const std::list<uint32_t>& lose,
+                              uint32_t* timeouts = nullptr)
+    {
+        auto net = Roft16();
+        if (!lose.empty())
+        {
+            auto em = CreateObject<ReceiveListErrorModel>();
+            em->SetList(lose);
+            FabricLinkDevice::SetReceiveErrorModel(net->GetDevice(15, 0), em);
+        }
+        auto r = RunFabricRoce(net, {Flow(0, 0, 15, bytes)});
+        EXPECT_TRUE(r.flows[0].complete);
+        EXPECT_EQ(r.flows[0].rxBytes, bytes);
+        ExpectAccounted(r);
+        if (timeouts != nullptr)
+        {
+            *timeouts = r.flows[0].timeouts;
+        }
+        const double fct = r.flows[0].FctSeconds();
+        Simulator::Destroy();
+        return fct;
     }
 
     /// Mean rate (bit/s) of a flow over bins [from, to) of its throughput series.
@@ -324,6 +351,46 @@ TEST_F(RoceTransport, TailLossRecoveredByTimeout)
     EXPECT_GT(r.flows[0].FctSeconds(), 300e-6);
     EXPECT_LT(r.flows[0].FctSeconds(), 320e-6);
     ExpectAccounted(r);
+}
+
+TEST_F(RoceTransport, TailLossWaitsRtoLowWhateverTheMessageSize)
+{
+    // The last data packet is lost once: only the timeout recovers it, with one packet
+    // outstanding, so after RtoLow (100 us) counted from the last ACK progress: the loss adds
+    // RtoLow + the RTT + the ACK delay (measured 118 us) whatever the size. Before the timer
+    // moved earlier when the outstanding count fell below RtoLowThreshold, an 8 MB message
+    // waited for the RtoHigh deadline armed while many packets were outstanding (+258 us).
+    for (uint64_t bytes : {2000000ULL, 8000000ULL})
+    {
+        const uint32_t last = static_cast<uint32_t>((bytes + 4095) / 4096 - 1);
+        uint32_t timeouts = 0;
+        const double extra = TailLossFct(bytes, {last}, &timeouts) - TailLossFct(bytes, {});
+        EXPECT_EQ(timeouts, 1u) << bytes;
+        EXPECT_GT(extra, 100e-6) << bytes;
+        EXPECT_LT(extra, 125e-6) << bytes;
+    }
+}
+
+TEST_F(RoceTransport, AckResetBackoffMovesTheTimeoutEarlier)
+{
+    // A 40-packet message loses PSN 10..39 three times (timeouts at 339, 979 and 2259 us: the
+    // backoff reaches 8), then the fourth round arrives but for its last packet. The ACKs of
+    // that round reset the backoff, so the lost PSN 39 is resent RtoLow after the last ACK
+    // progress, not at the deadline armed with the backoff of 8 (2259 + 8 x 320 us).
+    std::list<uint32_t> rounds;
+    for (uint32_t i = 10; i < 100; ++i)
+    {
+        rounds.push_back(i); // the receive indices of PSN 10..39 in rounds 1 to 3
+    }
+    uint32_t timeouts = 0;
+    const double control = TailLossFct(160000, rounds, &timeouts);
+    EXPECT_EQ(timeouts, 3u);
+    std::list<uint32_t> lastLost = rounds;
+    lastLost.push_back(129); // PSN 39 in round 4
+    const double fct = TailLossFct(160000, lastLost, &timeouts);
+    EXPECT_EQ(timeouts, 4u);
+    EXPECT_GT(fct - control, 100e-6);
+    EXPECT_LT(fct - control, 125e-6); // measured 2.56 ms before the fix
 }
 
 TEST_F(RoceTransport, Incast16To1CompletesWithBoundedQueue)
