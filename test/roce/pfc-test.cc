@@ -258,6 +258,61 @@ TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
     EXPECT_EQ(r.incompleteFlows, 0u) << "go-back-N recovers the headroom drops";
 }
 
+TEST_F(Pfc, DeeperNicQueueWithSeveralQueuePairsIsRefused)
+{
+    // The headroom budgets one frame queued in a host NIC. With DeviceQueuePackets 4 and 8
+    // queue pairs per host, 15 hosts into one GPU at line rate used to overflow it silently
+    // (432 headroom-overflow drops, 6401 resent packets in a "lossless" run): now refused at
+    // install, naming both attributes.
+    Config::SetDefault("ns3::RoceNic::DeviceQueuePackets", UintegerValue(4));
+    auto install = []()
+    {
+        RoftHelper roft(RoftLayout(16, 4, 4), 1);
+        FabricNetworkHelper links;
+        PfcHelper pfcHelper;
+        pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(12000000));
+        pfcHelper.ConfigureLinks(links);
+        auto net = roft.Install(links);
+        return std::make_pair(net, pfcHelper.Install(net));
+    };
+    auto incast = [](uint32_t qps, uint64_t bytes)
+    {
+        std::vector<FlowSpec> flows;
+        for (uint32_t h = 0; h < 15; ++h)
+        {
+            for (uint32_t q = 0; q < qps; ++q)
+            {
+                flows.push_back(Flow(flows.size(), h, 15, bytes));
+            }
+        }
+        return flows;
+    };
+    {
+        auto [net, pfc] = install();
+        try
+        {
+            RunFabricRoce(net, incast(8, 500000), LineRate({}));
+            ADD_FAILURE() << "DeviceQueuePackets 4 with 8 queue pairs per lossless host ran";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("DeviceQueuePackets 4"), std::string::npos) << what;
+            EXPECT_NE(what.find("PfcSwitch::HeadroomBytes"), std::string::npos) << what;
+            EXPECT_NE(what.find("of host0"), std::string::npos) << what;
+        }
+    }
+    Simulator::Destroy();
+    // One queue pair per host never has more than one frame waiting (its pacing): allowed,
+    // and lossless.
+    auto [net, pfc] = install();
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, incast(1, 500000), LineRate(Collect(pfc, fig)));
+    ExpectLossless(r);
+    EXPECT_GT(fig.pauseFrames, 0u);
+    EXPECT_EQ(fig.headroomDrops, 0u);
+}
+
 TEST_F(Pfc, RequiredHeadroomFollowsRateDelayAndMtu)
 {
     // 400 Gb/s x 2 x 1 us = 100000 bytes, + 3 x (4200 + 2) + 64.

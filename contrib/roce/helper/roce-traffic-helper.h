@@ -108,7 +108,8 @@ class RoceTrafficHelper
      * \throws std::invalid_argument on a flow that fails FlowSpec::Validate, a duplicate id,
      *         a dependency on an unknown flow id or a dependency cycle, or (unless phases
      *         are independent) phases with a gap
-     *         (messages name the flow)
+     *         (messages name the flow), or a host with several flows on a lossless (PFC)
+     *         port whose NIC has DeviceQueuePackets > 1 (RoceNic::CheckLosslessDepth)
      */
     void Install(const std::vector<FlowSpec>& flows);
 
