@@ -7,6 +7,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/pfc-dependency.h"
@@ -311,6 +312,37 @@ TEST_F(Pfc, DeeperNicQueueWithSeveralQueuePairsIsRefused)
     ExpectLossless(r);
     EXPECT_GT(fig.pauseFrames, 0u);
     EXPECT_EQ(fig.headroomDrops, 0u);
+}
+
+TEST_F(Pfc, BufferSizeBeyondADeviceQueueIsRefused)
+{
+    // Device queues are sized from BufferSize in 32 bits: 2^32 + 12 MB used to become 12 MB
+    // queues under a 4.3 GB pool that never paused (1473 queue-overflow drops in a lossless
+    // incast). Refused, naming the attribute and its range; the largest size that fits is
+    // kept exactly.
+    {
+        PfcHelper pfcHelper;
+        pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(4306967296ULL));
+        FabricNetworkHelper links;
+        try
+        {
+            pfcHelper.ConfigureLinks(links);
+            ADD_FAILURE() << "BufferSize 4306967296 was accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("BufferSize 4306967296"), std::string::npos) << what;
+            EXPECT_NE(what.find("1..4294967295"), std::string::npos) << what;
+        }
+    }
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(4294967295ULL));
+    FabricNetworkHelper links;
+    pfcHelper.ConfigureLinks(links);
+    auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+    EXPECT_EQ(FabricLinkDevice::GetQueue(net->GetDevice(0, 0))->GetMaxSize().GetValue(),
+              4294967295u);
 }
 
 TEST_F(Pfc, RequiredHeadroomFollowsRateDelayAndMtu)
