@@ -10,6 +10,7 @@
 #include "ns3/error-model.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-network-helper.h"
+#include "ns3/fabric-udp-run.h"
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/ipv4-flow-classifier.h"
 #include "ns3/ipv4-header.h"
@@ -23,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <list>
 #include <map>
 #include <set>
@@ -393,6 +395,44 @@ TEST_F(RoceTransport, AckResetBackoffMovesTheTimeoutEarlier)
     EXPECT_LT(fct - control, 125e-6); // measured 2.56 ms before the fix
 }
 
+TEST_F(RoceTransport, RunDriversRefuseLinksTooFastForTheTimeResolution)
+{
+    // At the default 1 ns a 4138-byte packet at 400 Gb/s (82.76 ns) was rounded in the
+    // devices and the pacing: FCTs off by 0.29%, at 3.2 Tb/s 3.2% below the ideal, silently.
+    // The drivers now refuse a link whose packet serializes in fewer than 200 time steps.
+    // The tests run at 1 ps (the fixture), so a 1 Pb/s link stands for it here (33 steps).
+    auto tooFast = []()
+    {
+        RoftHelper roft(RoftLayout(16, 4, 4), 1);
+        FabricNetworkHelper links;
+        links.SetDeviceAttribute("DataRate", DataRateValue(DataRate(1000000000000000ULL)));
+        return roft.Install(links);
+    };
+    auto expectRefused = [](const std::function<void()>& run, const std::string& driver)
+    {
+        try
+        {
+            run();
+            ADD_FAILURE() << driver << " ran at 1 Pb/s with 1 ps steps";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string what = e.what();
+            EXPECT_EQ(what.rfind(driver + ": the link rate 1e+06 Gb/s", 0), 0u) << what;
+            EXPECT_NE(what.find("valid: at most"), std::string::npos) << what;
+            EXPECT_NE(what.find("Time::SetResolution(Time::PS)"), std::string::npos) << what;
+        }
+        Simulator::Destroy();
+    };
+    expectRefused([&]() { RunFabricRoce(tooFast(), {Flow(0, 0, 15, 100000)}); }, "RunFabricRoce");
+    expectRefused([&]() { RunFabricUdp(tooFast(), {Flow(0, 0, 15, 100000)}, {100e9}, 4096); },
+                  "RunFabricUdp");
+    // 400 Gb/s at 1 ps (8276 steps) runs, at its ideal FCT.
+    auto r = RunFabricRoce(Roft16(), {Flow(0, 0, 15, 160000)});
+    ASSERT_TRUE(r.flows[0].complete);
+    EXPECT_NEAR(r.flows[0].Slowdown(), 1.0, 1e-9);
+}
+
 TEST_F(RoceTransport, Incast16To1CompletesWithBoundedQueue)
 {
     RoftHelper roft(RoftLayout(32, 8, 4), 3);
@@ -417,9 +457,9 @@ TEST_F(RoceTransport, Incast16To1CompletesWithBoundedQueue)
         EXPECT_EQ(f.rxBytes, f.spec.bytes);
     }
     // Without PFC, 16 senders starting at line rate overflow the 8 MB port queue within about
-    // 10 us, before the first CNPs can act (measured: ~2700 drops). What must hold: the only
+    // 10 us, before the first CNPs can act (measured: 2885 drops). What must hold: the only
     // losses are queue overflows, go-back-N resends every lost packet, nobody stalls, and the
-    // 32 MB leave the bottleneck within 4x the time they need at line rate (measured 3x).
+    // 32 MB leave the bottleneck within 4x the time they need at line rate (measured 2.9x).
     uint64_t retx = 0;
     for (const auto& f : r.flows)
     {
@@ -466,8 +506,8 @@ TEST_F(RoceTransport, DeepQueueIncastResendsLittleForNothing)
               << ", duplicates received " << dup << ", repeated NACKs ignored " << repeated
               << ", timeouts " << timeouts << ", last completion " << r.lastCompletionSeconds * 1e6
               << " us\n";
-    // Measured: 1076 drops, 2834 retransmissions (go-back-N also resends what followed each
-    // loss), 10 duplicates, 24 timeouts, done in 2.2x the line-rate time.
+    // Measured: 1078 drops, 2838 retransmissions (go-back-N also resends what followed each
+    // loss), 11 duplicates, 34 timeouts, done in 2.2x the line-rate time.
     EXPECT_GT(retx, 0u);
     EXPECT_LT(dup, retx / 20) << "most resent data was needed";
     EXPECT_LT(r.lastCompletionSeconds, 4 * 16 * 2000000 * 8.0 / 100e9);

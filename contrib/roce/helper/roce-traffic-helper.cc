@@ -2,6 +2,7 @@
 #include "roce-traffic-helper.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-link-device.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
@@ -568,6 +569,18 @@ RunFabricRoce(Ptr<FabricNetwork> net,
               const std::vector<FlowSpec>& flows,
               const FabricRoceRunOptions& options)
 {
+    // A full data packet: the senders' PacketSize (the run's, else the default) + 42 bytes of
+    // headers (RoCE, UDP, IPv4, point-to-point).
+    uint64_t wire = RoceDataWireBytes();
+    auto size = options.senderAttributes.find("PacketSize");
+    if (size != options.senderAttributes.end())
+    {
+        if (auto v = dynamic_cast<const UintegerValue*>(size->second.get()))
+        {
+            wire = v->Get() + 42;
+        }
+    }
+    CheckNetworkSerializationResolution(net, wire, "RunFabricRoce");
     auto monitor = CreateObject<FabricLinkMonitor>();
     if (options.queueSampleInterval.IsStrictlyPositive())
     {

@@ -202,6 +202,10 @@ struct FabricRoceRunOptions
 /**
  * Run \p flows over \p net with the RoCE transport until all complete (or stopAt), then
  * destroy the simulator.
+ * \throws std::invalid_argument if the time resolution is too coarse for the fastest link
+ *         (CheckNetworkSerializationResolution with the senders' PacketSize; call
+ *         Time::SetResolution(Time::PS) before building the network), or as
+ *         RoceTrafficHelper::Install does
  */
 FabricRoceRunResult RunFabricRoce(Ptr<FabricNetwork> net,
                                   const std::vector<FlowSpec>& flows,
