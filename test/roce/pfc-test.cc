@@ -242,8 +242,16 @@ TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
     pfcHelper.ConfigureLinks(links);
     auto net = roft.Install(links);
     const uint64_t warnings0 = GetFabricWarningCount();
+    testing::internal::CaptureStderr();
     Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const std::string warned = testing::internal::GetCapturedStderr();
     EXPECT_GT(GetFabricWarningCount(), warnings0) << "misconfiguration reported at start";
+    // The need it names is RequiredHeadroom's, and so is its formula (three frames; the
+    // warning said "2 MTU" until session 15).
+    EXPECT_NE(warned.find("need (up to 112670 bytes: rate x 2 x delay + 3 frames of MTU + "
+                          "pause frame)"),
+              std::string::npos)
+        << warned;
     std::vector<FlowSpec> flows;
     for (uint32_t i = 0; i < 16; ++i)
     {

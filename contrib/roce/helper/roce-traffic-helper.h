@@ -156,8 +156,11 @@ struct FabricRoceRunResult
     /// The same, counted where the packets are (FabricLinkMonitor::
     /// GetMeasuredInFlightPackets): differs from inFlightPackets only if a packet vanished.
     int64_t measuredInFlightPackets{0};
-    uint32_t incompleteFlows{0};     //!< flows not complete at the end
-    double simSeconds{0};            //!< simulated time at the end (the horizon if it was hit)
+    uint32_t incompleteFlows{0}; //!< flows not complete at the end
+    /// Simulated time at the end: the run stops at FabricRoceRunOptions::stopAt even when
+    /// every flow completed earlier (only PfcNetwork's StopOnDeadlock ends it sooner); when the
+    /// traffic ended is lastCompletionSeconds / lastPacketSeconds.
+    double simSeconds{0};
     double lastCompletionSeconds{0}; //!< when the last flow completed
     double lastPacketSeconds{0};     //!< when the last packet arrived or was dropped
     double wallSeconds{0};
