@@ -6,6 +6,7 @@
 #define NS3_SIM_FIXTURE_H
 
 #include "ns3/config.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 
@@ -21,6 +22,10 @@ class Ns3SimFixture : public Base
   protected:
     void SetUp() override
     {
+        // The resolution of the project's programs (RunFabricProgram); the run drivers refuse
+        // 1 ns with fast links. ns-3 allows setting it once per process, before the first
+        // network: the first test sets it.
+        UseFabricTimeResolution();
         RngSeedManager::SetSeed(1);
         RngSeedManager::SetRun(1);
     }

@@ -8,6 +8,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-link-device.h"
 #include "ns3/ocs-cluster-helper.h"
@@ -857,6 +858,7 @@ SmallMoe(Time solve, Time overlap)
 
 TEST(OcsReconfigRun, MoeLayersStartWhenTheControllerReportsTheReconfigurationDone)
 {
+    UseFabricTimeResolution(); // the run drivers refuse 1 ns with 400 Gb/s links
     struct Case
     {
         Time solve;
@@ -917,6 +919,7 @@ RunSmallJobTrace(const std::string& policy, Time overlap)
 
 TEST(OcsReconfigRun, DropPolicyCountsLostAndRetransmittedBytesPerPhase)
 {
+    UseFabricTimeResolution(); // the run drivers refuse 1 ns with 400 Gb/s links
     // Job trace: reconfigurations while jobs run, drop policy, so packets are lost.
     const OcsReconfigRunResult r = RunSmallJobTrace("drop", MicroSeconds(0));
     EXPECT_EQ(r.roce.Unaccounted(), 0);
@@ -947,6 +950,7 @@ TEST(OcsReconfigRun, DropPolicyCountsLostAndRetransmittedBytesPerPhase)
 
 TEST(OcsReconfigRun, JobStepsStartWhenTheControllerReportsTheReconfigurationDone)
 {
+    UseFabricTimeResolution(); // the run drivers refuse 1 ns with 400 Gb/s links
     // Job trace: step s arrives at s x 200 us while earlier jobs' flows are in flight; the
     // controller reconfigures for the new job mix and the step's flows start when it reports
     // the reconfiguration done (a start before it ended would be a logic_error), under each
@@ -1038,6 +1042,7 @@ RunWithBatching(bool batch)
 
 TEST(OcsReconfigRun, BatchedRoutingUpdatesGiveTheSameRunWithFewerRebuilds)
 {
+    UseFabricTimeResolution(); // the run drivers refuse 1 ns with 400 Gb/s links
     const BatchRun batched = RunWithBatching(true);
     const BatchRun single = RunWithBatching(false);
     // One reaction per instant instead of one per link: the reconfiguration withdraws 2

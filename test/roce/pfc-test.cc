@@ -7,6 +7,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-drop-reason.h"
+#include "ns3/fabric-link-device.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-warning.h"
 #include "ns3/pfc-dependency.h"
@@ -241,8 +242,16 @@ TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
     pfcHelper.ConfigureLinks(links);
     auto net = roft.Install(links);
     const uint64_t warnings0 = GetFabricWarningCount();
+    testing::internal::CaptureStderr();
     Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const std::string warned = testing::internal::GetCapturedStderr();
     EXPECT_GT(GetFabricWarningCount(), warnings0) << "misconfiguration reported at start";
+    // The need it names is RequiredHeadroom's, and so is its formula (three frames; the
+    // warning said "2 MTU" until session 15).
+    EXPECT_NE(warned.find("need (up to 112670 bytes: rate x 2 x delay + 3 frames of MTU + "
+                          "pause frame)"),
+              std::string::npos)
+        << warned;
     std::vector<FlowSpec> flows;
     for (uint32_t i = 0; i < 16; ++i)
     {
@@ -256,6 +265,92 @@ TEST_F(Pfc, TooLittleHeadroomDropsAndSaysSo)
     EXPECT_EQ(fig.headroomDrops, r.droppedPackets);
     EXPECT_EQ(r.Unaccounted(), 0);
     EXPECT_EQ(r.incompleteFlows, 0u) << "go-back-N recovers the headroom drops";
+}
+
+TEST_F(Pfc, DeeperNicQueueWithSeveralQueuePairsIsRefused)
+{
+    // The headroom budgets one frame queued in a host NIC. With DeviceQueuePackets 4 and 8
+    // queue pairs per host, 15 hosts into one GPU at line rate used to overflow it silently
+    // (432 headroom-overflow drops, 6401 resent packets in a "lossless" run): now refused at
+    // install, naming both attributes.
+    Config::SetDefault("ns3::RoceNic::DeviceQueuePackets", UintegerValue(4));
+    auto install = []()
+    {
+        RoftHelper roft(RoftLayout(16, 4, 4), 1);
+        FabricNetworkHelper links;
+        PfcHelper pfcHelper;
+        pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(12000000));
+        pfcHelper.ConfigureLinks(links);
+        auto net = roft.Install(links);
+        return std::make_pair(net, pfcHelper.Install(net));
+    };
+    auto incast = [](uint32_t qps, uint64_t bytes)
+    {
+        std::vector<FlowSpec> flows;
+        for (uint32_t h = 0; h < 15; ++h)
+        {
+            for (uint32_t q = 0; q < qps; ++q)
+            {
+                flows.push_back(Flow(flows.size(), h, 15, bytes));
+            }
+        }
+        return flows;
+    };
+    {
+        auto [net, pfc] = install();
+        try
+        {
+            RunFabricRoce(net, incast(8, 500000), LineRate({}));
+            ADD_FAILURE() << "DeviceQueuePackets 4 with 8 queue pairs per lossless host ran";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("DeviceQueuePackets 4"), std::string::npos) << what;
+            EXPECT_NE(what.find("PfcSwitch::HeadroomBytes"), std::string::npos) << what;
+            EXPECT_NE(what.find("of host0"), std::string::npos) << what;
+        }
+    }
+    Simulator::Destroy();
+    // One queue pair per host never has more than one frame waiting (its pacing): allowed,
+    // and lossless.
+    auto [net, pfc] = install();
+    PfcFigures fig;
+    auto r = RunFabricRoce(net, incast(1, 500000), LineRate(Collect(pfc, fig)));
+    ExpectLossless(r);
+    EXPECT_GT(fig.pauseFrames, 0u);
+    EXPECT_EQ(fig.headroomDrops, 0u);
+}
+
+TEST_F(Pfc, BufferSizeBeyondADeviceQueueIsRefused)
+{
+    // Device queues are sized from BufferSize in 32 bits: 2^32 + 12 MB used to become 12 MB
+    // queues under a 4.3 GB pool that never paused (1473 queue-overflow drops in a lossless
+    // incast). Refused, naming the attribute and its range; the largest size that fits is
+    // kept exactly.
+    {
+        PfcHelper pfcHelper;
+        pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(4306967296ULL));
+        FabricNetworkHelper links;
+        try
+        {
+            pfcHelper.ConfigureLinks(links);
+            ADD_FAILURE() << "BufferSize 4306967296 was accepted";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("BufferSize 4306967296"), std::string::npos) << what;
+            EXPECT_NE(what.find("1..4294967295"), std::string::npos) << what;
+        }
+    }
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(4294967295ULL));
+    FabricNetworkHelper links;
+    pfcHelper.ConfigureLinks(links);
+    auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+    EXPECT_EQ(FabricLinkDevice::GetQueue(net->GetDevice(0, 0))->GetMaxSize().GetValue(),
+              4294967295u);
 }
 
 TEST_F(Pfc, RequiredHeadroomFollowsRateDelayAndMtu)

@@ -2,6 +2,8 @@
 #ifndef FABRIC_CHECKS_H
 #define FABRIC_CHECKS_H
 
+#include "ns3/ptr.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -48,6 +50,32 @@ void CheckFabricRunTime(double seconds, const std::string& params);
  * \throws std::invalid_argument naming \p rateFlag and the largest valid rate
  */
 void CheckSerializationResolution(double rateBps, uint64_t wireBytes, const std::string& rateFlag);
+
+class FabricNetwork;
+
+/**
+ * \ingroup fabric
+ * Set the simulator's time resolution to 1 ps, the project's programs' (RunFabricProgram
+ * calls it), unless it already is: serialization times at 100 Gb/s and beyond are fractions
+ * of a nanosecond. ns-3 allows one change per process, before the first network is built.
+ */
+void UseFabricTimeResolution();
+
+/**
+ * \ingroup fabric
+ * CheckSerializationResolution for the fastest link device of \p net: the library's run
+ * drivers (RunFabricRoce, RunFabricUdp) call it, so that a program that did not raise the
+ * resolution to ps (as RunFabricProgram does) is refused instead of getting FCTs biased by
+ * rounding (at the default 1 ns, a 4138-byte packet at 400 Gb/s is 82.76 steps).
+ * \param net the network
+ * \param wireBytes bytes of a full data packet on the wire
+ * \param caller the driver, for the message
+ * \throws std::invalid_argument naming the link, its rate, the largest valid rate and
+ *         Time::SetResolution
+ */
+void CheckNetworkSerializationResolution(Ptr<FabricNetwork> net,
+                                         uint64_t wireBytes,
+                                         const std::string& caller);
 
 /**
  * \ingroup fabric

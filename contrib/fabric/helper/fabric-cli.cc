@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-cli.h"
 
+#include "fabric-checks.h"
 #include "fabric-results.h"
 
 #include "ns3/boolean.h"
@@ -696,10 +697,7 @@ RunFabricProgram(int argc, char* argv[], int (*body)(int, char*[]))
     // writes to the closed pipe then just fail.
     std::signal(SIGPIPE, SIG_IGN);
     // Serialization times at 100 Gb/s and beyond are fractions of a nanosecond.
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
+    UseFabricTimeResolution();
     int code = 0;
     try
     {

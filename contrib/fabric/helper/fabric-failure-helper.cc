@@ -90,8 +90,11 @@ ParseTime(const std::string& token, const std::string& text)
         Bad(token, "a time of at most 1e6 s, got '" + text + "'");
     }
     // ns-3 truncates to its resolution: refuse a time that is not a whole number of it.
-    const long double res = Time::From(1).GetSeconds();
-    const long double ticks = seconds / res;
+    // Ticks per second is an exact integer; Time::From(1).GetSeconds() is not exact (a 64-bit
+    // fraction: at ps it is 4e-9 short, so 200us became 200000001 ps).
+    const long double perSecond = static_cast<long double>(Seconds(1).GetTimeStep());
+    const long double res = 1.0L / perSecond;
+    const long double ticks = seconds * perSecond;
     if (std::fabs(ticks - std::round(ticks)) > 1e-6L * std::max(1.0L, ticks))
     {
         std::ostringstream r;

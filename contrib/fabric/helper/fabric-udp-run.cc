@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-udp-run.h"
 
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/simulator.h"
 
@@ -17,6 +18,8 @@ RunFabricUdp(Ptr<FabricNetwork> net,
              Time stopAt,
              const FabricRunHook& hook)
 {
+    // Payload + UDP, IPv4 and point-to-point headers.
+    CheckNetworkSerializationResolution(net, uint64_t(packetSize) + 30, "RunFabricUdp");
     auto monitor = CreateObject<FabricLinkMonitor>();
     monitor->Install(net);
     FabricTrafficHelper traffic(net);

@@ -57,6 +57,9 @@ struct FabricUdpRunResult
  * \param hook called after install, before Simulator::Run, with the network and the
  *        applications (FabricTrafficHelper::GetApplications: a PacketSink per host, then a
  *        UdpFlowSender per flow)
+ * \throws std::invalid_argument if the time resolution is too coarse for the fastest link
+ *         (CheckNetworkSerializationResolution with \p packetSize + 30 bytes of headers;
+ *         call Time::SetResolution(Time::PS) before building the network)
  */
 FabricUdpRunResult RunFabricUdp(Ptr<FabricNetwork> net,
                                 const std::vector<FlowSpec>& flows,

@@ -3,6 +3,7 @@
 // and FabricIpv4Routing, the link monitor and its drop accounting) on a leaf-spine tree with
 // ECMP, so that it needs no other module. Only public headers.
 #include "ns3/ecmp-routing.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-hop-counter.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/fabric-udp-run.h"
@@ -204,6 +205,11 @@ class FabricPacketTestSuite : public TestSuite
         AddTestCase(new NoRouteTestCase(FabricSwitchMode::IPV4), TestCase::QUICK);
         AddTestCase(new HopCounterTestCase, TestCase::QUICK);
     }
+
+  private:
+    // Before a test case builds a network: the programs' resolution, which the run drivers
+    // require for links of 100 Gb/s and beyond (a suite's setup runs before its cases).
+    void DoSetup() override { UseFabricTimeResolution(); }
 };
 
 static FabricPacketTestSuite g_fabricPacketTestSuite;

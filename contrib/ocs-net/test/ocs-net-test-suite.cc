@@ -3,6 +3,7 @@
 // one host each) whose circuits carry RoCE flows only while duplex, lose the traffic of changed
 // circuits as ocs-dark under the drop policy, and stall for exactly the unhidden solve plus
 // switching plus restoration. Only public headers.
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/ocs-cluster-helper.h"
 #include "ns3/ocs-configuration.h"
@@ -257,6 +258,11 @@ class OcsNetTestSuite : public TestSuite
         AddTestCase(new OcsDarkDropTestCase, TestCase::QUICK);
         AddTestCase(new OcsStallTestCase, TestCase::QUICK);
     }
+
+  private:
+    // Before a test case builds a network: the programs' resolution, which the run drivers
+    // require for links of 100 Gb/s and beyond (a suite's setup runs before its cases).
+    void DoSetup() override { UseFabricTimeResolution(); }
 };
 
 OcsNetTestSuite g_ocsNetTestSuite;

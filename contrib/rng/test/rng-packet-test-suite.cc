@@ -4,6 +4,7 @@
 // its hash gives, and falls back to its other candidates once its view learns that a link
 // failed (before that, packets sent into the dead link are dropped with reason link-down).
 // Only public headers; needs fabric only.
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-failure-helper.h"
 #include "ns3/fabric-network-helper.h"
@@ -213,6 +214,11 @@ class RngPacketTestSuite : public TestSuite
         AddTestCase(new SpraypointDeliversTestCase, TestCase::QUICK);
         AddTestCase(new SpraypointFallbackTestCase, TestCase::QUICK);
     }
+
+  private:
+    // Before a test case builds a network: the programs' resolution, which the run drivers
+    // require for links of 100 Gb/s and beyond (a suite's setup runs before its cases).
+    void DoSetup() override { UseFabricTimeResolution(); }
 };
 
 static RngPacketTestSuite g_rngPacketTestSuite;

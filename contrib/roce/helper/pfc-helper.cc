@@ -5,6 +5,10 @@
 #include "ns3/queue-size.h"
 #include "ns3/uinteger.h"
 
+#include <limits>
+#include <stdexcept>
+#include <string>
+
 namespace ns3
 {
 
@@ -33,6 +37,15 @@ PfcHelper::ConfigureLinks(FabricNetworkHelper& links) const
 {
     UintegerValue buffer;
     m_switch.Create<PfcSwitch>()->GetAttribute("BufferSize", buffer);
+    // A device queue holds at most 2^32 - 1 bytes (QueueSize is 32-bit): a larger buffer
+    // would wrap to a small queue that drops while the switch's pool never pauses.
+    if (buffer.Get() > std::numeric_limits<uint32_t>::max())
+    {
+        throw std::invalid_argument("PfcHelper::ConfigureLinks: PfcSwitch::BufferSize "
+                                    + std::to_string(buffer.Get())
+                                    + " bytes does not fit a device queue; valid: 1.."
+                                    + std::to_string(std::numeric_limits<uint32_t>::max()));
+    }
     links.SetQueueType("ns3::PfcQueue");
     links.SetQueueAttribute(
         "MaxSize",

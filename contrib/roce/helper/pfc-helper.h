@@ -35,6 +35,8 @@ class PfcHelper
     /**
      * Every device queue of networks \p links builds becomes a PfcQueue whose capacity is
      * the switches' BufferSize (the buffer, not the queue, limits a lossless port).
+     * \throws std::invalid_argument if BufferSize exceeds what a device queue holds
+     *         (2^32 - 1 bytes)
      */
     void ConfigureLinks(FabricNetworkHelper& links) const;
 

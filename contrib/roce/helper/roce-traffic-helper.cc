@@ -2,10 +2,13 @@
 #include "roce-traffic-helper.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-link-device.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
+#include "ns3/pfc-queue.h"
 #include "ns3/roce-header.h"
+#include "ns3/roce-nic.h"
 #include "ns3/roce-receiver.h"
 #include "ns3/roce-sender.h"
 #include "ns3/simulator.h"
@@ -125,6 +128,34 @@ RoceTrafficHelper::Install(const std::vector<FlowSpec>& flows)
                 + " appears twice; ids must be unique ('after' names them)");
         }
         phases = std::max(phases, flows[f].phase + 1);
+    }
+    // A lossless host port whose queue pairs could queue more frames than the switches'
+    // headroom budgets would drop: refuse it now rather than report drops after the run.
+    {
+        std::vector<uint32_t> qps(g.GetNHosts(), 0);
+        for (const FlowSpec& fs : flows)
+        {
+            ++qps[fs.src];
+        }
+        for (uint32_t h = 0; h < g.GetNHosts(); ++h)
+        {
+            if (qps[h] < 2)
+            {
+                continue;
+            }
+            bool lossless = false;
+            for (uint32_t p = 0; p < g.GetNPorts(h); ++p)
+            {
+                lossless
+                    = lossless
+                   || DynamicCast<PfcQueue>(FabricLinkDevice::GetQueue(m_net->GetDevice(h, p)));
+            }
+            if (lossless)
+            {
+                RoceNic::CheckLosslessDepth(
+                    RoceNic::DepthOf(m_net->GetNode(h)), qps[h], g.GetName(h));
+            }
+        }
     }
     st->records.resize(n);
     st->senders.resize(n);
@@ -538,6 +569,18 @@ RunFabricRoce(Ptr<FabricNetwork> net,
               const std::vector<FlowSpec>& flows,
               const FabricRoceRunOptions& options)
 {
+    // A full data packet: the senders' PacketSize (the run's, else the default) + 42 bytes of
+    // headers (RoCE, UDP, IPv4, point-to-point).
+    uint64_t wire = RoceDataWireBytes();
+    auto size = options.senderAttributes.find("PacketSize");
+    if (size != options.senderAttributes.end())
+    {
+        if (auto v = dynamic_cast<const UintegerValue*>(size->second.get()))
+        {
+            wire = v->Get() + 42;
+        }
+    }
+    CheckNetworkSerializationResolution(net, wire, "RunFabricRoce");
     auto monitor = CreateObject<FabricLinkMonitor>();
     if (options.queueSampleInterval.IsStrictlyPositive())
     {

@@ -108,7 +108,8 @@ class RoceTrafficHelper
      * \throws std::invalid_argument on a flow that fails FlowSpec::Validate, a duplicate id,
      *         a dependency on an unknown flow id or a dependency cycle, or (unless phases
      *         are independent) phases with a gap
-     *         (messages name the flow)
+     *         (messages name the flow), or a host with several flows on a lossless (PFC)
+     *         port whose NIC has DeviceQueuePackets > 1 (RoceNic::CheckLosslessDepth)
      */
     void Install(const std::vector<FlowSpec>& flows);
 
@@ -155,8 +156,11 @@ struct FabricRoceRunResult
     /// The same, counted where the packets are (FabricLinkMonitor::
     /// GetMeasuredInFlightPackets): differs from inFlightPackets only if a packet vanished.
     int64_t measuredInFlightPackets{0};
-    uint32_t incompleteFlows{0};     //!< flows not complete at the end
-    double simSeconds{0};            //!< simulated time at the end (the horizon if it was hit)
+    uint32_t incompleteFlows{0}; //!< flows not complete at the end
+    /// Simulated time at the end: the run stops at FabricRoceRunOptions::stopAt even when
+    /// every flow completed earlier (only PfcNetwork's StopOnDeadlock ends it sooner); when the
+    /// traffic ended is lastCompletionSeconds / lastPacketSeconds.
+    double simSeconds{0};
     double lastCompletionSeconds{0}; //!< when the last flow completed
     double lastPacketSeconds{0};     //!< when the last packet arrived or was dropped
     double wallSeconds{0};
@@ -201,6 +205,10 @@ struct FabricRoceRunOptions
 /**
  * Run \p flows over \p net with the RoCE transport until all complete (or stopAt), then
  * destroy the simulator.
+ * \throws std::invalid_argument if the time resolution is too coarse for the fastest link
+ *         (CheckNetworkSerializationResolution with the senders' PacketSize; call
+ *         Time::SetResolution(Time::PS) before building the network), or as
+ *         RoceTrafficHelper::Install does
  */
 FabricRoceRunResult RunFabricRoce(Ptr<FabricNetwork> net,
                                   const std::vector<FlowSpec>& flows,

@@ -179,8 +179,8 @@ PfcSwitch::Install(Ptr<FabricNetwork> net, uint32_t fabricNode)
                    "HeadroomBytes " + std::to_string(m_headroomAttr) + " is below what "
                        + std::to_string(shortPorts) + " port(s) of " + g.GetName(fabricNode)
                        + " need (up to " + std::to_string(worstNeed)
-                       + " bytes: rate x 2 x delay + 2 MTU + pause frame): this lossless "
-                         "fabric may drop (headroom-overflow)");
+                       + " bytes: rate x 2 x delay + 3 frames of MTU + pause frame): this "
+                         "lossless fabric may drop (headroom-overflow)");
     }
     if (reserved >= m_bufferSize)
     {

@@ -61,8 +61,10 @@ class PfcSwitch : public Object
      */
     void Install(Ptr<FabricNetwork> net, uint32_t fabricNode);
 
-    /// Headroom a port needs so that it never drops: rate x 2 x link delay + 2 frames of
-    /// MTU + a pause frame, in bytes (with a host upstream, one more frame is in its NIC).
+    /// Headroom a port needs so that it never drops, in bytes: rate x 2 x link delay + 3
+    /// frames of MTU (the one that crossed the threshold, the one the upstream is sending
+    /// when the pause arrives, the one a host NIC has already queued; every port gets all
+    /// three, switch-facing ones too) + a pause frame.
     static uint64_t RequiredHeadroom(uint64_t rateBps, Time delay, uint32_t mtu);
 
     /// Headroom (bytes) of \p port in force.

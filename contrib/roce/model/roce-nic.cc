@@ -22,6 +22,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -276,9 +278,51 @@ RoceNic::Register(Ptr<RoceSender> qp, uint32_t port)
     NS_ABORT_MSG_IF(!qp->GetNode() || qp->GetNode() != m_node,
                     "RoceNic: a queue pair must be an application of the NIC's node");
     Port& p = GetPort(port);
+    if (p.pfc && p.depth > 1 && !p.qps.empty())
+    {
+        // RoceTrafficHelper refuses this at install; a program that starts its own queue
+        // pairs is stopped here, before its lossless run can drop.
+        try
+        {
+            CheckLosslessDepth(p.depth, p.nQps + 1, "node " + std::to_string(m_node->GetId()));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            NS_FATAL_ERROR(e.what());
+        }
+    }
     p.qps.push_back(qp);
     SyncQps(p);
     Kick(port);
+}
+
+void
+RoceNic::CheckLosslessDepth(uint32_t depth, uint32_t queuePairs, const std::string& where)
+{
+    if (depth > 1 && queuePairs > 1)
+    {
+        throw std::invalid_argument(
+            "RoceNic: DeviceQueuePackets " + std::to_string(depth) + " with "
+            + std::to_string(queuePairs) + " queue pairs on a lossless (PFC) port of " + where
+            + ": the switches' headroom (PfcSwitch::HeadroomBytes 0, RequiredHeadroom) budgets "
+              "one frame queued in a host NIC, and up to DeviceQueuePackets frames would leave "
+              "after a pause (headroom-overflow drops). With PFC and several queue pairs per "
+              "host DeviceQueuePackets must be 1 (1..1000 otherwise)");
+    }
+}
+
+uint32_t
+RoceNic::DepthOf(Ptr<Node> node)
+{
+    Ptr<RoceNic> nic = node->GetObject<RoceNic>();
+    if (nic)
+    {
+        return nic->m_depth;
+    }
+    // Not created yet (queue pairs create it when they start): it will get the default.
+    TypeId::AttributeInformation info;
+    GetTypeId().LookupAttributeByName("DeviceQueuePackets", &info);
+    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
 }
 
 void

@@ -36,8 +36,9 @@ class UdpL4Protocol;
  *
  * In a lossless fabric (the port's device queue is a PfcQueue) the NIC honours PFC: while
  * the switch has paused the data class of a port, no queue pair of that port sends; control
- * packets (their own class) go on. A data packet already in the device queue
- * (DeviceQueuePackets) still leaves, which the switches' headroom accounts for.
+ * packets (their own class) go on. A data packet already in the device queue still leaves,
+ * which the switches' headroom accounts for: one frame, so a lossless port with several queue
+ * pairs needs DeviceQueuePackets = 1 (CheckLosslessDepth refuses more).
  *
  * Host path (HostPath attribute). RoCE packets are UDP/IPv4 to port 4791 either way; the
  * bytes on the wire are the same.
@@ -73,6 +74,23 @@ class alignas(64) RoceNic : public Object
 
     /// Add a queue pair on NIC port \p port (the node's device index).
     void Register(Ptr<RoceSender> qp, uint32_t port);
+
+    /**
+     * Refuse a lossless (PFC) NIC port whose queue pairs could queue more data frames than
+     * the switches' headroom budgets. PfcSwitch::RequiredHeadroom counts one frame already
+     * queued in a host NIC when the pause arrives; with DeviceQueuePackets > 1 and several
+     * queue pairs on the port, up to DeviceQueuePackets frames are queued and still leave, so
+     * the headroom overflows (a lossless run drops). One queue pair never has more than one
+     * frame waiting (its pacing), so any depth is fine then.
+     * \param depth the NIC's DeviceQueuePackets
+     * \param queuePairs queue pairs that send on the port
+     * \param where the host, for the message
+     * \throw std::invalid_argument naming DeviceQueuePackets and PfcSwitch::HeadroomBytes
+     */
+    static void CheckLosslessDepth(uint32_t depth, uint32_t queuePairs, const std::string& where);
+
+    /// DeviceQueuePackets of \p node's NIC, or the attribute's default if it has none yet.
+    static uint32_t DepthOf(Ptr<Node> node);
     void Unregister(Ptr<RoceSender> qp, uint32_t port);
     /// A queue pair of \p port may have become able to send.
     void Kick(uint32_t port);

@@ -411,6 +411,7 @@ RoceSender::ReceiveControl(const RoceHeader& rh)
 void
 RoceSender::Progress()
 {
+    const bool backedOff = m_backoff > 1;
     m_backoff = 1;
     m_lastProgress = Simulator::Now();
     m_lastAckProgress = m_lastProgress;
@@ -421,6 +422,25 @@ RoceSender::Progress()
     if (m_sndUna >= m_nPkts)
     {
         Finish();
+        return;
+    }
+    // The lazy event keeps the deadline in force when it was armed, and a later one is
+    // checked when it fires; an earlier one must move it now. That happens only when this
+    // acknowledgement reset a backoff, or left fewer than RtoLowThreshold packets outstanding
+    // (RtoLow applies; the count only falls here): otherwise the new deadline, now + RtoHigh,
+    // is never before one armed earlier with RtoHigh or RtoLow (IRN's RtoLow <= RtoHigh; a
+    // larger RtoLow's deadline is checked when it fires). Two comparisons per ACK.
+    if (m_rtoArmed && (backedOff || m_highSent - m_sndUna < m_rtoLowThreshold))
+    {
+        const Time due = m_lastProgress + CurrentRto();
+        if (static_cast<uint64_t>(due.GetTimeStep()) < m_rtoEvent.GetTs())
+        {
+            // Remove, not Cancel: a cancelled event would still be popped and counted, so the
+            // event counts of runs whose timing this does not change would change.
+            Simulator::Remove(m_rtoEvent);
+            m_rtoEvent
+                = Simulator::Schedule(due - Simulator::Now(), &RoceSender::CheckTimeout, this);
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 #include "ns3/double.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/error-model.h"
+#include "ns3/fabric-checks.h"
 #include "ns3/fabric-drop-reason.h"
 #include "ns3/fabric-network-helper.h"
 #include "ns3/leaf-spine-layout.h"
@@ -178,6 +179,11 @@ class RocePacketTestSuite : public TestSuite
         AddTestCase(new PfcIncastLosslessTestCase, TestCase::QUICK);
         AddTestCase(new PfcRingDeadlockTestCase, TestCase::QUICK);
     }
+
+  private:
+    // Before a test case builds a network: the programs' resolution, which the run drivers
+    // require for links of 100 Gb/s and beyond (a suite's setup runs before its cases).
+    void DoSetup() override { UseFabricTimeResolution(); }
 };
 
 static RocePacketTestSuite g_rocePacketTestSuite;
