@@ -711,7 +711,7 @@ TEST(FabricFailureSpec, AcceptsAndRejects)
         {"link:1@5", "a time >= 0 with a unit"},
         {"link:1@5xs", "a time >= 0 with a unit"},
         {"link:1@-5us", "a time >= 0 with a unit"},
-        {"link:1@0.5ns", "whole number of the simulator's resolution"},
+        {"link:1@0.5ps", "whole number of the simulator's resolution"},
         {"repair:link:1@1us", "a repair of an element failed earlier"},
         {"link:1@20us,repair:link:1@10us", "a repair of an element failed earlier"},
         {"dirlink:2@1us,repair:link:1@2us", "a repair of an element failed earlier"},

@@ -15,6 +15,23 @@
 namespace ns3
 {
 
+/**
+ * Sets the project's 1 ps resolution before the first test of a binary that includes this
+ * header runs: ns-3 converts every Time it knows of when the resolution changes, and after a
+ * simulation has run in the process that conversion crashes, so a plain test (no fixture) that
+ * runs first at ns-3's default 1 ns and a later one that raises the resolution could not share
+ * a process (ctest runs one test per process; a whole binary run at once did crash).
+ */
+class FabricTimeResolutionEnvironment : public ::testing::Environment
+{
+  public:
+    void SetUp() override { UseFabricTimeResolution(); }
+};
+
+/// Registered once per program (an inline variable), before main runs the tests.
+inline ::testing::Environment* const g_fabricTimeResolution
+    = ::testing::AddGlobalTestEnvironment(new FabricTimeResolutionEnvironment);
+
 /// \p Base: ::testing::Test, or ::testing::TestWithParam<T> for parameterized tests.
 template<typename Base = ::testing::Test>
 class Ns3SimFixture : public Base

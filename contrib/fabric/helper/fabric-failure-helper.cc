@@ -38,9 +38,35 @@ FabricFailureEvent::Element() const
 std::string
 FabricFailureEvent::ToString() const
 {
-    // Integer nanoseconds (or finer) print exactly and parse back to the same time.
-    return (repair ? "repair:" : "") + Element() + "@" + std::to_string(at.GetInteger())
-         + (Time::GetResolution() == Time::NS ? "ns" : "");
+    // Whole ticks of the resolution, with its unit, print exactly and parse back to the same
+    // time (the unit was left out at any resolution but ns, which the parser refuses).
+    const char* unit = nullptr;
+    switch (Time::GetResolution())
+    {
+    case Time::FS:
+        unit = "fs";
+        break;
+    case Time::PS:
+        unit = "ps";
+        break;
+    case Time::NS:
+        unit = "ns";
+        break;
+    case Time::US:
+        unit = "us";
+        break;
+    case Time::MS:
+        unit = "ms";
+        break;
+    case Time::S:
+        unit = "s";
+        break;
+    default:
+        break;
+    }
+    const std::string when = unit ? std::to_string(at.GetInteger()) + unit
+                                  : std::to_string(at.GetSeconds()) + "s";
+    return (repair ? "repair:" : "") + Element() + "@" + when;
 }
 
 namespace

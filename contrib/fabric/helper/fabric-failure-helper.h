@@ -91,7 +91,9 @@ class FabricFailureHelper
 
     /// Schedule every event of \p spec (grammar in the class comment).
     void Schedule(const std::string& spec);
-    /// Schedule one event (checked as a spec event is).
+    /// Schedule one event, checked against the plan as a spec event is (ids, a repair of an
+    /// element that is down then); the spec parser's rule that a repair names the failed
+    /// element's own kind is not applied here (a repair:dirlink of a failed link is accepted).
     void Schedule(const FabricFailureEvent& event);
 
     /**

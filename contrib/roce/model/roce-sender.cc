@@ -435,9 +435,10 @@ RoceSender::Progress()
         const Time due = m_lastProgress + CurrentRto();
         if (static_cast<uint64_t>(due.GetTimeStep()) < m_rtoEvent.GetTs())
         {
-            // Remove, not Cancel: a cancelled event would still be popped and counted, so the
-            // event counts of runs whose timing this does not change would change.
-            Simulator::Remove(m_rtoEvent);
+            // Cancel, not Remove: Remove searches the pending events (linear in the event
+            // heap), which at the tail of every flow would make a large run quadratic; the
+            // cancelled event is popped and skipped at its time.
+            Simulator::Cancel(m_rtoEvent);
             m_rtoEvent
                 = Simulator::Schedule(due - Simulator::Now(), &RoceSender::CheckTimeout, this);
         }
