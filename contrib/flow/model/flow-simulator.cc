@@ -818,16 +818,15 @@ FlowSimulator::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowSimulator::m_bin),
                             MakeTimeChecker(Seconds(0)))
-              .AddAttribute(
-                  "RecomputeInterval",
-                  "0: rates are recomputed at every instant with an event (exact max-min "
-                  "at all times). > 0: at most once per interval, on its grid (0, T, 2T, ...); events "
-                  "between grid points wait for the next one (a new flow sends nothing, "
-                  "a finished flow's capacity stays unused until then): faster, FCTs "
-                  "off by up to about one interval.",
-                  TimeValue(Seconds(0)),
-                  MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
-                  MakeTimeChecker(Seconds(0)))
+              .AddAttribute("RecomputeInterval",
+                            "0: rates are recomputed at every instant with an event (exact max-min "
+                            "at all times). > 0: at most once per interval, on its grid (0, T, "
+                            "2T, ...); events between grid points wait for the next one (a new "
+                            "flow sends nothing, a finished flow's capacity stays unused until "
+                            "then): faster, FCTs off by up to about one interval.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowSimulator::m_recomputeInterval),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("Incremental",
                             "Recompute only the flows a change can affect: on each batch of "
                             "changes, flows whose rate is below the lowest level at which a "

@@ -569,15 +569,15 @@ RunFabricRoce(Ptr<FabricNetwork> net,
               const std::vector<FlowSpec>& flows,
               const FabricRoceRunOptions& options)
 {
-    // A full data packet: the senders' PacketSize (the run's, else the default) + 42 bytes of
-    // headers (RoCE, UDP, IPv4, point-to-point).
+    // A full data packet: the senders' PacketSize (the run's, else the default) + the headers
+    // (RoCE, UDP, IPv4, point-to-point).
     uint64_t wire = RoceDataWireBytes();
     auto size = options.senderAttributes.find("PacketSize");
     if (size != options.senderAttributes.end())
     {
         if (auto v = dynamic_cast<const UintegerValue*>(size->second.get()))
         {
-            wire = v->Get() + 42;
+            wire = v->Get() + RoceSender::WIRE_OVERHEAD;
         }
     }
     CheckNetworkSerializationResolution(net, wire, "RunFabricRoce");
