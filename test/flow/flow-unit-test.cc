@@ -808,6 +808,42 @@ TEST(FlowSimulator, IncastSharesAndConservesBytes)
     EXPECT_NEAR(binned, expected, expected * 1e-9);
 }
 
+// Utilization bins tile time at their rounded limits: bin b spans [b * bin, (b + 1) * bin),
+// each product rounded, and a link loaded at a constant rate fills every whole bin with the
+// rate times exactly that span (an integration across many bins steps from one limit to the
+// next). With a bin from a Time (its seconds have a short mantissa) the rounded division by
+// the bin agrees with these limits, as the split by division that this replaced assumed.
+TEST(FlowSimulator, UtilizationBinsTileTimeAtTheirRoundedLimits)
+{
+    FlowSimHelper helper;
+    helper.SetAttribute("UtilizationBin", TimeValue(NanoSeconds(70)));
+    Ptr<FlowSimulator> sim = helper.Run(Star(2), {Flow(0, 0, 1, 1000000)});
+    const double bin = sim->GetBinSeconds();
+    auto limit = [bin](size_t b)
+    {
+        return static_cast<double>(b + 1) * bin;
+    };
+    const FlowSimRecord& r = sim->GetRecords()[0];
+    ASSERT_TRUE(r.complete);
+    const double rate = 100e9; // alone on 100 Gb/s links, no NIC limit
+    for (uint32_t d : r.dirLinks)
+    {
+        const auto& bins = sim->GetLinks()[d].binBytes;
+        ASSERT_GT(bins.size(), 1000U);
+        double sum = 0;
+        for (size_t b = 0; b < bins.size(); ++b)
+        {
+            sum += bins[b];
+            if (b + 1 < bins.size()) // the last bin is partly filled
+            {
+                const double span = limit(b) - (b == 0 ? 0.0 : limit(b - 1));
+                ASSERT_EQ(bins[b], rate * span / 8) << "link " << d << " bin " << b;
+            }
+        }
+        EXPECT_NEAR(sum, sim->GetLinks()[d].bytes, sim->GetLinks()[d].bytes * 1e-12);
+    }
+}
+
 TEST(FlowSimulator, DependenciesStartWhenPredecessorsFinish)
 {
     auto routing = Star(4);

@@ -850,7 +850,8 @@ FlowSimulator::GetTypeId()
 }
 
 FlowSimulator::FlowSimulator()
-    : m_impl(std::make_unique<Impl>())
+    : m_binArena(16384),
+      m_impl(std::make_unique<Impl>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -949,7 +950,11 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     const uint32_t nl = s.graph->GetNLinks();
     const uint32_t nd = 2 * nl;
     s.capacity.resize(nd);
-    m_links.resize(nd); // empty until now: SetRouting runs once
+    m_links.reserve(nd); // empty until now: SetRouting runs once
+    for (uint32_t d = 0; d < nd; ++d)
+    {
+        m_links.emplace_back(&m_binArena);
+    }
     const uint32_t nn = s.graph->GetNNodes();
     s.portBase.resize(size_t(nn) + 1);
     uint32_t ports = 0;
@@ -1347,6 +1352,35 @@ FlowSimulator::Run(double stopS)
             bins[a0.bin] = a0.binBytes;
         }
     };
+    // Utilization bin b spans [limit(b - 1), limit(b)), limit(b) = (b + 1) * binS rounded
+    // (limit(-1) = 0): the bins tile time exactly, and an integration crossing several steps
+    // from one to the next with a multiplication, not a division per bin.
+    auto binLimit = [binS](size_t b)
+    {
+        // Through int64_t below 2^62: the same values as size_t's conversions, which take a
+        // branchy sequence of their own on x86-64.
+        const double next = b + 1 < (size_t(1) << 62)
+                              ? static_cast<double>(static_cast<int64_t>(b + 1))
+                              : static_cast<double>(b + 1);
+        return next * binS;
+    };
+    // The bin holding time a: floor(a / binS), moved by one where the rounded division and
+    // the rounded limits disagree (within a unit in the last place of a limit).
+    auto binOf = [binS, &binLimit](double a)
+    {
+        const double q = a / binS;
+        size_t b
+            = q < 0x1p62 ? static_cast<size_t>(static_cast<int64_t>(q)) : static_cast<size_t>(q);
+        while (b > 0 && a < binLimit(b - 1))
+        {
+            --b;
+        }
+        while (a >= binLimit(b))
+        {
+            ++b;
+        }
+        return b;
+    };
     // Bytes a link carried at its current load up to t (split over utilization bins).
     auto integrate = [&](uint32_t d, double t)
     {
@@ -1362,18 +1396,11 @@ FlowSimulator::Run(double stopS)
         if (binS > 0)
         {
             double a = t0;
-            while (a < t)
+            size_t b = binOf(a);
+            while (true)
             {
-                // Through int64_t below 2^62: the same values as size_t's conversions, which
-                // take a branchy sequence of their own on x86-64.
-                const double q = a / binS;
-                const auto b = q < 0x1p62 ? static_cast<size_t>(static_cast<int64_t>(q))
-                                          : static_cast<size_t>(q);
-                const double next = b + 1 < (size_t(1) << 62)
-                                      ? static_cast<double>(static_cast<int64_t>(b + 1))
-                                      : static_cast<double>(b + 1);
-                const double end = std::min(t, next * binS);
-                const double add = load * (end - a) / 8; // never -0: 0 + add is add, bit for bit
+                const double end = std::min(t, binLimit(b));
+                const double add = load * (end - a) / 8; // > 0: a < limit(b) and a < t
                 if (b != a0.bin)
                 {
                     // The bin left behind is complete: stored right after the link's last one
@@ -1395,7 +1422,12 @@ FlowSimulator::Run(double stopS)
                 {
                     a0.binBytes += add;
                 }
-                a = end > a ? end : std::nextafter(a, INF);
+                if (end >= t)
+                {
+                    break;
+                }
+                a = end;
+                ++b;
             }
         }
     };
