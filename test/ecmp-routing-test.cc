@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Seeded flow-hash ECMP: shortest paths only, determinism, rehash, polarization, multi-NIC hosts.
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/ecmp-routing.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/link-load.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
 #include "ns3/traffic-pattern.h"
 #include "ns3/uinteger.h"
 #include "ns3/zcube-topology.h"
@@ -269,4 +272,48 @@ TEST(EcmpRouting, TablesFollowEachGraphsWiring)
     EXPECT_EQ(EcmpRouting::GetTableBuilds(), builds + 2);
     EXPECT_EQ(again->GetCandidates(0, 2), after->GetCandidates(0, 2));
     EXPECT_EQ(reseeded->GetDistance(0, 2), 2u);
+}
+
+// FabricRouting::CreateByTypeId gives what an ObjectFactory with the same TypeId and
+// attributes gives: the given values, every other attribute at its initial value (including
+// one Config::SetDefault changed), the subclass as its instance TypeId (so attributes can be
+// set by name later), and the same paths; and it refuses what ObjectFactory refuses.
+TEST(EcmpRouting, CreateByTypeIdEqualsObjectFactory)
+{
+    RoftLayout rl(64, 8, 4);
+    auto g = rl.Build();
+    const TypeId tid = EcmpRouting::GetTypeId();
+    Config::SetDefault("ns3::EcmpRouting::MixSwitchId", BooleanValue(false));
+    Ptr<FabricRouting> fast
+        = FabricRouting::CreateByTypeId(tid, {{"Seed", Create<UintegerValue>(11)}});
+    ObjectFactory factory(tid.GetName());
+    factory.Set("Seed", UintegerValue(11));
+    Ptr<FabricRouting> slow = factory.Create<FabricRouting>();
+    Config::SetDefault("ns3::EcmpRouting::MixSwitchId", BooleanValue(true)); // the default
+    EXPECT_EQ(fast->GetInstanceTypeId(), tid);
+    EXPECT_EQ(slow->GetInstanceTypeId(), tid);
+    for (const std::string name : {"Seed", "MixSwitchId", "HostHashesPorts"})
+    {
+        StringValue a;
+        StringValue b;
+        fast->GetAttribute(name, a);
+        slow->GetAttribute(name, b);
+        EXPECT_EQ(a.Get(), b.Get()) << name;
+    }
+    BooleanValue mix;
+    fast->GetAttribute("MixSwitchId", mix);
+    EXPECT_FALSE(mix.Get());                       // the default as Config::SetDefault left it
+    fast->SetAttribute("Seed", UintegerValue(11)); // by name, through the instance TypeId
+    fast->SetGraph(g);
+    slow->SetGraph(g);
+    for (const auto& f : AllReduce(64))
+    {
+        EXPECT_EQ(TracePath(*fast, f.src, f.dst, f.Key()).nodes,
+                  TracePath(*slow, f.src, f.dst, f.Key()).nodes);
+    }
+    EXPECT_THROW(FabricRouting::CreateByTypeId(tid, {{"NoSuch", Create<UintegerValue>(1)}}),
+                 std::invalid_argument);
+    EXPECT_THROW(FabricRouting::CreateByTypeId(Object::GetTypeId(), {}), std::invalid_argument);
+    EXPECT_THROW(FabricRouting::CreateByTypeId(FabricRouting::GetTypeId(), {}), // abstract
+                 std::invalid_argument);
 }

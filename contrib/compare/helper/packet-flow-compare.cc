@@ -52,9 +52,13 @@ MakeSeededRouting(const std::string& typeId,
                   uint64_t seed,
                   std::shared_ptr<const FabricGraph> graph)
 {
-    ObjectFactory f(typeId);
-    f.Set("Seed", UintegerValue(seed));
-    Ptr<FabricRouting> r = f.Create<FabricRouting>();
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid))
+    {
+        throw std::invalid_argument("routing '" + typeId + "' is not a known TypeId");
+    }
+    Ptr<FabricRouting> r
+        = FabricRouting::CreateByTypeId(tid, {{"Seed", Create<UintegerValue>(seed)}});
     r->SetGraph(graph);
     return r;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fabric-routing.h"
 
+#include "ns3/attribute-construction.h"
 #include "ns3/log.h"
 
 #include <stdexcept>
@@ -42,6 +43,67 @@ FabricRouting::GetTypeId()
 FabricRouting::FabricRouting()
 {
     NS_LOG_FUNCTION(this);
+}
+
+Ptr<FabricRouting>
+FabricRouting::CreateByTypeId(TypeId tid, const std::vector<AttributeSetting>& attributes)
+{
+    NS_LOG_FUNCTION(tid.GetName() << attributes.size());
+    if (!tid.IsChildOf(GetTypeId()) || !tid.HasConstructor())
+    {
+        throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
+                                    + " is not a routing scheme with a constructor");
+    }
+    if (AttributeDefaultsFromEnvironment())
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(tid);
+        for (const auto& [name, value] : attributes)
+        {
+            TypeId::AttributeInformation info;
+            if (!tid.LookupAttributeByName(name, &info))
+            {
+                throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
+                                            + " has no attribute '" + name + "'");
+            }
+            factory.Set(name, *value);
+        }
+        return factory.Create<FabricRouting>();
+    }
+    Ptr<FabricRouting> routing(dynamic_cast<FabricRouting*>(tid.GetConstructor()()), false);
+    routing->m_createdAs = tid;
+    std::vector<bool> used(attributes.size(), false);
+    SetConstructionAttributes(*routing,
+                              tid,
+                              [&](const TypeId::AttributeInformation& info)
+                              {
+                                  Ptr<const AttributeValue> value;
+                                  for (std::size_t i = 0; i < attributes.size(); ++i)
+                                  {
+                                      if (attributes[i].first == info.name)
+                                      {
+                                          value = attributes[i].second; // the last one given
+                                          used[i] = true;
+                                      }
+                                  }
+                                  return value;
+                              });
+    for (std::size_t i = 0; i < attributes.size(); ++i)
+    {
+        if (!used[i])
+        {
+            throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
+                                        + " has no attribute '" + attributes[i].first + "'");
+        }
+    }
+    routing->NotifyConstructionCompleted();
+    return routing;
+}
+
+TypeId
+FabricRouting::GetInstanceTypeId() const
+{
+    return m_createdAs ? *m_createdAs : Object::GetInstanceTypeId();
 }
 
 FabricRouting::~FabricRouting()

@@ -11,8 +11,10 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -42,6 +44,24 @@ class FabricRouting : public Object
 
     FabricRouting();
     ~FabricRouting() override;
+
+    /// An attribute of CreateByTypeId: its name and value.
+    using AttributeSetting = std::pair<std::string, Ptr<const AttributeValue>>;
+
+    /**
+     * A routing scheme of type \p tid (FabricRouting or a subclass registered with a
+     * constructor), its attributes from \p attributes and otherwise at their initial values:
+     * what an ObjectFactory with the same TypeId and attributes creates, without its string
+     * work per attribute (a scenario that makes a scheme per run of a small experiment spent
+     * a sizeable part of the run there). Not bound to a graph yet (SetGraph).
+     * \throws std::invalid_argument if \p tid is not a FabricRouting with a constructor, or
+     *         names an attribute it does not have
+     */
+    static Ptr<FabricRouting> CreateByTypeId(TypeId tid,
+                                             const std::vector<AttributeSetting>& attributes);
+
+    /// The TypeId it was created as (by CreateByTypeId or as ns-3 creates objects).
+    TypeId GetInstanceTypeId() const override;
 
     /**
      * Bind the scheme to a graph and build its tables. Call once.
@@ -266,6 +286,8 @@ class FabricRouting : public Object
     void CheckView(const std::shared_ptr<FabricState>& view, const char* what) const;
     void CallNodeViewListeners(uint32_t node, bool isNode, uint32_t id, bool up);
 
+    /// Set by CreateByTypeId (which cannot set Object's own, as ObjectFactory does).
+    std::optional<TypeId> m_createdAs;
     uint64_t m_viewDisagreements{0}; //!< see GetViewDisagreements
     uint32_t m_listener{UINT32_MAX};
     uint32_t m_batchDepth{0};              //!< open BeginViewBatch calls

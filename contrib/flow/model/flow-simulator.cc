@@ -3,6 +3,7 @@
 
 #include "max-min-fair.h"
 
+#include "ns3/attribute-construction.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/link-load.h"
@@ -270,7 +271,7 @@ class FlowIdIndex
     /// Room for ids up to about twice \p flows in the array.
     void Reserve(size_t flows)
     {
-        const size_t limit = 2 * flows + 1024;
+        const size_t limit = 2 * flows + 64; // (every entry is written: a run pays for its size)
         if (limit > m_dense.size())
         {
             m_dense.resize(limit, NONE);
@@ -440,7 +441,7 @@ struct FlowSimulator::Impl
     };
 
     std::shared_ptr<const FabricGraph> graph;
-    std::unique_ptr<FabricState> truth;
+    std::unique_ptr<FabricState> truth; //!< the physical state (only with link events)
     std::shared_ptr<FabricState> view;
     std::vector<Flow> flows;
     std::vector<Hot> hot;
@@ -867,7 +868,7 @@ FlowSimulator::GetInstanceTypeId() const
 Ptr<FlowSimulator>
 FlowSimulator::CreateWithAttributes(const AttributeConstructionList& attributes)
 {
-    if (std::getenv("NS_ATTRIBUTE_DEFAULT") != nullptr)
+    if (AttributeDefaultsFromEnvironment())
     {
         ObjectFactory factory;
         factory.SetTypeId(GetTypeId());
@@ -878,47 +879,10 @@ FlowSimulator::CreateWithAttributes(const AttributeConstructionList& attributes)
         return factory.Create<FlowSimulator>();
     }
     Ptr<FlowSimulator> sim(new FlowSimulator(), false);
-    // ConstructSelf's order and precedence: this type's attributes, then its parents'; a
-    // value given in the list, else the initial value; each made valid as ObjectBase::DoSet
-    // does (a value its checker accepts is set as it is, a string is parsed).
-    TypeId tid = GetTypeId();
-    while (true)
-    {
-        const std::size_t count = tid.GetAttributeN(); // (a look-up in ns-3's registry)
-        for (std::size_t i = 0; i < count; ++i)
-        {
-            const TypeId::AttributeInformation info = tid.GetAttribute(i);
-            if (!(info.flags & TypeId::ATTR_CONSTRUCT))
-            {
-                continue;
-            }
-            Ptr<const AttributeValue> value = attributes.Find(info.checker);
-            if (!value)
-            {
-                value = info.initialValue;
-            }
-            bool set = false;
-            if (info.checker->Check(*value))
-            {
-                set = info.accessor->Set(PeekPointer(sim), *value);
-            }
-            else if (Ptr<AttributeValue> valid = info.checker->CreateValidValue(*value))
-            {
-                set = info.accessor->Set(PeekPointer(sim), *valid);
-            }
-            if (!set)
-            {
-                NS_FATAL_ERROR("FlowSimulator: attribute " << tid.GetName() << "::" << info.name
-                                                           << " cannot be set to its value");
-            }
-        }
-        const TypeId parent = tid.GetParent();
-        if (parent == tid)
-        {
-            break;
-        }
-        tid = parent;
-    }
+    SetConstructionAttributes(*sim,
+                              GetTypeId(),
+                              [&attributes](const TypeId::AttributeInformation& info)
+                              { return Ptr<const AttributeValue>(attributes.Find(info.checker)); });
     sim->NotifyConstructionCompleted();
     return sim;
 }
@@ -946,7 +910,6 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
     m_routing = routing;
     Impl& s = *m_impl;
     s.graph = routing->GetGraphPtr();
-    s.truth = std::make_unique<FabricState>(s.graph);
     const uint32_t nl = s.graph->GetNLinks();
     const uint32_t nd = 2 * nl;
     s.capacity.resize(nd);
@@ -1181,9 +1144,14 @@ FlowSimulator::Run(double stopS)
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
     s.endPos.assign(n, UINT32_MAX);
+    // The physical state starts all up; it is kept only when link events will change it.
+    if (!s.linkEvents.empty())
+    {
+        s.truth = std::make_unique<FabricState>(s.graph);
+    }
     for (uint32_t d = 0; d < s.links.size(); ++d)
     {
-        s.links[d].cap = s.truth->IsDirLinkUsable(d) ? s.capacity[d] : 0.0;
+        s.links[d].cap = s.capacity[d];
     }
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency.
