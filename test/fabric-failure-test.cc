@@ -813,11 +813,50 @@ TEST(FabricFailureSpec, CodeApiChecksIdsAndRepairs)
     failures.FailLink(1, MicroSeconds(10));
     failures.RepairLink(1, MicroSeconds(20));
     EXPECT_THROW(failures.RepairLink(1, MicroSeconds(30)), std::invalid_argument);
+    // A repair names the failure's kind and id, as in a spec: both directions of link 0
+    // failed one by one are not repaired as the link (the state alone would take it).
+    failures.FailDirLink(0, MicroSeconds(60));
+    failures.FailDirLink(1, MicroSeconds(60));
+    EXPECT_THROW(failures.RepairLink(0, MicroSeconds(70)), std::invalid_argument);
     // Scheduled out of time order: a failure before an already planned repair is fine.
     failures.FailSwitch(2, MicroSeconds(50));
     failures.FailNicPort(0, 0, MicroSeconds(5));
     failures.RepairNicPort(0, 0, MicroSeconds(8));
-    EXPECT_EQ(failures.GetEvents().size(), 5u);
+    EXPECT_EQ(failures.GetEvents().size(), 7u);
+    Simulator::Destroy();
+}
+
+// Once a failure has happened, the failures in force come from the events applied: a later
+// repair must still name it by its kind and id.
+TEST(FabricFailureSpec, CodeApiRepairAfterTheFailureHappenedNamesItsKind)
+{
+    auto g = Chain();
+    FabricNetworkHelper links;
+    auto net = links.Install(g, MakeRouting<EcmpRouting>(g));
+    FabricFailureHelper failures(net);
+    failures.FailLink(1, MicroSeconds(10));
+    bool dirRepairRefused = false;
+    bool linkRepairAccepted = false;
+    Simulator::Schedule(MicroSeconds(12),
+                        [&]()
+                        {
+                            try
+                            {
+                                failures.RepairDirLink(2, MicroSeconds(15));
+                            }
+                            catch (const std::invalid_argument& e)
+                            {
+                                dirRepairRefused = std::string(e.what()).find("same kind and id")
+                                                != std::string::npos;
+                            }
+                            failures.RepairLink(1, MicroSeconds(15));
+                            linkRepairAccepted = true;
+                        });
+    Simulator::Stop(MicroSeconds(20));
+    Simulator::Run();
+    EXPECT_TRUE(dirRepairRefused);
+    EXPECT_TRUE(linkRepairAccepted);
+    EXPECT_TRUE(net->GetState()->IsDirLinkUsable(2) && net->GetState()->IsDirLinkUsable(3));
     Simulator::Destroy();
 }
 

@@ -64,8 +64,8 @@ FabricFailureEvent::ToString() const
     default:
         break;
     }
-    const std::string when = unit ? std::to_string(at.GetInteger()) + unit
-                                  : std::to_string(at.GetSeconds()) + "s";
+    const std::string when
+        = unit ? std::to_string(at.GetInteger()) + unit : std::to_string(at.GetSeconds()) + "s";
     return (repair ? "repair:" : "") + Element() + "@" + when;
 }
 
@@ -203,6 +203,49 @@ FabricFailureHelper::Apply(const FabricFailureEvent& e, FabricState& s)
     }
 }
 
+void
+FabricFailureHelper::ReplayPlan(std::vector<PlannedEvent> plan,
+                                FabricState& scratch,
+                                std::map<std::string, uint32_t> inForce)
+{
+    // Stable: at one time, the events run in the order given (a new one last).
+    std::stable_sort(plan.begin(),
+                     plan.end(),
+                     [](const PlannedEvent& a, const PlannedEvent& b)
+                     { return a.event.at < b.event.at; });
+    for (const auto& [e, token] : plan)
+    {
+        try
+        {
+            Apply(e, scratch);
+        }
+        catch (const std::invalid_argument&)
+        {
+            Bad(token,
+                "a repair of an element failed earlier (" + e.Element()
+                    + " is not down at that time)");
+        }
+        // The state alone would take repair:dirlink:D for one direction of a failed link:L
+        // (and leave the link half down), or repair:node:N for switch:N.
+        uint32_t& n = inForce[e.Element()];
+        if (!e.repair)
+        {
+            ++n;
+        }
+        else if (n == 0)
+        {
+            Bad(token,
+                "a repair naming a failed element as its failure did, same kind and id (no "
+                "failure of "
+                    + e.Element() + " is in force at that time)");
+        }
+        else
+        {
+            --n;
+        }
+    }
+}
+
 std::vector<FabricFailureEvent>
 FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
 {
@@ -284,48 +327,14 @@ FabricFailureHelper::Parse(const std::string& spec, const FabricGraph& g)
         tokens.push_back(token);
     }
     // Every repair must follow a failure of the same element, in time order, named the same
-    // way: the state alone would take repair:dirlink:D for one direction of a failed link:L
-    // (and leave the link half down), or repair:node:N for switch:N.
-    std::vector<size_t> order(out.size());
-    for (size_t i = 0; i < order.size(); ++i)
+    // way (ReplayPlan).
+    std::vector<PlannedEvent> plan;
+    for (size_t i = 0; i < out.size(); ++i)
     {
-        order[i] = i;
+        plan.push_back({out[i], tokens[i]});
     }
-    std::stable_sort(
-        order.begin(), order.end(), [&](size_t a, size_t b) { return out[a].at < out[b].at; });
-    auto graph = std::make_shared<FabricGraph>(g);
-    FabricState scratch(graph);
-    std::map<std::string, uint32_t> inForce; // failures not yet repaired, by Element()
-    for (size_t i : order)
-    {
-        const FabricFailureEvent& e = out[i];
-        try
-        {
-            Apply(e, scratch);
-        }
-        catch (const std::invalid_argument&)
-        {
-            Bad(tokens[i],
-                "a repair of an element failed earlier (" + e.Element()
-                    + " is not down at that time)");
-        }
-        uint32_t& n = inForce[e.Element()];
-        if (!e.repair)
-        {
-            ++n;
-        }
-        else if (n == 0)
-        {
-            Bad(tokens[i],
-                "a repair naming a failed element as its failure did, same kind and id (no "
-                "failure of "
-                    + e.Element() + " is in force at that time)");
-        }
-        else
-        {
-            --n;
-        }
-    }
+    FabricState scratch(std::make_shared<FabricGraph>(g));
+    ReplayPlan(std::move(plan), scratch, {});
     return out;
 }
 
@@ -360,38 +369,28 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
         Bad(event.ToString(),
             "a time not before now (" + std::to_string(Simulator::Now().GetSeconds()) + " s)");
     }
-    // Check the rest of the plan again in time order from the truth: a repair must follow a
-    // failure. The events already applied are in the truth and are skipped by their flag, not
-    // by their time: at the instant of an event, it may have run or not yet.
-    std::vector<FabricFailureEvent> plan;
+    // Check the rest of the plan again in time order from the truth, as Parse checks a spec.
+    // The events already applied are in the truth and are skipped by their flag, not by their
+    // time: at the instant of an event, it may have run or not yet. They also say which
+    // failures are in force, by the kind and id that named them.
+    std::vector<PlannedEvent> plan;
+    std::map<std::string, uint32_t> inForce;
     for (size_t i = 0; i < m_events.size(); ++i)
     {
-        if (!(*m_applied)[i])
+        if ((*m_applied)[i])
         {
-            plan.push_back(m_events[i]);
+            uint32_t& n = inForce[m_events[i].Element()];
+            n = m_events[i].repair ? (n > 0 ? n - 1 : 0) : n + 1;
+        }
+        else
+        {
+            plan.push_back({m_events[i], m_events[i].ToString()});
         }
     }
-    plan.push_back(event);
-    // Stable: at one time, the events run in the order scheduled (the new one last).
-    std::stable_sort(plan.begin(),
-                     plan.end(),
-                     [](const FabricFailureEvent& a, const FabricFailureEvent& b)
-                     { return a.at < b.at; });
+    plan.push_back({event, event.ToString()});
     FabricState scratch(m_truth->GetGraphPtr());
     scratch.CopyFrom(*m_truth);
-    for (const auto& e : plan)
-    {
-        try
-        {
-            Apply(e, scratch);
-        }
-        catch (const std::invalid_argument&)
-        {
-            Bad(e.ToString(),
-                "a repair of an element failed earlier (" + e.Element()
-                    + " is not down at that time)");
-        }
-    }
+    ReplayPlan(std::move(plan), scratch, std::move(inForce));
     const size_t index = m_events.size();
     m_events.push_back(event);
     m_applied->push_back(0);

@@ -7,6 +7,7 @@
 #include "ns3/fabric-state.h"
 #include "ns3/nstime.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,9 +92,8 @@ class FabricFailureHelper
 
     /// Schedule every event of \p spec (grammar in the class comment).
     void Schedule(const std::string& spec);
-    /// Schedule one event, checked against the plan as a spec event is (ids, a repair of an
-    /// element that is down then); the spec parser's rule that a repair names the failed
-    /// element's own kind is not applied here (a repair:dirlink of a failed link is accepted).
+    /// Schedule one event, checked against the plan as a spec event is (ids; a repair of an
+    /// element that is down then, named as its failure named it: same kind and id).
     void Schedule(const FabricFailureEvent& event);
 
     /**
@@ -116,6 +116,23 @@ class FabricFailureHelper
     static void Apply(const FabricFailureEvent& event, FabricState& state);
 
   private:
+    /// An event of a plan being checked, with its token as the user spelt it (for errors).
+    struct PlannedEvent
+    {
+        FabricFailureEvent event;
+        std::string token;
+    };
+
+    /**
+     * Replay \p plan in time order (stable) on \p scratch, from the failures \p inForce
+     * counts by FabricFailureEvent::Element(): every event must apply (a repair, to an element
+     * that is down), and a repair must name a failure in force by its kind and id.
+     * \throws std::invalid_argument naming the token of the first event that fails
+     */
+    static void ReplayPlan(std::vector<PlannedEvent> plan,
+                           FabricState& scratch,
+                           std::map<std::string, uint32_t> inForce);
+
     /// Check the event's ids against the graph (\p token: the event as the user spelt it).
     static void Check(const FabricFailureEvent& event,
                       const FabricGraph& graph,
@@ -123,8 +140,6 @@ class FabricFailureHelper
 
     Ptr<FabricNetwork> m_net;
     std::shared_ptr<FabricState> m_truth;
-    /// Failures in force if every scheduled event had happened (to check repairs).
-    std::shared_ptr<FabricState> m_planned;
     std::vector<FabricFailureEvent> m_events;
     struct Learner
     {
