@@ -12,6 +12,7 @@
 #include "ns3/fabric-warning.h"
 #include "ns3/pfc-dependency.h"
 #include "ns3/pfc-helper.h"
+#include "ns3/pfc-queue.h"
 #include "ns3/pfc-ring.h"
 #include "ns3/pfc-study.h"
 #include "ns3/point-to-point-channel.h"
@@ -22,6 +23,8 @@
 #include "ns3/zcube-helper.h"
 
 #include <gtest/gtest.h>
+
+#include <functional>
 
 using namespace ns3;
 
@@ -209,6 +212,108 @@ TEST_F(Pfc, Incast16To1LosslessHasNoDrops)
     Print("incast 16:1", fig);
     // Line rate out of the bottleneck is still reached: 32 MB in well under 2x the ideal.
     EXPECT_LT(r.lastCompletionSeconds, 2 * 16 * 2000000 * 8.0 / 400e9);
+}
+
+TEST_F(Pfc, PausedPortResumesWhenOtherPortsFreeThePool)
+{
+    // Leaf 0 of a 16-GPU ROFT with on-off pauses, a 1.5 MB buffer (about 600 KB shared once
+    // every port's headroom is reserved) and alpha 1/2, no rate control. GPU 1 -> GPU 0 (A)
+    // piles up behind leaf 0's port to GPU 0, which the test keeps paused; GPU 2 and GPU 4
+    // -> GPU 3 (B, 2 MB each) use the pool meanwhile, so A's port pauses GPU 1 at a low
+    // threshold (alpha x free pool). From 10 us the test lets A's frames out one at a time
+    // until A's headroom is empty: A's shared bytes stay, and from then on none of A's bytes
+    // moves. When B's bytes leave, the threshold rises above A's bytes + XonOffsetBytes:
+    // the switch must resume GPU 1 then, while A's bytes are still stuck. Before the fix the
+    // resume was checked only when the port's own bytes left: GPU 1 stayed paused until the
+    // test let GPU 0's port go at 300 us.
+    FabricNetworkHelper links;
+    PfcHelper pfcHelper;
+    pfcHelper.SetSwitchAttribute("PauseMode", StringValue("on-off"));
+    pfcHelper.SetSwitchAttribute("BufferSize", UintegerValue(1500000));
+    pfcHelper.SetSwitchAttribute("Alpha", DoubleValue(0.5));
+    pfcHelper.ConfigureLinks(links);
+    auto net = RoftHelper(RoftLayout(16, 4, 4), 1).Install(links);
+    Ptr<PfcNetwork> pfc = pfcHelper.Install(net);
+    const FabricGraph& g = net->GetGraph();
+    const uint32_t leaf = g.GetPeer(0, 0);
+    ASSERT_EQ(g.GetPeer(1, 0), leaf);
+    ASSERT_EQ(g.GetPeer(3, 0), leaf);
+    Ptr<PfcSwitch> sw = pfc->GetSwitch(leaf);
+    ASSERT_TRUE(sw);
+    const uint32_t portA = g.GetPeerPort(1, 0); // leaf 0's port from GPU 1
+    auto toGpu0 = DynamicCast<PfcQueue>(
+        FabricLinkDevice::GetQueue(net->GetDevice(leaf, g.GetPeerPort(0, 0))));
+    ASSERT_TRUE(toGpu0);
+    toGpu0->ReceivePause(PfcQueue::DATA, Time::Max());
+
+    std::vector<std::pair<Time, bool>> pausesA; // leaf 0's XOFF/XON to GPU 1
+    uint64_t stuckBytes = 0;                    // A's charge once its headroom is empty
+    Time stuckAt;
+    uint64_t bytesAtXon = UINT64_MAX; // A's charge when the first resume after that went out
+    sw->TraceConnectWithoutContext("Pause",
+                                   Callback<void, uint32_t, uint32_t, uint8_t, bool>(
+                                       [&](uint32_t, uint32_t port, uint8_t, bool xoff)
+                                       {
+                                           if (port != portA)
+                                           {
+                                               return;
+                                           }
+                                           pausesA.emplace_back(Simulator::Now(), xoff);
+                                           if (!xoff && !stuckAt.IsZero()
+                                               && bytesAtXon == UINT64_MAX)
+                                           {
+                                               bytesAtXon = sw->GetIngressBytes(portA);
+                                           }
+                                       }));
+    // One frame out per pulse: a resume restarts the idle device, which takes the head frame
+    // at once (PfcQueue::Kick), and the pause is back before it asks for the next.
+    std::function<void()> pulse = [&]()
+    {
+        if (sw->GetBufferState().ports[portA].headroom == 0)
+        {
+            stuckBytes = sw->GetIngressBytes(portA);
+            stuckAt = Simulator::Now();
+            return;
+        }
+        toGpu0->ReceivePause(PfcQueue::DATA, Time(0));
+        toGpu0->ReceivePause(PfcQueue::DATA, Time::Max());
+        Simulator::Schedule(NanoSeconds(200), pulse);
+    };
+    Simulator::Schedule(MicroSeconds(10), pulse);
+    Simulator::Schedule(MicroSeconds(300),
+                        [&]() { toGpu0->ReceivePause(PfcQueue::DATA, Time(0)); });
+
+    FabricRoceRunOptions o = LineRate(FabricRoceRunOptions());
+    auto r = RunFabricRoce(
+        net, {Flow(0, 1, 0, 1000000), Flow(1, 2, 3, 2000000), Flow(2, 4, 3, 2000000)}, o);
+    ExpectLossless(r);
+    ASSERT_FALSE(stuckAt.IsZero()) << "A's headroom never emptied";
+    ASSERT_GT(stuckBytes, 0u) << "A's shared bytes are what stays";
+    ASSERT_LT(stuckAt, MicroSeconds(30));
+    bool pausedWhenStuck = false;
+    for (const auto& [t, xoff] : pausesA)
+    {
+        if (t <= stuckAt)
+        {
+            pausedWhenStuck = xoff;
+        }
+    }
+    ASSERT_TRUE(pausedWhenStuck) << "A's port was still pausing GPU 1 when its bytes stopped";
+    Time xonAt = Time::Max();
+    for (const auto& [t, xoff] : pausesA)
+    {
+        if (t > stuckAt && !xoff)
+        {
+            xonAt = t;
+            break;
+        }
+    }
+    std::cout << "  A stuck at " << stuckAt.As(Time::US) << " with " << stuckBytes
+              << " bytes; resumed at " << xonAt.As(Time::US) << "; B done at "
+              << std::max(r.flows[1].finish, r.flows[2].finish).As(Time::US) << "\n";
+    EXPECT_LT(xonAt, MicroSeconds(300)) << "resumed only when its own bytes moved";
+    EXPECT_EQ(bytesAtXon, stuckBytes) << "resumed by other ports' departures alone";
+    EXPECT_EQ(r.flows[0].rxBytes, 1000000u);
 }
 
 TEST_F(Pfc, OnOffPausesAlsoLossless)

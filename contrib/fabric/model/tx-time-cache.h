@@ -54,6 +54,24 @@ class TxTimeCache
     /// The serialization time of \p bytes at \p rate.
     Time Get(const DataRate& rate, uint32_t bytes) { return Get(rate.GetBitRate(), bytes); }
 
+    /**
+     * The bytes of the last question (0: none yet). With one entry (N = 1 only) that entry
+     * is always the last pair asked, so a paced sender can read back its last packet's size
+     * and gap instead of storing them again per packet.
+     */
+    uint32_t GetLastBytes() const
+    {
+        static_assert(N == 1, "only one entry is always the last question");
+        return m_entry[0].bytes;
+    }
+
+    /// The answer to the last question (N = 1 only; meaningless while GetLastBytes() is 0).
+    Time GetLastTime() const
+    {
+        static_assert(N == 1, "only one entry is always the last question");
+        return m_entry[0].time;
+    }
+
   private:
     struct Entry
     {

@@ -263,9 +263,13 @@ PfcSwitch::ForwardHeld(Ptr<Packet> ipv4, uint32_t inPort)
     // inPort: the bytes never leave the buffer, but the forwarder may still drop the frame
     // (no route, dead egress) before Egress sees it, and then they must be gone. The resume
     // check waits until the frame is placed, so that no XON goes out just before an XOFF.
-    Discharge(inPort, n);
+    const uint64_t fromShared = Discharge(inPort, n);
     m_forwarder->Forward(ipv4, inPort);
     MaybeResume(inPort);
+    if (fromShared > 0)
+    {
+        ResumeAfterPoolFell(); // likewise after the frame is placed (charged again or gone)
+    }
 }
 
 uint64_t
@@ -343,11 +347,15 @@ PfcSwitch::Leave(uint32_t inPort, uint8_t /*cls*/, uint32_t bytes)
 void
 PfcSwitch::Release(uint32_t inPort, uint64_t bytes)
 {
-    Discharge(inPort, bytes);
+    const uint64_t fromShared = Discharge(inPort, bytes);
     MaybeResume(inPort);
+    if (fromShared > 0)
+    {
+        ResumeAfterPoolFell();
+    }
 }
 
-void
+uint64_t
 PfcSwitch::Discharge(uint32_t inPort, uint64_t bytes)
 {
     Port& in = m_ports[inPort];
@@ -357,6 +365,7 @@ PfcSwitch::Discharge(uint32_t inPort, uint64_t bytes)
     const uint64_t fromShared = std::min(in.shared, bytes - fromHeadroom);
     in.shared -= fromShared;
     m_sharedUsed -= std::min(m_sharedUsed, fromShared);
+    return fromShared;
 }
 
 void
@@ -366,6 +375,24 @@ PfcSwitch::MaybeResume(uint32_t inPort)
     if (in.xoff && PfcMayResume(in.headroom, in.shared, m_xonOffset, Threshold()))
     {
         SendPause(inPort, false);
+    }
+}
+
+void
+PfcSwitch::ResumeAfterPoolFell()
+{
+    // With the dynamic threshold, bytes of any port leaving the pool raise every port's
+    // threshold: a paused port whose own bytes do not move (stuck behind a paused egress, or
+    // held) would otherwise stay paused until its own next departure, with on-off pauses
+    // for ever. One comparison per departure while no port pauses; a static threshold
+    // (Alpha 0) does not depend on the pool.
+    if (m_xoffPorts == 0 || m_alpha <= 0)
+    {
+        return;
+    }
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        MaybeResume(p);
     }
 }
 
@@ -384,6 +411,17 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
 {
     Port& port = m_ports[portIndex];
     NS_LOG_LOGIC("node " << m_fabricNode << " port " << portIndex << (xoff ? " XOFF" : " XON"));
+    if (port.xoff != xoff) // a refresh or a repeated XOFF is no change
+    {
+        if (xoff)
+        {
+            ++m_xoffPorts;
+        }
+        else
+        {
+            --m_xoffPorts;
+        }
+    }
     port.xoff = xoff;
     m_pauseTrace(m_fabricNode, portIndex, PfcQueue::DATA, xoff);
     port.refresh.Cancel();

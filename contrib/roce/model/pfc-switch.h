@@ -143,12 +143,21 @@ class PfcSwitch : public Object
 
     bool Egress(Ptr<Packet> p, uint32_t inPort, uint32_t outPort);
     void Leave(uint32_t inPort, uint8_t cls, uint32_t bytes);
-    /// \p bytes of \p inPort leave the buffer (Discharge, then MaybeResume).
+    /// \p bytes of \p inPort leave the buffer (Discharge, then the resume checks).
     void Release(uint32_t inPort, uint64_t bytes);
-    /// Take \p bytes off \p inPort's charge (headroom first), no pause decision.
-    void Discharge(uint32_t inPort, uint64_t bytes);
+    /**
+     * Take \p bytes off \p inPort's charge (headroom first), no pause decision.
+     * \return the bytes taken off the shared pool (they raise every port's threshold)
+     */
+    uint64_t Discharge(uint32_t inPort, uint64_t bytes);
     /// Send XON on \p inPort if it pauses its upstream and may resume now.
     void MaybeResume(uint32_t inPort);
+    /**
+     * The shared pool's usage fell, so the dynamic threshold (alpha x free pool) rose: send
+     * XON on every port that pauses its upstream and may resume now, whether or not its own
+     * bytes moved. Loops over the ports only while some port is in XOFF (m_xoffPorts).
+     */
+    void ResumeAfterPoolFell();
     uint64_t Threshold() const;
     void SendPause(uint32_t port, bool xoff);
     void Refresh(uint32_t port);
@@ -173,6 +182,7 @@ class PfcSwitch : public Object
     uint64_t m_headroomDrops{0};
     uint64_t m_lostPauseFrames{0};
     uint64_t m_heldBytes{0};              //!< HoldQueued frames still charged (GetHeldBytes)
+    uint32_t m_xoffPorts{0};              //!< ports whose xoff is set (pausing upstream)
     std::shared_ptr<FabricState> m_truth; //!< the physical state (link failures)
     uint32_t m_listener{UINT32_MAX};
     TracedCallback<uint32_t, uint32_t, uint8_t, bool> m_pauseTrace;

@@ -377,6 +377,23 @@ RoceNic::Kick(uint32_t port)
 }
 
 void
+RoceNic::PacingEarlier(uint32_t port, Time at)
+{
+    if (!m_node)
+    {
+        return; // disposed
+    }
+    Port& p = GetPort(port);
+    // No wake-up armed while a queue pair waits for its time means the port is not waiting
+    // for time but for its device queue, a resume or a refill already scheduled: each of
+    // those arbitrates again and reads the new time.
+    if (at <= Simulator::Now() || (p.wakeArmed && at < p.wakeAt))
+    {
+        KickPort(p); // TrySend sends now or moves the wake-up earlier
+    }
+}
+
+void
 RoceNic::KickPort(Port& p)
 {
     if (!p.refill)

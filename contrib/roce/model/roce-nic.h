@@ -8,6 +8,7 @@
 #include "ns3/ipv4-route.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/queue.h"
 
@@ -94,6 +95,14 @@ class alignas(64) RoceNic : public Object
     void Unregister(Ptr<RoceSender> qp, uint32_t port);
     /// A queue pair of \p port may have become able to send.
     void Kick(uint32_t port);
+    /**
+     * A queue pair of \p port moved its next send time (RoceSender::GetNextTxTime) earlier,
+     * to \p at (a rate change rescaled its pacing gap): arbitrate again now if \p at is due or
+     * earlier than the port's pending pacing wake-up, which is then moved to the earliest
+     * queue pair's time. Otherwise the pending wake-up, or the event the port waits for (end
+     * of a transmission, a resume, a refill), arbitrates in time.
+     */
+    void PacingEarlier(uint32_t port, Time at);
     /// Line rate of \p port in bit/s.
     uint64_t GetPortRate(uint32_t port);
 

@@ -47,6 +47,18 @@ RoceRateControl::MirrorSendState(SendState* state)
 }
 
 void
+RoceRateControl::ConnectRateSink(const Callback<void, double, double>& sink)
+{
+    m_rate.ConnectWithoutContext(sink);
+}
+
+void
+RoceRateControl::DisconnectRateSink(const Callback<void, double, double>& sink)
+{
+    m_rate.DisconnectWithoutContext(sink);
+}
+
+void
 RoceRateControl::PublishSendState()
 {
     if (m_mirror)

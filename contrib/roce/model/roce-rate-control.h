@@ -2,6 +2,7 @@
 #ifndef ROCE_RATE_CONTROL_H
 #define ROCE_RATE_CONTROL_H
 
+#include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn.h"
 #include "ns3/event-id.h"
@@ -55,6 +56,15 @@ class RoceRateControl : public Object
      * calls GetRateBps and OnSent per packet.
      */
     bool MirrorSendState(SendState* state);
+
+    /**
+     * Connect \p sink to the Rate trace, as TraceConnectWithoutContext("Rate", sink) does,
+     * without looking the trace source up by name: every queue pair does it when it starts
+     * (RoceSender::OnRateChange), and the lookup by name costs thousands of instructions.
+     */
+    void ConnectRateSink(const Callback<void, double, double>& sink);
+    /// Disconnect a sink connected by ConnectRateSink.
+    void DisconnectRateSink(const Callback<void, double, double>& sink);
 
   protected:
     void DoDispose() override;

@@ -156,6 +156,7 @@ RoceSender::~RoceSender()
     if (m_cc)
     {
         m_cc->MirrorSendState(nullptr); // it may outlive this queue pair
+        m_cc->DisconnectRateSink(MakeCallback(&RoceSender::OnRateChange, this));
     }
 }
 
@@ -169,6 +170,7 @@ RoceSender::DoDispose()
     {
         m_cc->Stop();
         m_cc->MirrorSendState(nullptr);
+        m_cc->DisconnectRateSink(MakeCallback(&RoceSender::OnRateChange, this));
     }
     m_cc = nullptr;
     m_udp = nullptr;
@@ -250,6 +252,9 @@ RoceSender::StartApplication()
 
     GetRateController()->Start(m_lineBps);
     m_cc->MirrorSendState(&m_ccState); // or, if it does not, SendOne asks it per packet
+    // After Start (its first rate is no change of a pending gap): from here on every change
+    // of the rate re-evaluates the gap after the last packet. Per rate change, not per packet.
+    m_cc->ConnectRateSink(MakeCallback(&RoceSender::OnRateChange, this));
     const uint64_t nPkts = (m_bytes + m_payload - 1) / m_payload;
     NS_ABORT_MSG_IF(nPkts >= UINT32_MAX,
                     "RoceSender: MessageBytes / PacketSize must be below 2^32 packets");
@@ -376,9 +381,39 @@ RoceSender::SendOne()
         m_cc->OnSent(wire);
     }
     const double rate = m_ccState.mirrored ? m_ccState.rateBps : m_cc->GetRateBps();
-    // Paced like the device serializes (same rounding), so line rate leaves no gaps.
+    // Paced like the device serializes (same rounding), so line rate leaves no gaps. The gap
+    // is this packet's wire time at the rate in force: OnRateChange rescales it if the rate
+    // changes before the next send (m_txTime keeps wire and gap for that, at no cost here).
     m_nextTx = Simulator::Now() + m_txTime.Get(static_cast<uint64_t>(rate), wire);
     ArmTimeout();
+}
+
+void
+RoceSender::OnRateChange(double /*oldBps*/, double newBps)
+{
+    // The trace fires before the rate control stores newBps (and, mirrored, before m_ccState
+    // has it): use the argument. Inside SendOne (a byte-counter increase from OnSent) the
+    // pending gap is the previous packet's, already over; SendOne then sets this packet's.
+    const uint32_t wire = m_txTime.GetLastBytes();
+    if (wire == 0 || m_done || m_stopped)
+    {
+        return; // nothing sent yet (the first packet is not paced), or no more sends
+    }
+    // A real rate limiter holds the next packet for the last one's size at the rate now in
+    // force, whatever the rate was when it left: so a cut lengthens the pending gap and a
+    // raise shortens it. Without this, after a cut to the floor (100 Mb/s: ~331 us per 4 KiB
+    // packet) the next packet waited the floor's gap even if the rate recovered meanwhile.
+    const Time before = m_nextTx;
+    const Time lastSend = m_nextTx - m_txTime.GetLastTime();
+    m_nextTx = lastSend + m_txTime.Get(static_cast<uint64_t>(newBps), wire);
+    // Earlier than a time the NIC was waiting for (a pacing wake-up may be armed for it): the
+    // NIC must look again. A later time needs nothing: the wake-up at the old time finds the
+    // queue pair not ready and waits for the new one (RoceNic::TrySend). A time already past
+    // before the change (the queue pair could send) means the NIC is not waiting for it.
+    if (before > Simulator::Now() && m_nextTx < before && HasDataToSend())
+    {
+        m_nic->PacingEarlier(m_port, m_nextTx);
+    }
 }
 
 void

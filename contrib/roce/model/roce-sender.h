@@ -65,6 +65,12 @@ class RoceSender : public Application
 
     // Interface for the RoceNic arbiter.
     bool HasDataToSend() const { return !m_done && m_sndNxt < m_nPkts; }
+
+    /**
+     * When the pacing lets the next packet go: the last packet's send time plus its wire
+     * size at the current rate (re-evaluated when the rate changes, OnRateChange). A time in
+     * the past means now.
+     */
     Time GetNextTxTime() const { return m_nextTx; }
     /// Send the packet with PSN next (called by the NIC when it is this queue pair's turn).
     void SendOne();
@@ -130,6 +136,12 @@ class RoceSender : public Application
     /// NIC port failover moves the queue pair to the other port's arbiter.
     void Reroute();
     void OnNodeViewChange(uint32_t node, bool isNode, uint32_t id, bool up);
+    /**
+     * The rate control's Rate trace: re-evaluate the pending pacing gap at the new rate
+     * (the last packet's wire time at \p newBps from its send time), and tell the NIC if
+     * that moved the next send time earlier than a wake-up it may hold.
+     */
+    void OnRateChange(double oldBps, double newBps);
 
     // What every data packet reads or writes (SendOne, ArmTimeout, the NIC's HasDataToSend and
     // GetNextTxTime) in two cache lines, the first of them 64-byte aligned: with a thousand
@@ -147,7 +159,7 @@ class RoceSender : public Application
     bool m_started{false};
     bool m_stopped{false};
     bool m_rtoArmed{false}; //!< m_rtoEvent is pending (IsRunning costs ~270 instructions)
-    Time m_nextTx;
+    Time m_nextTx; //!< the last send time + m_txTime's last gap (OnRateChange reads it back)
     uint64_t m_txPackets{0};
     Ipv4Address m_srcAddr;
     Ipv4Address m_dstAddr;
@@ -156,7 +168,8 @@ class RoceSender : public Application
     Ptr<Ipv4Route> m_route;
     /// The rate control's rate and whether its OnSent has work (RoceRateControl::SendState)
     RoceRateControl::SendState m_ccState;
-    TxTimeCache<1> m_txTime; //!< the last packet's pacing gap (DataRate's rounding)
+    /// The last packet's wire size and pacing gap at the current rate (DataRate's rounding)
+    TxTimeCache<1> m_txTime;
     TracedCallback<Ptr<const Packet>, uint32_t, bool> m_txTrace; //!< IsEmpty reads 8 bytes
     // Line 3: what an ACK writes, and the rarer per-packet ones.
     Time m_lastProgress;    //!< RTO reference: last ACK progress, send from idle, or rewind
