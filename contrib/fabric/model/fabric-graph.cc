@@ -37,11 +37,12 @@ FabricGraph::Connect(uint32_t a, uint32_t b, double rateBps)
     }
     const auto id = static_cast<uint32_t>(m_links.size());
     FabricLink link{{a, b},
-                    {static_cast<uint32_t>(m_nodes[a].portLink.size()),
-                     static_cast<uint32_t>(m_nodes[b].portLink.size())},
+                    {static_cast<uint32_t>(m_nodes[a].portDirLink.size()),
+                     static_cast<uint32_t>(m_nodes[b].portDirLink.size())},
                     rateBps};
-    m_nodes[a].portLink.push_back(id);
-    m_nodes[b].portLink.push_back(id);
+    // Direction 0 leaves node[0] (a), direction 1 leaves node[1] (b): a != b.
+    m_nodes[a].portDirLink.push_back(2 * id);
+    m_nodes[b].portDirLink.push_back(2 * id + 1);
     m_links.push_back(link);
     return id;
 }
@@ -81,35 +82,21 @@ uint32_t
 FabricGraph::GetNPorts(uint32_t node) const
 {
     CheckNode(node);
-    return static_cast<uint32_t>(m_nodes[node].portLink.size());
-}
-
-uint32_t
-FabricGraph::GetPortLink(uint32_t node, uint32_t port) const
-{
-    return m_nodes[node].portLink.at(port);
+    return static_cast<uint32_t>(m_nodes[node].portDirLink.size());
 }
 
 uint32_t
 FabricGraph::GetPeer(uint32_t node, uint32_t port) const
 {
-    const FabricLink& l = m_links[GetPortLink(node, port)];
-    return (l.node[0] == node && l.port[0] == port) ? l.node[1] : l.node[0];
+    const uint32_t d = GetEgressDirLink(node, port);
+    return m_links[d / 2].node[1 - d % 2];
 }
 
 uint32_t
 FabricGraph::GetPeerPort(uint32_t node, uint32_t port) const
 {
-    const FabricLink& l = m_links[GetPortLink(node, port)];
-    return (l.node[0] == node && l.port[0] == port) ? l.port[1] : l.port[0];
-}
-
-uint32_t
-FabricGraph::GetEgressDirLink(uint32_t node, uint32_t port) const
-{
-    const uint32_t id = GetPortLink(node, port);
-    const FabricLink& l = m_links[id];
-    return 2 * id + ((l.node[0] == node && l.port[0] == port) ? 0 : 1);
+    const uint32_t d = GetEgressDirLink(node, port);
+    return m_links[d / 2].port[1 - d % 2];
 }
 
 const FabricLink&

@@ -69,13 +69,20 @@ class FabricGraph
 
     uint32_t GetNPorts(uint32_t node) const;
     /// Link attached to a port.
-    uint32_t GetPortLink(uint32_t node, uint32_t port) const;
+    uint32_t GetPortLink(uint32_t node, uint32_t port) const
+    {
+        return m_nodes[node].portDirLink.at(port) / 2;
+    }
     /// Node at the far end of a port.
     uint32_t GetPeer(uint32_t node, uint32_t port) const;
     /// Port index at the far end of a port.
     uint32_t GetPeerPort(uint32_t node, uint32_t port) const;
-    /// Directed link that leaves \p node through \p port.
-    uint32_t GetEgressDirLink(uint32_t node, uint32_t port) const;
+    /// Directed link that leaves \p node through \p port (inline: routing schemes ask it at
+    /// every hop, through FabricState::IsPortUsable).
+    uint32_t GetEgressDirLink(uint32_t node, uint32_t port) const
+    {
+        return m_nodes[node].portDirLink.at(port);
+    }
 
     const FabricLink& GetLink(uint32_t link) const;
     /// Sending node of a directed link.
@@ -105,7 +112,8 @@ class FabricGraph
         FabricRole role;
         uint32_t tier;
         std::string name;
-        std::vector<uint32_t> portLink; //!< port -> link id
+        /// port -> the directed link leaving through it (link id * 2 + its direction)
+        std::vector<uint32_t> portDirLink;
     };
 
     void CheckNode(uint32_t node) const;
