@@ -854,9 +854,31 @@ FlowSimulator::GetTypeId()
     return tid;
 }
 
+void*
+FlowSimulator::BinArena::do_allocate(std::size_t bytes, std::size_t align)
+{
+    return bytes <= SMALL ? m_small.allocate(bytes, align)
+                          : std::pmr::new_delete_resource()->allocate(bytes, align);
+}
+
+void
+FlowSimulator::BinArena::do_deallocate(void* p, std::size_t bytes, std::size_t align)
+{
+    if (bytes > SMALL)
+    {
+        std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    }
+    // (a small block stays in its chunk until the simulator goes)
+}
+
+bool
+FlowSimulator::BinArena::do_is_equal(const std::pmr::memory_resource& o) const noexcept
+{
+    return this == &o;
+}
+
 FlowSimulator::FlowSimulator()
-    : m_binArena(16384),
-      m_impl(std::make_unique<Impl>())
+    : m_impl(std::make_unique<Impl>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -1321,7 +1343,7 @@ FlowSimulator::Run(double stopS)
         {
             if (bins.capacity() <= a0.bin)
             {
-                bins.reserve(std::max<size_t>(16, 2 * size_t(a0.bin)));
+                bins.reserve(std::max<size_t>(32, 2 * size_t(a0.bin)));
             }
             bins.resize(a0.bin, 0.0); // bins the link spent idle
             bins.push_back(a0.binBytes);
