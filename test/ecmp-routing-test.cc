@@ -283,13 +283,17 @@ TEST(EcmpRouting, CreateByTypeIdEqualsObjectFactory)
     RoftLayout rl(64, 8, 4);
     auto g = rl.Build();
     const TypeId tid = EcmpRouting::GetTypeId();
+    TypeId::AttributeInformation mixInfo;
+    ASSERT_TRUE(tid.LookupAttributeByName("MixSwitchId", &mixInfo));
+    const Ptr<const AttributeValue> mixDefault = mixInfo.initialValue; // restored below
     Config::SetDefault("ns3::EcmpRouting::MixSwitchId", BooleanValue(false));
-    Ptr<FabricRouting> fast
-        = FabricRouting::CreateByTypeId(tid, {{"Seed", Create<UintegerValue>(11)}});
+    // A later setting of a name wins, as in an ObjectFactory.
+    Ptr<FabricRouting> fast = FabricRouting::CreateByTypeId(
+        tid, {{"Seed", Create<UintegerValue>(3)}, {"Seed", Create<UintegerValue>(11)}});
     ObjectFactory factory(tid.GetName());
     factory.Set("Seed", UintegerValue(11));
     Ptr<FabricRouting> slow = factory.Create<FabricRouting>();
-    Config::SetDefault("ns3::EcmpRouting::MixSwitchId", BooleanValue(true)); // the default
+    Config::SetDefault("ns3::EcmpRouting::MixSwitchId", *mixDefault);
     EXPECT_EQ(fast->GetInstanceTypeId(), tid);
     EXPECT_EQ(slow->GetInstanceTypeId(), tid);
     for (const std::string name : {"Seed", "MixSwitchId", "HostHashesPorts"})
@@ -313,6 +317,9 @@ TEST(EcmpRouting, CreateByTypeIdEqualsObjectFactory)
     }
     EXPECT_THROW(FabricRouting::CreateByTypeId(tid, {{"NoSuch", Create<UintegerValue>(1)}}),
                  std::invalid_argument);
+    EXPECT_THROW(
+        FabricRouting::CreateByTypeId(tid, {{"MixSwitchId", Create<StringValue>("maybe")}}),
+        std::invalid_argument);
     EXPECT_THROW(FabricRouting::CreateByTypeId(Object::GetTypeId(), {}), std::invalid_argument);
     EXPECT_THROW(FabricRouting::CreateByTypeId(FabricRouting::GetTypeId(), {}), // abstract
                  std::invalid_argument);

@@ -93,7 +93,9 @@ class FabricFailureHelper
     /// Schedule every event of \p spec (grammar in the class comment).
     void Schedule(const std::string& spec);
     /// Schedule one event, checked against the plan as a spec event is (ids; a repair of an
-    /// element that is down then, named as its failure named it: same kind and id).
+    /// element that is down then, named as its failure named it: same kind and id). A repair
+    /// must name a failure scheduled through this helper: an element failed directly on the
+    /// state (FabricState::FailLink, or another helper) is repaired on the state too.
     void Schedule(const FabricFailureEvent& event);
 
     /**

@@ -4,6 +4,7 @@
 #include "ns3/attribute-construction.h"
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -54,48 +55,66 @@ FabricRouting::CreateByTypeId(TypeId tid, const std::vector<AttributeSetting>& a
         throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
                                     + " is not a routing scheme with a constructor");
     }
+    // Each name resolved once, as ObjectFactory::Set resolves it (the most derived attribute
+    // of that name), its value made valid up front: a bad name or value throws before anything
+    // is made. A later setting of a name replaces an earlier one.
+    std::vector<std::pair<Ptr<const AttributeChecker>, Ptr<const AttributeValue>>> given;
+    for (const auto& [name, value] : attributes)
+    {
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(name, &info))
+        {
+            throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
+                                        + " has no attribute '" + name + "'");
+        }
+        Ptr<const AttributeValue> valid = value ? info.checker->CreateValidValue(*value) : nullptr;
+        if (!valid)
+        {
+            throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
+                                        + "::" + name + " cannot take the value given");
+        }
+        auto same = std::find_if(
+            given.begin(), given.end(), [&info](const auto& g) { return g.first == info.checker; });
+        if (same != given.end())
+        {
+            same->second = valid;
+        }
+        else
+        {
+            given.emplace_back(info.checker, valid);
+        }
+    }
     if (AttributeDefaultsFromEnvironment())
     {
         ObjectFactory factory;
         factory.SetTypeId(tid);
         for (const auto& [name, value] : attributes)
         {
-            TypeId::AttributeInformation info;
-            if (!tid.LookupAttributeByName(name, &info))
-            {
-                throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
-                                            + " has no attribute '" + name + "'");
-            }
-            factory.Set(name, *value);
+            factory.Set(name, *value); // (checked above)
         }
         return factory.Create<FabricRouting>();
     }
-    Ptr<FabricRouting> routing(dynamic_cast<FabricRouting*>(tid.GetConstructor()()), false);
+    auto* made = dynamic_cast<FabricRouting*>(tid.GetConstructor()());
+    if (!made)
+    {
+        throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
+                                    + "'s constructor made no FabricRouting");
+    }
+    Ptr<FabricRouting> routing(made, false);
     routing->m_createdAs = tid;
-    std::vector<bool> used(attributes.size(), false);
     SetConstructionAttributes(*routing,
                               tid,
-                              [&](const TypeId::AttributeInformation& info)
+                              [&given](const TypeId::AttributeInformation& info)
                               {
-                                  Ptr<const AttributeValue> value;
-                                  for (std::size_t i = 0; i < attributes.size(); ++i)
+                                  for (const auto& [checker, value] : given)
                                   {
-                                      if (attributes[i].first == info.name)
+                                      if (checker == info.checker)
                                       {
-                                          value = attributes[i].second; // the last one given
-                                          used[i] = true;
+                                          return value;
                                       }
                                   }
-                                  return value;
+                                  return Ptr<const AttributeValue>();
                               });
-    for (std::size_t i = 0; i < attributes.size(); ++i)
-    {
-        if (!used[i])
-        {
-            throw std::invalid_argument("FabricRouting::CreateByTypeId: " + tid.GetName()
-                                        + " has no attribute '" + attributes[i].first + "'");
-        }
-    }
     routing->NotifyConstructionCompleted();
     return routing;
 }

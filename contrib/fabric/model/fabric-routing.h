@@ -49,13 +49,15 @@ class FabricRouting : public Object
     using AttributeSetting = std::pair<std::string, Ptr<const AttributeValue>>;
 
     /**
-     * A routing scheme of type \p tid (FabricRouting or a subclass registered with a
-     * constructor), its attributes from \p attributes and otherwise at their initial values:
-     * what an ObjectFactory with the same TypeId and attributes creates, without its string
-     * work per attribute (a scenario that makes a scheme per run of a small experiment spent
-     * a sizeable part of the run there). Not bound to a graph yet (SetGraph).
-     * \throws std::invalid_argument if \p tid is not a FabricRouting with a constructor, or
-     *         names an attribute it does not have
+     * A routing scheme of type \p tid (a subclass of FabricRouting registered with a
+     * constructor), its attributes from \p attributes (each name resolved as ObjectFactory::Set
+     * resolves it; a later setting of a name wins) and otherwise at their initial values: what
+     * an ObjectFactory with the same TypeId and attributes creates, without its string work per
+     * attribute (a scenario that makes a scheme per run of a small experiment spent a sizeable
+     * part of the run there). Object's own TypeId member stays Object's (only ObjectFactory may
+     * set it); GetInstanceTypeId returns \p tid. Not bound to a graph yet (SetGraph).
+     * \throws std::invalid_argument if \p tid is not such a subclass, or an attribute is
+     *         unknown or refuses its value
      */
     static Ptr<FabricRouting> CreateByTypeId(TypeId tid,
                                              const std::vector<AttributeSetting>& attributes);

@@ -1416,6 +1416,13 @@ FlowSimulator::Run(double stopS)
                     {
                         flushBin(d);
                     }
+                    if (b >= UINT32_MAX)
+                    {
+                        throw std::invalid_argument(
+                            "FlowSimulator: UtilizationBin " + std::to_string(binS)
+                            + " s gives more than 2^32 - 1 bins by " + std::to_string(t)
+                            + " s; use a larger bin (or 0: no series)");
+                    }
                     a0.bin = static_cast<uint32_t>(b);
                     a0.binBytes = add;
                 }

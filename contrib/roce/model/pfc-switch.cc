@@ -13,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -386,13 +387,15 @@ PfcSwitch::ResumeAfterPoolFell()
     // held) would otherwise stay paused until its own next departure, with on-off pauses
     // for ever. One comparison per departure while no port pauses; a static threshold
     // (Alpha 0) does not depend on the pool.
-    if (m_xoffPorts == 0 || m_alpha <= 0)
+    if (m_xoffPorts.empty() || m_alpha <= 0)
     {
         return;
     }
-    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    // Backwards: a port that resumes leaves the list by a swap with its last entry, which
+    // has been looked at already.
+    for (size_t i = m_xoffPorts.size(); i-- > 0;)
     {
-        MaybeResume(p);
+        MaybeResume(m_xoffPorts[i]);
     }
 }
 
@@ -415,11 +418,13 @@ PfcSwitch::SendPause(uint32_t portIndex, bool xoff)
     {
         if (xoff)
         {
-            ++m_xoffPorts;
+            m_xoffPorts.push_back(portIndex);
         }
         else
         {
-            --m_xoffPorts;
+            auto it = std::find(m_xoffPorts.begin(), m_xoffPorts.end(), portIndex);
+            *it = m_xoffPorts.back();
+            m_xoffPorts.pop_back();
         }
     }
     port.xoff = xoff;

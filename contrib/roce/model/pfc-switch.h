@@ -155,7 +155,7 @@ class PfcSwitch : public Object
     /**
      * The shared pool's usage fell, so the dynamic threshold (alpha x free pool) rose: send
      * XON on every port that pauses its upstream and may resume now, whether or not its own
-     * bytes moved. Loops over the ports only while some port is in XOFF (m_xoffPorts).
+     * bytes moved. Loops over the ports in XOFF only (m_xoffPorts).
      */
     void ResumeAfterPoolFell();
     uint64_t Threshold() const;
@@ -182,7 +182,7 @@ class PfcSwitch : public Object
     uint64_t m_headroomDrops{0};
     uint64_t m_lostPauseFrames{0};
     uint64_t m_heldBytes{0};              //!< HoldQueued frames still charged (GetHeldBytes)
-    uint32_t m_xoffPorts{0};              //!< ports whose xoff is set (pausing upstream)
+    std::vector<uint32_t> m_xoffPorts;    //!< ports whose xoff is set (pausing upstream)
     std::shared_ptr<FabricState> m_truth; //!< the physical state (link failures)
     uint32_t m_listener{UINT32_MAX};
     TracedCallback<uint32_t, uint32_t, uint8_t, bool> m_pauseTrace;

@@ -395,9 +395,9 @@ RoceSender::OnRateChange(double /*oldBps*/, double newBps)
     // has it): use the argument. Inside SendOne (a byte-counter increase from OnSent) the
     // pending gap is the previous packet's, already over; SendOne then sets this packet's.
     const uint32_t wire = m_txTime.GetLastBytes();
-    if (wire == 0 || m_done || m_stopped)
+    if (wire == 0 || m_done || m_stopped || !(newBps > 0))
     {
-        return; // nothing sent yet (the first packet is not paced), or no more sends
+        return; // nothing sent yet (the first packet is not paced), no more sends, or no rate
     }
     // A real rate limiter holds the next packet for the last one's size at the rate now in
     // force, whatever the rate was when it left: so a cut lengthens the pending gap and a
@@ -410,6 +410,8 @@ RoceSender::OnRateChange(double /*oldBps*/, double newBps)
     // NIC must look again. A later time needs nothing: the wake-up at the old time finds the
     // queue pair not ready and waits for the new one (RoceNic::TrySend). A time already past
     // before the change (the queue pair could send) means the NIC is not waiting for it.
+    NS_LOG_LOGIC("flow " << m_flowId << " rate " << newBps / 1e9 << " Gb/s: next send "
+                         << before.As(Time::US) << " -> " << m_nextTx.As(Time::US));
     if (before > Simulator::Now() && m_nextTx < before && HasDataToSend())
     {
         m_nic->PacingEarlier(m_port, m_nextTx);
