@@ -165,9 +165,10 @@ TEST(MaxMinFair, NoLinkExceedsCapacity)
 namespace
 {
 
-/// Hosts 0..h-1 on one switch, 100 Gb/s links (set explicitly), ECMP routing.
-Ptr<FabricRouting>
-Star(uint32_t hosts)
+/// Hosts 0..h-1 on one switch (node h, its port i leading to host i), 100 Gb/s links (set
+/// explicitly).
+std::shared_ptr<FabricGraph>
+StarGraph(uint32_t hosts)
 {
     auto g = std::make_shared<FabricGraph>();
     for (uint32_t h = 0; h < hosts; ++h)
@@ -179,7 +180,14 @@ Star(uint32_t hosts)
     {
         g->Connect(h, sw, 100e9);
     }
-    return MakeRouting<EcmpRouting>(g);
+    return g;
+}
+
+/// StarGraph with ECMP routing.
+Ptr<FabricRouting>
+Star(uint32_t hosts)
+{
+    return MakeRouting<EcmpRouting>(StarGraph(hosts));
 }
 
 FlowSpec
@@ -726,16 +734,8 @@ class BadPortRouting : public FabricRouting
 // first hop and at a switch.
 TEST(FlowSimulator, RoutingChoosingAMissingPortThrows)
 {
-    auto g = std::make_shared<FabricGraph>();
-    for (uint32_t h = 0; h < 3; ++h)
-    {
-        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
-    }
-    const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
-    for (uint32_t h = 0; h < 3; ++h)
-    {
-        g->Connect(h, sw, 100e9); // the hub's port h leads to host h
-    }
+    auto g = StarGraph(3); // the hub's port h leads to host h
+    const uint32_t sw = 3;
     for (const uint32_t badAt : {0u, sw})
     {
         Ptr<BadPortRouting> routing = CreateObject<BadPortRouting>(badAt);
@@ -1086,16 +1086,7 @@ TEST(FlowSimulator, RunEndsAtTheLastCompletionWithLinkEventsPending)
     // One flow done at about 85 us; an unrelated link fails at 1 s. The run ends when the
     // flow completed (as Run's documentation says), so endS and the link utilizations over
     // [0, endS] are those of the run without the event.
-    auto g = std::make_shared<FabricGraph>();
-    for (uint32_t h = 0; h < 3; ++h)
-    {
-        g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
-    }
-    const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
-    for (uint32_t h = 0; h < 3; ++h)
-    {
-        g->Connect(h, sw, 100e9);
-    }
+    auto g = StarGraph(3);
     const std::vector<FlowSpec> flows{Flow(0, 0, 1, 1000000)};
     Ptr<FlowSimulator> plain = FlowSimHelper().Run(MakeRouting<EcmpRouting>(g), flows);
     Ptr<FlowSimulator> event = FlowSimHelper().Run(

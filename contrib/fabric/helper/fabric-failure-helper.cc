@@ -16,6 +16,27 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FabricFailureHelper");
 
+namespace
+{
+
+/// The time units of the spec grammar: printed (ToString, at the resolution's unit) and
+/// parsed (ParseTime) from one table.
+struct SpecTimeUnit
+{
+    const char* name;
+    Time::Unit unit;
+    long double seconds;
+};
+
+constexpr SpecTimeUnit SPEC_TIME_UNITS[] = {{"s", Time::S, 1e0L},
+                                            {"ms", Time::MS, 1e-3L},
+                                            {"us", Time::US, 1e-6L},
+                                            {"ns", Time::NS, 1e-9L},
+                                            {"ps", Time::PS, 1e-12L},
+                                            {"fs", Time::FS, 1e-15L}};
+
+} // namespace
+
 std::string
 FabricFailureEvent::Element() const
 {
@@ -41,28 +62,9 @@ FabricFailureEvent::ToString() const
     // Whole ticks of the resolution, with its unit, print exactly and parse back to the same
     // time (the unit was left out at any resolution but ns, which the parser refuses).
     const char* unit = nullptr;
-    switch (Time::GetResolution())
+    for (const auto& u : SPEC_TIME_UNITS)
     {
-    case Time::FS:
-        unit = "fs";
-        break;
-    case Time::PS:
-        unit = "ps";
-        break;
-    case Time::NS:
-        unit = "ns";
-        break;
-    case Time::US:
-        unit = "us";
-        break;
-    case Time::MS:
-        unit = "ms";
-        break;
-    case Time::S:
-        unit = "s";
-        break;
-    default:
-        break;
+        unit = u.unit == Time::GetResolution() ? u.name : unit;
     }
     const std::string when
         = unit ? std::to_string(at.GetInteger()) + unit : std::to_string(at.GetSeconds()) + "s";
@@ -104,12 +106,11 @@ ParseTime(const std::string& token, const std::string& text)
                 + "'");
     }
     const std::string unit = m[4];
-    const long double factor = unit == "s"  ? 1e0L
-                             : unit == "ms" ? 1e-3L
-                             : unit == "us" ? 1e-6L
-                             : unit == "ns" ? 1e-9L
-                             : unit == "ps" ? 1e-12L
-                                            : 1e-15L;
+    long double factor = 0;
+    for (const auto& u : SPEC_TIME_UNITS)
+    {
+        factor = unit == u.name ? u.seconds : factor;
+    }
     const long double seconds = std::stold(text.substr(0, text.size() - unit.size())) * factor;
     if (seconds > 1e6L)
     {
@@ -227,23 +228,32 @@ FabricFailureHelper::ReplayPlan(std::vector<PlannedEvent> plan,
         }
         // The state alone would take repair:dirlink:D for one direction of a failed link:L
         // (and leave the link half down), or repair:node:N for switch:N.
-        uint32_t& n = inForce[e.Element()];
-        if (!e.repair)
-        {
-            ++n;
-        }
-        else if (n == 0)
+        if (!CountInForce(e, inForce))
         {
             Bad(token,
                 "a repair naming a failed element as its failure did, same kind and id (no "
                 "failure of "
                     + e.Element() + " is in force at that time)");
         }
-        else
-        {
-            --n;
-        }
     }
+}
+
+bool
+FabricFailureHelper::CountInForce(const FabricFailureEvent& e,
+                                  std::map<std::string, uint32_t>& inForce)
+{
+    uint32_t& n = inForce[e.Element()];
+    if (!e.repair)
+    {
+        ++n;
+        return true;
+    }
+    if (n == 0)
+    {
+        return false;
+    }
+    --n;
+    return true;
 }
 
 std::vector<FabricFailureEvent>
@@ -379,8 +389,7 @@ FabricFailureHelper::Schedule(const FabricFailureEvent& event)
     {
         if ((*m_applied)[i])
         {
-            uint32_t& n = inForce[m_events[i].Element()];
-            n = m_events[i].repair ? (n > 0 ? n - 1 : 0) : n + 1;
+            CountInForce(m_events[i], inForce); // (a repair applied was checked: it counts)
         }
         else
         {

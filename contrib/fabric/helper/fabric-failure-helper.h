@@ -135,6 +135,14 @@ class FabricFailureHelper
                            FabricState& scratch,
                            std::map<std::string, uint32_t> inForce);
 
+    /**
+     * Count \p event in the failures in force by FabricFailureEvent::Element(): a failure
+     * adds one, a repair takes one away.
+     * \return false for a repair with no failure of its element in force (nothing counted)
+     */
+    static bool CountInForce(const FabricFailureEvent& event,
+                             std::map<std::string, uint32_t>& inForce);
+
     /// Check the event's ids against the graph (\p token: the event as the user spelt it).
     static void Check(const FabricFailureEvent& event,
                       const FabricGraph& graph,

@@ -970,6 +970,10 @@ FlowSimulator::SetRouting(Ptr<FabricRouting> routing)
             = {2 * l + 1, link.node[0], link.port[0]};
     }
     s.links = std::vector<Impl::Link>(nd);
+    for (uint32_t d = 0; d < nd; ++d)
+    {
+        s.links[d].cap = s.capacity[d]; // all up until a link event (Run is called once)
+    }
     s.acc.assign(nd, Impl::LinkAcc{});
     s.localOf.assign(nd, 0);
     s.linkWeights.assign(m_fluidSplit ? nd : 0, {});
@@ -1173,14 +1177,11 @@ FlowSimulator::Run(double stopS)
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
     s.endPos.assign(n, UINT32_MAX);
-    // The physical state starts all up; it is kept only when link events will change it.
+    // The physical state starts all up (every link at its capacity, as SetRouting set it); it
+    // is kept only when link events will change it.
     if (!s.linkEvents.empty())
     {
         s.truth = std::make_unique<FabricState>(s.graph);
-    }
-    for (uint32_t d = 0; d < s.links.size(); ++d)
-    {
-        s.links[d].cap = s.capacity[d];
     }
 
     // Start conditions: 'after', phases (as RoceTrafficHelper), AddDependency. With one
