@@ -25,6 +25,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <set>
 #include <sstream>
@@ -806,6 +807,173 @@ TEST(FlowSimulator, IncastSharesAndConservesBytes)
     }
     EXPECT_NEAR(carried, expected, expected * 1e-9);
     EXPECT_NEAR(binned, expected, expected * 1e-9);
+}
+
+namespace
+{
+
+/// Egalitarian processor sharing of one link of \p c bit/s: each flow's fluid end, given its
+/// start and wire bytes (the reference the next test checks the simulator against).
+std::vector<double>
+ProcessorSharingEnds(const std::vector<std::pair<double, double>>& startAndBytes, double c)
+{
+    const size_t n = startAndBytes.size();
+    std::vector<double> left(n);
+    std::vector<double> end(n, -1);
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(),
+                     order.end(),
+                     [&](size_t a, size_t b)
+                     { return startAndBytes[a].first < startAndBytes[b].first; });
+    std::vector<size_t> active;
+    size_t next = 0;
+    double t = 0;
+    while (next < n || !active.empty())
+    {
+        const double arrival = next < n ? startAndBytes[order[next]].first : INFINITY;
+        double first = INFINITY; // the next completion at the current share
+        for (size_t f : active)
+        {
+            first = std::min(first, t + left[f] * 8 * active.size() / c);
+        }
+        const double step = std::min(arrival, first);
+        for (size_t f : active)
+        {
+            left[f] -= (step - t) * c / active.size() / 8;
+        }
+        t = step;
+        if (first <= arrival)
+        {
+            // Every flow with (within rounding) nothing left ends now.
+            std::vector<size_t> still;
+            for (size_t f : active)
+            {
+                if (left[f] <= 1e-6)
+                {
+                    end[f] = t;
+                }
+                else
+                {
+                    still.push_back(f);
+                }
+            }
+            active.swap(still);
+        }
+        else
+        {
+            const size_t f = order[next++];
+            left[f] = startAndBytes[f].second;
+            active.push_back(f);
+        }
+    }
+    return end;
+}
+
+} // namespace
+
+// Processor sharing against the reference above, with the fluid ends set in completion order
+// (sizes rising with the index: the simulator's sorted run of ends, moved in place as the
+// rates change), against it (sizes falling: the heap of ends) and shuffled, flows into host 0
+// from distinct hosts; and on two bottlenecks, where a second wave into host 1 slows its flows
+// only (their ends moved past their neighbours in the middle of the run: dead entries there,
+// compacted).
+TEST(FlowSimulator, ProcessorSharingInEveryOrderOfFluidEnds)
+{
+    const uint32_t n = 150;
+    std::vector<uint32_t> shuffled(n);
+    std::iota(shuffled.begin(), shuffled.end(), 0U);
+    std::mt19937 rng(7);
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    for (const std::string order : {"rising", "falling", "shuffled", "two bottlenecks"})
+    {
+        std::vector<FlowSpec> flows;
+        if (order == "two bottlenecks")
+        {
+            // 30 flows into host 0 (a 10 Gb/s link: the lower share, water-filled first, and
+            // ending first, from 0.24 ms on), 120 into host 1, 20 more into host 1 at 0.25 ms
+            // (when the run's first entries are gone: compaction moves the live ones).
+            for (uint32_t i = 0; i < 30; ++i)
+            {
+                flows.push_back(Flow(i, 2 + i, 0, 10000 + 100 * uint64_t(i)));
+            }
+            for (uint32_t i = 0; i < 120; ++i)
+            {
+                flows.push_back(Flow(30 + i, 32 + i, 1, 100000 + 7919 * uint64_t(i)));
+            }
+            for (uint32_t i = 0; i < 20; ++i)
+            {
+                flows.push_back(Flow(150 + i, 152 + i, 1, 200000 + 7919 * uint64_t(i), 250e-6));
+            }
+        }
+        else
+        {
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const uint32_t rank
+                    = order == "falling" ? n - 1 - i : (order == "shuffled" ? shuffled[i] : i);
+                flows.push_back(Flow(i, i + 1, 0, 100000 + 7919 * uint64_t(rank)));
+            }
+        }
+        auto g = StarGraph(uint32_t(flows.size()) + 2);
+        if (order == "two bottlenecks")
+        {
+            g = std::make_shared<FabricGraph>();
+            for (uint32_t h = 0; h < flows.size() + 2; ++h)
+            {
+                g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+            }
+            const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
+            for (uint32_t h = 0; h < flows.size() + 2; ++h)
+            {
+                g->Connect(h, sw, h == 0 ? 10e9 : 100e9);
+            }
+        }
+        Ptr<FlowSimulator> sim = FlowSimHelper().Run(MakeRouting<EcmpRouting>(g), flows);
+        const FlowSimStats& st = sim->GetStats();
+        const auto& rec = sim->GetRecords();
+        for (uint32_t dst : {0U, 1U})
+        {
+            std::vector<size_t> into;
+            std::vector<std::pair<double, double>> input;
+            for (size_t f = 0; f < rec.size(); ++f)
+            {
+                if (rec[f].spec.dst == dst)
+                {
+                    into.push_back(f);
+                    input.emplace_back(rec[f].spec.startS, rec[f].wireBytes);
+                }
+            }
+            if (into.empty())
+            {
+                continue;
+            }
+            const double c = rec[into.front()].lineBps; // the destination's link
+            const std::vector<double> expected = ProcessorSharingEnds(input, c);
+            for (size_t i = 0; i < into.size(); ++i)
+            {
+                const FlowSimRecord& r = rec[into[i]];
+                ASSERT_TRUE(r.complete) << order;
+                const double fluidEnd
+                    = r.startS + r.FctSeconds() - (r.idealS - r.wireBytes * 8 / c);
+                EXPECT_NEAR(fluidEnd, expected[i], expected[i] * 1e-9)
+                    << order << ": flow " << into[i];
+            }
+        }
+        // The paths each case is for were taken.
+        if (order == "rising")
+        {
+            EXPECT_EQ(st.endsToHeap, 0U);
+        }
+        else if (order == "two bottlenecks")
+        {
+            EXPECT_GT(st.endRunCompactions, 0U);
+        }
+        else
+        {
+            EXPECT_GT(st.endsToHeap, n / 2) << order;
+        }
+    }
 }
 
 // Utilization bins tile time at their rounded limits: bin b spans [b * bin, (b + 1) * bin),

@@ -483,11 +483,11 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> freshFlows; //!< flows attached since the last recomputation
     bool incremental{true};
 
-    // Events come from four sources, merged by (time, insertion order): the starts known
+    // Events come from five sources, merged by (time, insertion order): the starts known
     // before the run (sorted once), a heap of the events scheduled while running, the fluid
-    // ends, one entry per sending flow in a heap indexed by flow, moved in place when the
-    // flow's rate changes (no stale entries piling up in the main heap), and the completions
-    // in a sorted run (tails).
+    // ends, one entry per sending flow, in a sorted run (endRun) when set in order, else in a
+    // heap indexed by flow, moved in place when the flow's rate changes (no stale entries
+    // piling up in the main heap), and the completions in a sorted run (tails).
     /// A std::priority_queue whose storage can be reserved (its growth step by step writes
     /// twice the final size into fresh memory on a process's first run).
     struct EventQueue : std::priority_queue<Event, std::vector<Event>, std::greater<>>
@@ -506,12 +506,25 @@ struct FlowSimulator::Impl
     /// instead, so the work stays bounded.
     std::vector<Event> tails;
     size_t tailHead{0};
-    size_t maxTailShift{32};     //!< set from SetMaxTailShift's limit when the run starts
-    uint64_t tailsToHeap{0};     //!< FlowSimStats::tailsToHeap
-    uint64_t tailCompactions{0}; //!< FlowSimStats::tailCompactions
+    size_t maxTailShift{32};       //!< set from SetMaxTailShift's limit when the run starts
+    uint64_t tailsToHeap{0};       //!< FlowSimStats::tailsToHeap
+    uint64_t tailCompactions{0};   //!< FlowSimStats::tailCompactions
+    uint64_t endsToHeap{0};        //!< FlowSimStats::endsToHeap
+    uint64_t endRunCompactions{0}; //!< FlowSimStats::endRunCompactions
     std::vector<EndEntry> endHeap;
-    std::vector<uint32_t> endPos; //!< per flow: index in endHeap, UINT32_MAX if none
-    /// Where Peek found the next event: 0 initial, 1 queue, 2 ends, 3 tails.
+    /// Fluid ends set in (time, insertion) order after every end pending in it: a sorted run,
+    /// read from endRunHead, beside the heap (a collective step's flows share their rates and
+    /// end in the order the rates were set: each heap pop sifted through the whole heap). A
+    /// cleared end stays in the run, marked DEAD, until the head passes it.
+    std::vector<EndEntry> endRun;
+    size_t endRunHead{0};
+    size_t endRunDead{0}; //!< DEAD entries from endRunHead on
+    static constexpr uint32_t DEAD = UINT32_MAX;
+    static constexpr uint32_t IN_RUN = 0x80000000U; //!< endPos flag: the index is endRun's
+    /// Per flow: index in endHeap, or IN_RUN | index in endRun; UINT32_MAX if none.
+    std::vector<uint32_t> endPos;
+    /// Where Peek found the next event: 0 initial, 1 queue, 2 heap of ends, 3 tails, 4 run of
+    /// ends.
     uint8_t topSource{0};
     uint64_t seq{0};
     bool ran{false};
@@ -602,17 +615,43 @@ struct FlowSimulator::Impl
         NS_ASSERT_MSG(!std::signbit(t) && !std::isnan(t),
                       "a fluid end's time must be +0 or positive for EndKey's order");
         const EndEntry e{t, seq++, f};
-        if (endPos[f] == UINT32_MAX)
+        const uint32_t pos = endPos[f];
+        if (pos != UINT32_MAX && !(pos & IN_RUN))
         {
-            endHeap.push_back(e);
-            EndSiftUp(endHeap.size() - 1);
-        }
-        else
-        {
-            endHeap[endPos[f]] = e;
-            EndSiftUp(endPos[f]);
+            endHeap[pos] = e; // moved in place
+            EndSiftUp(pos);
             EndSiftDown(endPos[f]);
+            return;
         }
+        if (pos != UINT32_MAX)
+        {
+            // In place if it stays between its neighbours (a rate change that moves every
+            // flow of a bottleneck keeps their order), else replaced.
+            const size_t i = pos & ~IN_RUN;
+            if (i >= endRun.size() || endRun[i].f != f)
+            {
+                throw std::logic_error("FlowSimulator: the run of fluid ends lost flow "
+                                       + std::to_string(f) + "'s entry");
+            }
+            if ((i == endRunHead || EndBefore(endRun[i - 1], e))
+                && (i + 1 == endRun.size() || EndBefore(e, endRun[i + 1])))
+            {
+                endRun[i] = e;
+                return;
+            }
+            KillRunEntry(i);
+        }
+        // (A dead last entry still bounds the run's order: its key stays.)
+        if ((endRunHead == endRun.size() || EndBefore(endRun.back(), e))
+            && endRun.size() < IN_RUN - 1)
+        {
+            endPos[f] = IN_RUN | static_cast<uint32_t>(endRun.size());
+            endRun.push_back(e);
+            return;
+        }
+        endHeap.push_back(e);
+        ++endsToHeap;
+        EndSiftUp(endHeap.size() - 1);
     }
 
     /// Flow \p f has no scheduled fluid end (any more).
@@ -621,6 +660,11 @@ struct FlowSimulator::Impl
         const uint32_t i = endPos[f];
         if (i == UINT32_MAX)
         {
+            return;
+        }
+        if (i & IN_RUN)
+        {
+            KillRunEntry(i & ~IN_RUN);
             return;
         }
         endPos[f] = UINT32_MAX;
@@ -634,9 +678,58 @@ struct FlowSimulator::Impl
         }
     }
 
+    /// The run's entry \p i is no flow's end any more: marked DEAD (its key keeps the run's
+    /// order) and passed over when it is the head. When the dead outnumber the live, the live
+    /// are moved down over them.
+    void KillRunEntry(size_t i)
+    {
+        endPos[endRun[i].f] = UINT32_MAX;
+        endRun[i].f = DEAD;
+        ++endRunDead;
+        if (i == endRunHead)
+        {
+            AdvanceEndRun();
+        }
+        else if (endRunDead > 64 && 2 * endRunDead > endRun.size() - endRunHead)
+        {
+            size_t w = 0;
+            for (size_t r = endRunHead; r < endRun.size(); ++r)
+            {
+                if (endRun[r].f != DEAD)
+                {
+                    endPos[endRun[r].f] = IN_RUN | static_cast<uint32_t>(w);
+                    endRun[w++] = endRun[r];
+                }
+            }
+            endRun.resize(w);
+            endRunHead = 0;
+            endRunDead = 0;
+            ++endRunCompactions;
+        }
+    }
+
+    /// The run's head is taken or dead: the head moves to the next live entry (a run read to
+    /// its end is emptied), so that the head is always live.
+    void AdvanceEndRun()
+    {
+        do
+        {
+            if (endRun[endRunHead].f == DEAD)
+            {
+                --endRunDead;
+            }
+            ++endRunHead;
+        } while (endRunHead < endRun.size() && endRun[endRunHead].f == DEAD);
+        if (endRunHead == endRun.size())
+        {
+            endRun.clear();
+            endRunHead = 0;
+        }
+    }
+
     /// The next event in (time, insertion) order; false if there is none. The sources are
     /// compared by their keys and only the winner is copied out.
-    bool Peek(Event& e)
+    [[gnu::always_inline]] bool Peek(Event& e)
     {
         const Event* best = nullptr;
         if (nextInitial < initial.size())
@@ -654,15 +747,22 @@ struct FlowSimulator::Impl
             best = &tails[tailHead];
             topSource = 3;
         }
-        if (!endHeap.empty())
+        const EndEntry* end = endHeap.empty() ? nullptr : endHeap.data();
+        uint8_t endSource = 2;
+        if (endRunHead != endRun.size())
         {
-            const EndEntry& top = endHeap.front();
-            if (!best || best->t > top.t || (best->t == top.t && best->seq > top.seq))
+            const EndEntry* head = endRun.data() + endRunHead; // live
+            if (!end || EndBefore(*head, *end))
             {
-                e = Event{top.t, top.seq, EventType::FLUID_END, top.f, flows[top.f].version};
-                topSource = 2;
-                return true;
+                end = head;
+                endSource = 4;
             }
+        }
+        if (end && (!best || best->t > end->t || (best->t == end->t && best->seq > end->seq)))
+        {
+            e = Event{end->t, end->seq, EventType::FLUID_END, end->f, flows[end->f].version};
+            topSource = endSource;
+            return true;
         }
         if (!best)
         {
@@ -728,6 +828,11 @@ struct FlowSimulator::Impl
                 tailHead = 0;
                 ++tailCompactions;
             }
+        }
+        else if (topSource == 4)
+        {
+            endPos[endRun[endRunHead].f] = UINT32_MAX;
+            AdvanceEndRun();
         }
         else
         {
@@ -1176,6 +1281,11 @@ FlowSimulator::Run(double stopS)
     const auto wall0 = std::chrono::steady_clock::now();
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
+    if (n >= Impl::IN_RUN)
+    {
+        // (endPos keeps a heap index below 2^31 and a flag bit.)
+        throw std::invalid_argument("FlowSimulator::Run: more than 2^31 - 1 flows");
+    }
     s.endPos.assign(n, UINT32_MAX);
     // The physical state starts all up (every link at its capacity, as SetRouting set it); it
     // is kept only when link events will change it.
@@ -1301,6 +1411,7 @@ FlowSimulator::Run(double stopS)
     // events and a recomputation tick.
     s.queue.Reserve(n + s.linkEvents.size() + 1);
     s.endHeap.reserve(n);                       // a fluid end per sending flow at most
+    s.endRun.reserve(n);                        // (more only with dead entries)
     s.tails.reserve(std::min<size_t>(n, 1024)); // completions pending at once: usually few
     s.maxTailShift = g_maxTailShift;
     for (size_t f = 0; f < n; ++f)
@@ -1383,17 +1494,10 @@ FlowSimulator::Run(double stopS)
         }
         return b;
     };
-    // Bytes a link carried at its current load up to t (split over utilization bins).
-    auto integrate = [&](uint32_t d, double t)
+    // Bytes a link carried at load over (t0, t], t0 < t (split over utilization bins).
+    auto integrateSpan = [&](uint32_t d, double t0, double t, double load)
     {
         Impl::LinkAcc& a0 = s.acc[d];
-        const double t0 = a0.lastT;
-        const double load = a0.load;
-        a0.lastT = t;
-        if (load <= 0 || t <= t0)
-        {
-            return;
-        }
         a0.bytes += load * (t - t0) / 8;
         if (binS > 0)
         {
@@ -1438,6 +1542,18 @@ FlowSimulator::Run(double stopS)
                 a = end;
                 ++b;
             }
+        }
+    };
+    // Bytes a link carried at its current load up to t. Most calls find nothing to add (the
+    // link idle, or integrated at this instant already): that test inline, the rest out of line.
+    auto integrate = [&](uint32_t d, double t)
+    {
+        Impl::LinkAcc& a0 = s.acc[d];
+        const double t0 = a0.lastT;
+        a0.lastT = t;
+        if (!(a0.load <= 0 || t <= t0))
+        {
+            integrateSpan(d, t0, t, a0.load);
         }
     };
 
@@ -2663,6 +2779,8 @@ FlowSimulator::Run(double stopS)
     m_stats.endS = end;
     m_stats.tailsToHeap = s.tailsToHeap;
     m_stats.tailCompactions = s.tailCompactions;
+    m_stats.endsToHeap = s.endsToHeap;
+    m_stats.endRunCompactions = s.endRunCompactions;
     m_stats.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 }

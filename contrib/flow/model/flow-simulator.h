@@ -122,6 +122,12 @@ struct FlowSimStats
     /// Times the sorted run of completions dropped the entries already taken without being
     /// empty (at least 1024 taken, and at least half of the run).
     uint64_t tailCompactions{0};
+    /// Fluid ends put on the heap of ends because they came before the last end pending in
+    /// the sorted run of ends (set out of completion order; in order they cost no sifting).
+    uint64_t endsToHeap{0};
+    /// Times the sorted run of fluid ends moved its live entries down over the dead ones (ends
+    /// replaced by a rate change, when they outnumber the live).
+    uint64_t endRunCompactions{0};
     uint32_t peakActive{0}; //!< most flows sending at once
     /// When the run ended: the last completion if every flow completed (link events after
     /// it are not processed), else \c stopS if events were left, else the last event.
