@@ -9,6 +9,7 @@
 #include "ns3/flow-run-summary.h"
 #include "ns3/flow-scale-summary.h"
 #include "ns3/flow-sim-helper.h"
+#include "ns3/fluid-end-queue.h"
 #include "ns3/greedy-pinned-routing.h"
 #include "ns3/max-min-fair.h"
 #include "ns3/nstime.h"
@@ -31,6 +32,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -809,6 +811,129 @@ TEST(FlowSimulator, IncastSharesAndConservesBytes)
     EXPECT_NEAR(binned, expected, expected * 1e-9);
 }
 
+// FluidEndQueue against a model (a std::set of (t, seq, flow)): random sets, in completion
+// order, out of it and at equal times, clears and pops; every pop is the model's earliest and
+// every invariant holds after each operation (Check). Times on a coarse grid, so that equal
+// times (ordered by seq) are frequent.
+TEST(FluidEndQueue, TakesEndsInKeyOrderUnderRandomUpdates)
+{
+    for (uint32_t seed = 1; seed <= 6; ++seed)
+    {
+        std::mt19937 rng(seed);
+        const uint32_t flows = 50 + 100 * (seed % 3);
+        FluidEndQueue q;
+        q.Reset(flows);
+        std::set<std::tuple<double, uint64_t, uint32_t>> model;
+        std::vector<std::pair<double, uint64_t>> keyOf(flows, {-1.0, 0});
+        uint64_t seq = 0;
+        double now = 0;
+        uint64_t popped = 0;
+        auto set = [&](uint32_t f, double t)
+        {
+            if (keyOf[f].first >= 0)
+            {
+                model.erase({keyOf[f].first, keyOf[f].second, f});
+            }
+            keyOf[f] = {t, seq};
+            model.insert({t, seq, f});
+            q.Set(f, t, seq++);
+        };
+        for (int op = 0; op < 20000; ++op)
+        {
+            const uint32_t kind = rng() % 10;
+            const uint32_t f = rng() % flows;
+            if (kind < 4)
+            {
+                set(f, now + 1e-6 * double(rng() % 50)); // anywhere ahead, often equal
+            }
+            else if (kind < 6)
+            {
+                // A batch in completion order (a collective step): later ends, rising.
+                const uint32_t first = rng() % flows;
+                const double base = model.empty() ? now : std::get<0>(*model.rbegin());
+                for (uint32_t i = 0; i < 20; ++i)
+                {
+                    set((first + i) % flows, base + 1e-6 * double(i / 3));
+                }
+            }
+            else if (kind < 7)
+            {
+                if (keyOf[f].first >= 0)
+                {
+                    model.erase({keyOf[f].first, keyOf[f].second, f});
+                    keyOf[f] = {-1.0, 0};
+                }
+                q.Clear(f);
+            }
+            else
+            {
+                const FluidEndQueue::Entry* top = q.Top();
+                ASSERT_EQ(top == nullptr, model.empty()) << "seed " << seed << " op " << op;
+                if (top)
+                {
+                    const auto& [t, sq, g] = *model.begin();
+                    ASSERT_EQ(top->t, t) << "seed " << seed << " op " << op;
+                    ASSERT_EQ(top->seq, sq) << "seed " << seed << " op " << op;
+                    ASSERT_EQ(top->f, g) << "seed " << seed << " op " << op;
+                    now = t;
+                    q.Pop();
+                    model.erase(model.begin());
+                    keyOf[g] = {-1.0, 0};
+                    ++popped;
+                }
+            }
+            ASSERT_EQ(q.Check(), "") << "seed " << seed << " op " << op;
+        }
+        EXPECT_GT(popped, 2000U) << "seed " << seed;
+        EXPECT_GT(q.ToHeap(), 0U) << "seed " << seed;
+        EXPECT_GT(q.Compactions(), 0U) << "seed " << seed;
+    }
+}
+
+// A run that never empties (each round's ends appended in order, all but the last taken, so
+// one is always pending) drops the entries it has taken: it stays within a small multiple of
+// what is pending (without that, 200000 entries after 2000 rounds).
+TEST(FluidEndQueue, RunStaysBoundedWhileItNeverEmpties)
+{
+    FluidEndQueue q;
+    q.Reset(100);
+    uint64_t seq = 0;
+    size_t most = 0;
+    for (uint32_t round = 0; round < 2000; ++round)
+    {
+        for (uint32_t f = 0; f < 100; ++f)
+        {
+            q.Set(f, round + 1e-3 * f, seq++); // after everything pending: appended
+        }
+        for (uint32_t f = 0; f < 99; ++f)
+        {
+            ASSERT_NE(q.Top(), nullptr);
+            ASSERT_EQ(q.Top()->f, f);
+            q.Pop();
+        }
+        most = std::max(most, q.RunSize());
+        ASSERT_EQ(q.Check(), "");
+    }
+    EXPECT_EQ(q.ToHeap(), 0U);
+    EXPECT_GT(q.Compactions(), 0U);
+    EXPECT_LT(most, 2200U);
+}
+
+// Equal fluid-end times across the run and the heap of ends are taken in insertion order:
+// flows 0 and 2 end together (the same bytes at the same rate), 0's end set first and kept in
+// the run, 2's put on the heap behind 1's later end; 0 completes before 2 (a comparison of
+// the two heads by time alone, heap first, gave 2, 0, 1).
+TEST(FlowSimulator, EqualEndsInTheRunAndTheHeapKeepInsertionOrder)
+{
+    const std::vector<FlowSpec> flows{
+        Flow(0, 1, 2, 100000), Flow(1, 3, 4, 200000), Flow(2, 5, 6, 100000)};
+    const Completions c = RunRecordingCompletions(Star(8), flows);
+    ASSERT_EQ(c.flows.size(), 3U);
+    EXPECT_EQ(c.flows, (std::vector<uint32_t>{0, 2, 1}));
+    EXPECT_EQ(c.sim->GetRecords()[0].finishS, c.sim->GetRecords()[2].finishS);
+    EXPECT_EQ(c.sim->GetStats().endsToHeap, 1U) << "the premise: flow 2's end on the heap";
+}
+
 namespace
 {
 
@@ -915,19 +1040,17 @@ TEST(FlowSimulator, ProcessorSharingInEveryOrderOfFluidEnds)
                 flows.push_back(Flow(i, i + 1, 0, 100000 + 7919 * uint64_t(rank)));
             }
         }
-        auto g = StarGraph(uint32_t(flows.size()) + 2);
-        if (order == "two bottlenecks")
+        // A star (host 0's link at 10 Gb/s in the two-bottleneck case, the others 100 Gb/s).
+        auto g = std::make_shared<FabricGraph>();
+        const uint32_t hosts = uint32_t(flows.size()) + 2;
+        for (uint32_t h = 0; h < hosts; ++h)
         {
-            g = std::make_shared<FabricGraph>();
-            for (uint32_t h = 0; h < flows.size() + 2; ++h)
-            {
-                g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
-            }
-            const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
-            for (uint32_t h = 0; h < flows.size() + 2; ++h)
-            {
-                g->Connect(h, sw, h == 0 ? 10e9 : 100e9);
-            }
+            g->AddNode(FabricRole::HOST, "h" + std::to_string(h), 0);
+        }
+        const uint32_t sw = g->AddNode(FabricRole::SWITCH, "sw", 1);
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            g->Connect(h, sw, h == 0 && order == "two bottlenecks" ? 10e9 : 100e9);
         }
         Ptr<FlowSimulator> sim = FlowSimHelper().Run(MakeRouting<EcmpRouting>(g), flows);
         const FlowSimStats& st = sim->GetStats();

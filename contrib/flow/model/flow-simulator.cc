@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "flow-simulator.h"
 
+#include "fluid-end-queue.h"
 #include "max-min-fair.h"
 
 #include "ns3/attribute-construction.h"
@@ -433,14 +434,6 @@ struct FlowSimulator::Impl
         uint32_t bin{UINT32_MAX}; //!< index of that bin (UINT32_MAX: none yet)
     };
 
-    /// A fluid end in the indexed heap: its key travels with it (no lookups while sifting).
-    struct EndEntry
-    {
-        double t;
-        uint64_t seq;
-        uint32_t f;
-    };
-
     std::shared_ptr<const FabricGraph> graph;
     std::unique_ptr<FabricState> truth; //!< the physical state (only with link events)
     std::shared_ptr<FabricState> view;
@@ -483,11 +476,11 @@ struct FlowSimulator::Impl
     std::vector<uint32_t> freshFlows; //!< flows attached since the last recomputation
     bool incremental{true};
 
-    // Events come from five sources, merged by (time, insertion order): the starts known
+    // Events come from four sources, merged by (time, insertion order): the starts known
     // before the run (sorted once), a heap of the events scheduled while running, the fluid
-    // ends, one entry per sending flow, in a sorted run (endRun) when set in order, else in a
-    // heap indexed by flow, moved in place when the flow's rate changes (no stale entries
-    // piling up in the main heap), and the completions in a sorted run (tails).
+    // ends (FluidEndQueue: one entry per sending flow, replaced when the flow's rate changes,
+    // so no stale entries pile up in the main heap), and the completions in a sorted run
+    // (tails).
     /// A std::priority_queue whose storage can be reserved (its growth step by step writes
     /// twice the final size into fresh memory on a process's first run).
     struct EventQueue : std::priority_queue<Event, std::vector<Event>, std::greater<>>
@@ -506,25 +499,11 @@ struct FlowSimulator::Impl
     /// instead, so the work stays bounded.
     std::vector<Event> tails;
     size_t tailHead{0};
-    size_t maxTailShift{32};       //!< set from SetMaxTailShift's limit when the run starts
-    uint64_t tailsToHeap{0};       //!< FlowSimStats::tailsToHeap
-    uint64_t tailCompactions{0};   //!< FlowSimStats::tailCompactions
-    uint64_t endsToHeap{0};        //!< FlowSimStats::endsToHeap
-    uint64_t endRunCompactions{0}; //!< FlowSimStats::endRunCompactions
-    std::vector<EndEntry> endHeap;
-    /// Fluid ends set in (time, insertion) order after every end pending in it: a sorted run,
-    /// read from endRunHead, beside the heap (a collective step's flows share their rates and
-    /// end in the order the rates were set: each heap pop sifted through the whole heap). A
-    /// cleared end stays in the run, marked DEAD, until the head passes it.
-    std::vector<EndEntry> endRun;
-    size_t endRunHead{0};
-    size_t endRunDead{0}; //!< DEAD entries from endRunHead on
-    static constexpr uint32_t DEAD = UINT32_MAX;
-    static constexpr uint32_t IN_RUN = 0x80000000U; //!< endPos flag: the index is endRun's
-    /// Per flow: index in endHeap, or IN_RUN | index in endRun; UINT32_MAX if none.
-    std::vector<uint32_t> endPos;
-    /// Where Peek found the next event: 0 initial, 1 queue, 2 heap of ends, 3 tails, 4 run of
-    /// ends.
+    size_t maxTailShift{32};     //!< set from SetMaxTailShift's limit when the run starts
+    uint64_t tailsToHeap{0};     //!< FlowSimStats::tailsToHeap
+    uint64_t tailCompactions{0}; //!< FlowSimStats::tailCompactions
+    FluidEndQueue ends;          //!< one entry per sending flow
+    /// Where Peek found the next event: 0 initial, 1 queue, 2 ends, 3 tails.
     uint8_t topSource{0};
     uint64_t seq{0};
     bool ran{false};
@@ -554,178 +533,11 @@ struct FlowSimulator::Impl
         tails.insert(tails.begin() + i, ev);
     }
 
-    /// (t, seq) order as one 128-bit comparison without branches: a fluid end's time is
-    /// never negative, -0 or NaN (the instant is >= -0 and bytes / rate >= +0, so the sum
-    /// is >= +0; SetEnd asserts it), and the bits of such doubles order as their values
-    /// (+inf after every finite time).
-    static bool EndBefore(const EndEntry& a, const EndEntry& b) { return EndKey(a) < EndKey(b); }
-
-    static unsigned __int128 EndKey(const EndEntry& e)
-    {
-        uint64_t bits;
-        std::memcpy(&bits, &e.t, sizeof(bits));
-        return (static_cast<unsigned __int128>(bits) << 64) | e.seq;
-    }
-
-    void EndPlace(size_t i, const EndEntry& e)
-    {
-        endHeap[i] = e;
-        endPos[e.f] = static_cast<uint32_t>(i);
-    }
-
-    void EndSiftUp(size_t i)
-    {
-        const EndEntry e = endHeap[i];
-        while (i > 0 && EndBefore(e, endHeap[(i - 1) / 2]))
-        {
-            EndPlace(i, endHeap[(i - 1) / 2]);
-            i = (i - 1) / 2;
-        }
-        EndPlace(i, e);
-    }
-
-    void EndSiftDown(size_t i)
-    {
-        const EndEntry e = endHeap[i];
-        const size_t size = endHeap.size();
-        while (true)
-        {
-            size_t c = 2 * i + 1;
-            if (c >= size)
-            {
-                break;
-            }
-            if (c + 1 < size && EndBefore(endHeap[c + 1], endHeap[c]))
-            {
-                ++c;
-            }
-            if (!EndBefore(endHeap[c], e))
-            {
-                break;
-            }
-            EndPlace(i, endHeap[c]);
-            i = c;
-        }
-        EndPlace(i, e);
-    }
-
     /// Flow \p f's fluid ends at \p t (replaces its previous end).
-    void SetEnd(uint32_t f, double t)
-    {
-        NS_ASSERT_MSG(!std::signbit(t) && !std::isnan(t),
-                      "a fluid end's time must be +0 or positive for EndKey's order");
-        const EndEntry e{t, seq++, f};
-        const uint32_t pos = endPos[f];
-        if (pos != UINT32_MAX && !(pos & IN_RUN))
-        {
-            endHeap[pos] = e; // moved in place
-            EndSiftUp(pos);
-            EndSiftDown(endPos[f]);
-            return;
-        }
-        if (pos != UINT32_MAX)
-        {
-            // In place if it stays between its neighbours (a rate change that moves every
-            // flow of a bottleneck keeps their order), else replaced.
-            const size_t i = pos & ~IN_RUN;
-            if (i >= endRun.size() || endRun[i].f != f)
-            {
-                throw std::logic_error("FlowSimulator: the run of fluid ends lost flow "
-                                       + std::to_string(f) + "'s entry");
-            }
-            if ((i == endRunHead || EndBefore(endRun[i - 1], e))
-                && (i + 1 == endRun.size() || EndBefore(e, endRun[i + 1])))
-            {
-                endRun[i] = e;
-                return;
-            }
-            KillRunEntry(i);
-        }
-        // (A dead last entry still bounds the run's order: its key stays.)
-        if ((endRunHead == endRun.size() || EndBefore(endRun.back(), e))
-            && endRun.size() < IN_RUN - 1)
-        {
-            endPos[f] = IN_RUN | static_cast<uint32_t>(endRun.size());
-            endRun.push_back(e);
-            return;
-        }
-        endHeap.push_back(e);
-        ++endsToHeap;
-        EndSiftUp(endHeap.size() - 1);
-    }
+    void SetEnd(uint32_t f, double t) { ends.Set(f, t, seq++); }
 
     /// Flow \p f has no scheduled fluid end (any more).
-    void ClearEnd(uint32_t f)
-    {
-        const uint32_t i = endPos[f];
-        if (i == UINT32_MAX)
-        {
-            return;
-        }
-        if (i & IN_RUN)
-        {
-            KillRunEntry(i & ~IN_RUN);
-            return;
-        }
-        endPos[f] = UINT32_MAX;
-        const EndEntry last = endHeap.back();
-        endHeap.pop_back();
-        if (last.f != f)
-        {
-            EndPlace(i, last);
-            EndSiftUp(i);
-            EndSiftDown(endPos[last.f]);
-        }
-    }
-
-    /// The run's entry \p i is no flow's end any more: marked DEAD (its key keeps the run's
-    /// order) and passed over when it is the head. When the dead outnumber the live, the live
-    /// are moved down over them.
-    void KillRunEntry(size_t i)
-    {
-        endPos[endRun[i].f] = UINT32_MAX;
-        endRun[i].f = DEAD;
-        ++endRunDead;
-        if (i == endRunHead)
-        {
-            AdvanceEndRun();
-        }
-        else if (endRunDead > 64 && 2 * endRunDead > endRun.size() - endRunHead)
-        {
-            size_t w = 0;
-            for (size_t r = endRunHead; r < endRun.size(); ++r)
-            {
-                if (endRun[r].f != DEAD)
-                {
-                    endPos[endRun[r].f] = IN_RUN | static_cast<uint32_t>(w);
-                    endRun[w++] = endRun[r];
-                }
-            }
-            endRun.resize(w);
-            endRunHead = 0;
-            endRunDead = 0;
-            ++endRunCompactions;
-        }
-    }
-
-    /// The run's head is taken or dead: the head moves to the next live entry (a run read to
-    /// its end is emptied), so that the head is always live.
-    void AdvanceEndRun()
-    {
-        do
-        {
-            if (endRun[endRunHead].f == DEAD)
-            {
-                --endRunDead;
-            }
-            ++endRunHead;
-        } while (endRunHead < endRun.size() && endRun[endRunHead].f == DEAD);
-        if (endRunHead == endRun.size())
-        {
-            endRun.clear();
-            endRunHead = 0;
-        }
-    }
+    void ClearEnd(uint32_t f) { ends.Clear(f); }
 
     /// The next event in (time, insertion) order; false if there is none. The sources are
     /// compared by their keys and only the winner is copied out.
@@ -747,21 +559,11 @@ struct FlowSimulator::Impl
             best = &tails[tailHead];
             topSource = 3;
         }
-        const EndEntry* end = endHeap.empty() ? nullptr : endHeap.data();
-        uint8_t endSource = 2;
-        if (endRunHead != endRun.size())
-        {
-            const EndEntry* head = endRun.data() + endRunHead; // live
-            if (!end || EndBefore(*head, *end))
-            {
-                end = head;
-                endSource = 4;
-            }
-        }
+        const FluidEndQueue::Entry* end = ends.Top();
         if (end && (!best || best->t > end->t || (best->t == end->t && best->seq > end->seq)))
         {
             e = Event{end->t, end->seq, EventType::FLUID_END, end->f, flows[end->f].version};
-            topSource = endSource;
+            topSource = 2;
             return true;
         }
         if (!best)
@@ -770,38 +572,6 @@ struct FlowSimulator::Impl
         }
         e = *best;
         return true;
-    }
-
-    /// Remove the earliest fluid end: the hole at the root goes down to a leaf along the
-    /// earlier children, then the last entry fills it and rises (fewer comparisons than
-    /// sifting the last entry down from the root; the order of ends is the same).
-    void PopEnd()
-    {
-        endPos[endHeap.front().f] = UINT32_MAX;
-        const EndEntry last = endHeap.back();
-        endHeap.pop_back();
-        const size_t size = endHeap.size();
-        if (size == 0)
-        {
-            return;
-        }
-        size_t i = 0;
-        while (true)
-        {
-            size_t c = 2 * i + 1;
-            if (c >= size)
-            {
-                break;
-            }
-            if (c + 1 < size && EndBefore(endHeap[c + 1], endHeap[c]))
-            {
-                ++c;
-            }
-            EndPlace(i, endHeap[c]);
-            i = c;
-        }
-        EndPlace(i, last);
-        EndSiftUp(i);
     }
 
     /// Remove the event the last Peek returned.
@@ -829,14 +599,9 @@ struct FlowSimulator::Impl
                 ++tailCompactions;
             }
         }
-        else if (topSource == 4)
-        {
-            endPos[endRun[endRunHead].f] = UINT32_MAX;
-            AdvanceEndRun();
-        }
         else
         {
-            PopEnd();
+            ends.Pop();
         }
     }
 
@@ -1275,18 +1040,18 @@ FlowSimulator::Run(double stopS)
     {
         throw std::logic_error("FlowSimulator::Run: call once");
     }
+    if (s.flows.size() > FluidEndQueue::MAX_FLOWS)
+    {
+        throw std::invalid_argument("FlowSimulator::Run: " + std::to_string(s.flows.size())
+                                    + " flows; at most 2^31 - 1");
+    }
     s.ran = true;
     // The ramp's timers follow each recomputation of a flow: keep recomputing whole components.
     s.incremental = m_incremental && !m_ramp;
     const auto wall0 = std::chrono::steady_clock::now();
     const FabricGraph& g = *s.graph;
     const size_t n = s.flows.size();
-    if (n >= Impl::IN_RUN)
-    {
-        // (endPos keeps a heap index below 2^31 and a flag bit.)
-        throw std::invalid_argument("FlowSimulator::Run: more than 2^31 - 1 flows");
-    }
-    s.endPos.assign(n, UINT32_MAX);
+    s.ends.Reset(static_cast<uint32_t>(n)); // (room for a fluid end per flow)
     // The physical state starts all up (every link at its capacity, as SetRouting set it); it
     // is kept only when link events will change it.
     if (!s.linkEvents.empty())
@@ -1410,8 +1175,6 @@ FlowSimulator::Run(double stopS)
     // Pending at once: a completion per sending flow (or a start, a ramp step), the link
     // events and a recomputation tick.
     s.queue.Reserve(n + s.linkEvents.size() + 1);
-    s.endHeap.reserve(n);                       // a fluid end per sending flow at most
-    s.endRun.reserve(n);                        // (more only with dead entries)
     s.tails.reserve(std::min<size_t>(n, 1024)); // completions pending at once: usually few
     s.maxTailShift = g_maxTailShift;
     for (size_t f = 0; f < n; ++f)
@@ -2779,8 +2542,8 @@ FlowSimulator::Run(double stopS)
     m_stats.endS = end;
     m_stats.tailsToHeap = s.tailsToHeap;
     m_stats.tailCompactions = s.tailCompactions;
-    m_stats.endsToHeap = s.endsToHeap;
-    m_stats.endRunCompactions = s.endRunCompactions;
+    m_stats.endsToHeap = s.ends.ToHeap();
+    m_stats.endRunCompactions = s.ends.Compactions();
     m_stats.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 }

@@ -122,11 +122,13 @@ struct FlowSimStats
     /// Times the sorted run of completions dropped the entries already taken without being
     /// empty (at least 1024 taken, and at least half of the run).
     uint64_t tailCompactions{0};
-    /// Fluid ends put on the heap of ends because they came before the last end pending in
-    /// the sorted run of ends (set out of completion order; in order they cost no sifting).
+    /// Fluid ends put on the heap of ends (FluidEndQueue) because they came before the last
+    /// entry of its sorted run (set out of completion order; in order they cost no sifting).
+    /// A flow whose end is on the heap stays there when its end changes.
     uint64_t endsToHeap{0};
-    /// Times the sorted run of fluid ends moved its live entries down over the dead ones (ends
-    /// replaced by a rate change, when they outnumber the live).
+    /// Times the sorted run of fluid ends moved its live entries down, over dead entries (ends
+    /// changed out of place or cleared: a rate change, a departure, a reroute, a link down)
+    /// when those outnumber them, or over the entries already taken when those are most of it.
     uint64_t endRunCompactions{0};
     uint32_t peakActive{0}; //!< most flows sending at once
     /// When the run ended: the last completion if every flow completed (link events after
@@ -212,7 +214,8 @@ class FlowSimulator final : public Object
     /**
      * Run until every flow completed, nothing can progress, or \p stopS. The run ends at the
      * last completion even when link events are still pending (they could change no flow).
-     * \throws std::invalid_argument on a dependency cycle; std::logic_error if called twice
+     * \throws std::invalid_argument on a dependency cycle or more than 2^31 - 1 flows;
+     * std::logic_error if called twice
      */
     void Run(double stopS = std::numeric_limits<double>::infinity());
 
