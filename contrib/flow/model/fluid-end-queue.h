@@ -61,8 +61,9 @@ class FluidEndQueue
     }
 
     /// (t, seq) order as one 128-bit comparison without branches: an end's time is never
-    /// negative, -0 or NaN (Set asserts it), and the bits of such doubles order as their
-    /// values (+inf after every finite time).
+    /// negative, -0 or NaN (a FlowSimulator's is an instant >= -0 plus bytes / rate >= +0, so
+    /// >= +0; Set asserts it), and the bits of such doubles order as their values (+inf after
+    /// every finite time).
     static bool Before(const Entry& a, const Entry& b) { return Key(a) < Key(b); }
 
     /// Flow \p f ends at \p t, key (t, \p seq) (replaces its pending end, if any).
