@@ -324,25 +324,24 @@ class FluidEndQueue
         Place(i, e);
     }
 
+    /// The earlier of entry \p i's children in a heap of \p size entries; \p size if none.
+    size_t EarlierChild(size_t i, size_t size) const
+    {
+        const size_t c = 2 * i + 1;
+        if (c >= size)
+        {
+            return size;
+        }
+        return c + 1 < size && Before(m_heap[c + 1], m_heap[c]) ? c + 1 : c;
+    }
+
     void SiftDown(size_t i)
     {
         const Entry e = m_heap[i];
         const size_t size = m_heap.size();
-        while (true)
+        for (size_t c = EarlierChild(i, size); c < size && Before(m_heap[c], e);
+             c = EarlierChild(i, size))
         {
-            size_t c = 2 * i + 1;
-            if (c >= size)
-            {
-                break;
-            }
-            if (c + 1 < size && Before(m_heap[c + 1], m_heap[c]))
-            {
-                ++c;
-            }
-            if (!Before(m_heap[c], e))
-            {
-                break;
-            }
             Place(i, m_heap[c]);
             i = c;
         }
@@ -363,17 +362,8 @@ class FluidEndQueue
             return;
         }
         size_t i = 0;
-        while (true)
+        for (size_t c = EarlierChild(i, size); c < size; c = EarlierChild(i, size))
         {
-            size_t c = 2 * i + 1;
-            if (c >= size)
-            {
-                break;
-            }
-            if (c + 1 < size && Before(m_heap[c + 1], m_heap[c]))
-            {
-                ++c;
-            }
             Place(i, m_heap[c]);
             i = c;
         }
