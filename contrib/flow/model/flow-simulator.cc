@@ -58,8 +58,26 @@ enum class EventType : uint8_t
     RECOMPUTE
 };
 
+/**
+ * An event of the run. Made in place from its fields where it is stored (emplace): GCC 12
+ * built a braced temporary on the stack with one store per field and copied it with 16-byte
+ * loads, which cannot be forwarded from narrower stores still in flight (a stall of a dozen
+ * cycles per event, in the few places events are made by the thousand).
+ */
 struct Event
 {
+    Event() = default;
+
+    Event(double t_, uint64_t seq_, EventType type_, uint32_t a_, uint32_t b_)
+        : t(t_),
+          seq(seq_),
+          type(type_),
+          a(a_),
+          b(b_)
+    {
+    }
+
+    // (No member initializers: EventRun's storage is left unwritten until used.)
     double t;
     uint64_t seq; //!< insertion order: ties at one instant are processed deterministically
     EventType type;
@@ -67,6 +85,75 @@ struct Event
     uint32_t b;
 
     bool operator>(const Event& o) const { return t > o.t || (t == o.t && seq > o.seq); }
+};
+
+/**
+ * Events in an array of their own (the completions' sorted run): std::vector's subset, plus an
+ * append that writes the event in place from its members, inline (see Event; a vector's
+ * emplace_back stayed an out-of-line call there).
+ */
+class EventRun
+{
+  public:
+    void reserve(size_t n)
+    {
+        if (n > m_cap)
+        {
+            Grow(n);
+        }
+    }
+
+    size_t size() const { return m_size; }
+    const Event& operator[](size_t i) const { return m_data[i]; }
+    void clear() { m_size = 0; }
+
+    /// Append the event (t, seq, type, a, b).
+    void Append(double t, uint64_t seq, EventType type, uint32_t a, uint32_t b)
+    {
+        if (m_size == m_cap)
+        {
+            Grow(2 * m_cap + 16);
+        }
+        Event& e = m_data[m_size++];
+        e.t = t;
+        e.seq = seq;
+        e.type = type;
+        e.a = a;
+        e.b = b;
+    }
+
+    /// Insert \p e before entry \p i (<= size()).
+    void Insert(size_t i, const Event& e)
+    {
+        if (m_size == m_cap)
+        {
+            Grow(2 * m_cap + 16);
+        }
+        std::move_backward(m_data.get() + i, m_data.get() + m_size, m_data.get() + m_size + 1);
+        m_data[i] = e;
+        ++m_size;
+    }
+
+    /// Drop the first \p n entries (<= size()); the others move to the front, in order.
+    void EraseFront(size_t n)
+    {
+        std::move(m_data.get() + n, m_data.get() + m_size, m_data.get());
+        m_size -= n;
+    }
+
+  private:
+    [[gnu::noinline]] void Grow(size_t n)
+    {
+        // Not value-initialized: reserved storage stays untouched until used (peak RSS).
+        std::unique_ptr<Event[]> grown(new Event[n]);
+        std::copy(m_data.get(), m_data.get() + m_size, grown.get());
+        m_data = std::move(grown);
+        m_cap = n;
+    }
+
+    std::unique_ptr<Event[]> m_data;
+    size_t m_size{0};
+    size_t m_cap{0};
 };
 
 /**
@@ -229,7 +316,12 @@ class LinkArena
             m_used = 0;
         }
         LinkShare* p = m_chunks.back().get() + m_used;
-        std::uninitialized_copy(v.begin(), v.end(), p);
+        // Member by member: the list was just written so, and a copy of whole pairs (16-byte
+        // loads) would wait for those narrower stores to complete instead of forwarding them.
+        for (size_t i = 0; i < v.size(); ++i)
+        {
+            ::new (static_cast<void*>(p + i)) LinkShare(v[i].first, v[i].second);
+        }
         m_used += v.size();
         m_stored += v.size();
         m_maxSpan = std::max<size_t>(m_maxSpan, v.size());
@@ -497,7 +589,7 @@ struct FlowSimulator::Impl
     /// (popping 240 completions from the heap cost 0.05 M of a 240-flow run's 0.92 M
     /// instructions). One that would move more than maxTailShift entries goes to the heap
     /// instead, so the work stays bounded.
-    std::vector<Event> tails;
+    EventRun tails;
     size_t tailHead{0};
     size_t maxTailShift{32};     //!< set from SetMaxTailShift's limit when the run starts
     uint64_t tailsToHeap{0};     //!< FlowSimStats::tailsToHeap
@@ -519,6 +611,11 @@ struct FlowSimulator::Impl
     {
         const Event ev{t, seq++, EventType::COMPLETE, f, 0};
         size_t i = tails.size();
+        if (i == tailHead || !(tails[i - 1] > ev))
+        {
+            tails.Append(ev.t, ev.seq, ev.type, ev.a, ev.b); // in place (see Event)
+            return;
+        }
         const size_t stop = i - std::min(i - tailHead, maxTailShift);
         while (i > tailHead && tails[i - 1] > ev)
         {
@@ -530,7 +627,7 @@ struct FlowSimulator::Impl
             }
             --i;
         }
-        tails.insert(tails.begin() + i, ev);
+        tails.Insert(i, ev);
     }
 
     /// Flow \p f's fluid ends at \p t (replaces its previous end).
@@ -596,7 +693,7 @@ struct FlowSimulator::Impl
             }
             else if (tailHead >= 1024 && 2 * tailHead >= tails.size())
             {
-                tails.erase(tails.begin(), tails.begin() + tailHead);
+                tails.EraseFront(tailHead);
                 tailHead = 0;
                 ++tailCompactions;
             }
@@ -936,8 +1033,7 @@ FlowSimulator::AddFlows(const std::vector<FlowSpec>& flows)
                 throw std::invalid_argument("FlowSimulator: flow id " + std::to_string(f.id)
                                             + " appears twice; ids must be unique");
             }
-            m_records.emplace_back();
-            m_records.back().spec = f;
+            m_records.emplace_back(f);
             s.maxPhase = std::max(s.maxPhase, f.phase);
             s.anyAfter = s.anyAfter || f.after >= 0;
         }
@@ -1183,8 +1279,8 @@ FlowSimulator::Run(double stopS)
     {
         if (s.flows[f].waiting == 0)
         {
-            s.initial.push_back(Event{
-                m_records[f].spec.startS, s.seq++, EventType::START, static_cast<uint32_t>(f), 0});
+            s.initial.emplace_back(
+                m_records[f].spec.startS, s.seq++, EventType::START, static_cast<uint32_t>(f), 0);
         }
     }
     // Flows added in start order (a collective's step, a pattern at time 0) are in order

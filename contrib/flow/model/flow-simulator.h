@@ -57,6 +57,16 @@ struct FlowSimLinkEvent
  */
 struct FlowSimRecord
 {
+    FlowSimRecord() = default;
+
+    /// The record of a flow not started yet. (A constructor of its own: value-initializing
+    /// a record, as a vector's emplace_back() does, zeroed all of it first, path storage
+    /// included.)
+    explicit FlowSimRecord(const FlowSpec& s)
+        : spec(s)
+    {
+    }
+
     FlowSpec spec;
     bool started{false};
     bool complete{false};

@@ -33,12 +33,23 @@ namespace ns3
 class FluidEndQueue
 {
   public:
-    /// A pending end: its key (t, seq) travels with it (no look-ups while sifting).
+    /// A pending end: its key (t, seq) travels with it (no look-ups while sifting). Set writes
+    /// a new one member by member where it is stored: a braced temporary was built on the
+    /// stack and copied with 16-byte loads, which stall on the narrower stores just made.
     struct Entry
     {
-        double t;     //!< seconds, +0 or positive
-        uint64_t seq; //!< the caller's insertion number (unique, growing)
-        uint32_t f;   //!< flow index
+        Entry() = default;
+
+        Entry(double t_, uint64_t seq_, uint32_t f_)
+            : t(t_),
+              seq(seq_),
+              f(f_)
+        {
+        }
+
+        double t{0};     //!< seconds, +0 or positive
+        uint64_t seq{0}; //!< the caller's insertion number (unique, growing)
+        uint32_t f{0};   //!< flow index
     };
 
     /// Flow indices must be below this (FlowPos keeps a flag bit).
@@ -75,9 +86,7 @@ class FluidEndQueue
         const uint32_t pos = m_pos[f];
         if (pos != NONE && !(pos & IN_RUN))
         {
-            m_heap[pos] = e; // moved in place
-            SiftUp(pos);
-            SiftDown(m_pos[f]);
+            Fix(pos, e); // moved in place
             return;
         }
         if (pos != NONE)
@@ -86,21 +95,21 @@ class FluidEndQueue
             if ((i == m_head || Before(m_run[i - 1], e))
                 && (i + 1 == m_run.size() || Before(e, m_run[i + 1])))
             {
-                m_run[i] = e;
+                Write(m_run[i], e);
                 return;
             }
             Kill(i);
         }
         // (A dead last entry still bounds the run's order: its key stays.)
-        if ((m_head == m_run.size() || Before(m_run.back(), e)) && m_run.size() < MAX_FLOWS)
+        if ((m_head == m_run.size() || BackBefore(t, seq)) && m_run.size() < MAX_FLOWS)
         {
             m_pos[f] = IN_RUN | static_cast<uint32_t>(m_run.size());
-            m_run.push_back(e);
+            m_run.emplace_back(t, seq, f);
             return;
         }
-        m_heap.push_back(e);
+        m_heap.emplace_back(t, seq, f);
         ++m_toHeap;
-        SiftUp(m_heap.size() - 1);
+        SiftUp(m_heap.size() - 1, e);
     }
 
     /// Flow \p f has no pending end (any more).
@@ -121,9 +130,7 @@ class FluidEndQueue
         m_heap.pop_back();
         if (last.f != f)
         {
-            Place(i, last);
-            SiftUp(i);
-            SiftDown(m_pos[last.f]);
+            Fix(i, last);
         }
     }
 
@@ -307,21 +314,45 @@ class FluidEndQueue
         ++m_compactions;
     }
 
+    /// The run's last entry comes before (\p t, \p seq). Its members are read one by one:
+    /// the entry is often the one the previous Set just wrote, and a 16-byte load of it (as
+    /// Key's copy compiled to) stalls on those narrower stores.
+    bool BackBefore(double t, uint64_t seq) const
+    {
+        const Entry& b = m_run.back();
+        return b.t < t || (b.t == t && b.seq < seq);
+    }
+
+    /// \p to = \p e, member by member (see Entry).
+    static void Write(Entry& to, const Entry& e)
+    {
+        to.t = e.t;
+        to.seq = e.seq;
+        to.f = e.f;
+    }
+
+    /// Entry \p e, just made (member by member: see Entry), in the heap's slot \p i.
+    void PlaceNew(size_t i, const Entry& e)
+    {
+        Write(m_heap[i], e);
+        m_pos[e.f] = static_cast<uint32_t>(i);
+    }
+
     void Place(size_t i, const Entry& e)
     {
         m_heap[i] = e;
         m_pos[e.f] = static_cast<uint32_t>(i);
     }
 
-    void SiftUp(size_t i)
+    /// Entry \p e put in the heap's slot \p i, or above it (the slot's content is ignored).
+    void SiftUp(size_t i, const Entry& e)
     {
-        const Entry e = m_heap[i];
         while (i > 0 && Before(e, m_heap[(i - 1) / 2]))
         {
             Place(i, m_heap[(i - 1) / 2]);
             i = (i - 1) / 2;
         }
-        Place(i, e);
+        PlaceNew(i, e);
     }
 
     /// The earlier of entry \p i's children in a heap of \p size entries; \p size if none.
@@ -335,9 +366,9 @@ class FluidEndQueue
         return c + 1 < size && Before(m_heap[c + 1], m_heap[c]) ? c + 1 : c;
     }
 
-    void SiftDown(size_t i)
+    /// Entry \p e put in the heap's slot \p i, or below it (the slot's content is ignored).
+    void SiftDown(size_t i, const Entry& e)
     {
-        const Entry e = m_heap[i];
         const size_t size = m_heap.size();
         for (size_t c = EarlierChild(i, size); c < size && Before(m_heap[c], e);
              c = EarlierChild(i, size))
@@ -345,7 +376,21 @@ class FluidEndQueue
             Place(i, m_heap[c]);
             i = c;
         }
-        Place(i, e);
+        PlaceNew(i, e);
+    }
+
+    /// Entry \p e put in the heap's slot \p i, then moved up or down to its place. The
+    /// entry travels by value, not read back from the slot (see Entry).
+    void Fix(size_t i, const Entry& e)
+    {
+        if (i > 0 && Before(e, m_heap[(i - 1) / 2]))
+        {
+            SiftUp(i, e);
+        }
+        else
+        {
+            SiftDown(i, e);
+        }
     }
 
     /// Remove the heap's top: the hole at the root goes down to a leaf along the earlier
@@ -367,8 +412,7 @@ class FluidEndQueue
             Place(i, m_heap[c]);
             i = c;
         }
-        Place(i, last);
-        SiftUp(i);
+        SiftUp(i, last);
     }
 
     std::vector<Entry> m_heap;
