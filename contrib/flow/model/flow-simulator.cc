@@ -1338,11 +1338,14 @@ FlowSimulator::Run(double stopS)
                               : static_cast<double>(b + 1);
         return next * binS;
     };
-    // The bin holding time a: floor(a / binS), moved by one where the rounded division and
-    // the rounded limits disagree (within a unit in the last place of a limit).
-    auto binOf = [binS, &binLimit](double a)
+    // The bin holding time a: floor(a / binS), moved by one where the rounded quotient and
+    // the rounded limits disagree (within a unit in the last place of a limit). The moves make
+    // the bin the one the limits give whatever the first guess, so the guess multiplies by
+    // the reciprocal (a division here was on the path of every integration).
+    const double perBin = binS > 0 ? 1 / binS : 0;
+    auto binOf = [perBin, &binLimit](double a)
     {
-        const double q = a / binS;
+        const double q = a * perBin;
         size_t b
             = q < 0x1p62 ? static_cast<size_t>(static_cast<int64_t>(q)) : static_cast<size_t>(q);
         while (b > 0 && a < binLimit(b - 1))

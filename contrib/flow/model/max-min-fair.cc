@@ -171,11 +171,13 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     }
     // The heap holds one entry per link, so its keys are distinct and its top (the lowest
     // key) does not depend on how the entries are laid out: it is built at once (Floyd) and
-    // a stale top is replaced in place (one sift-down instead of a pop and a push).
-    auto siftDown = [&](size_t i)
+    // a stale top is replaced in place (one sift-down instead of a pop and a push). Entry e
+    // goes into slot i or below; it travels by value and is written member by member (a
+    // braced entry just stored to the stack and copied whole stalled on its narrower stores).
+    auto siftDown = [&](size_t i, const double level, const uint32_t link)
     {
         const size_t size = heap.size();
-        const Entry e = heap[i];
+        const Entry e{level, link};
         while (true)
         {
             size_t c = 2 * i + 1;
@@ -194,15 +196,16 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
             heap[i] = heap[c];
             i = c;
         }
-        heap[i] = e;
+        heap[i].level = level;
+        heap[i].link = link;
     };
     auto pop = [&]()
     {
-        heap.front() = heap.back();
+        const Entry last = heap.back();
         heap.pop_back();
         if (!heap.empty())
         {
-            siftDown(0);
+            siftDown(0, last.level, last.link);
         }
     };
     for (uint32_t l = 0; l < nl; ++l)
@@ -216,13 +219,15 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
             }
             else
             {
-                heap.push_back({ls[l].level, l});
+                heap.emplace_back();
+                heap.back().level = ls[l].level;
+                heap.back().link = l;
             }
         }
     }
     for (size_t i = heap.size() / 2; i-- > 0;)
     {
-        siftDown(i);
+        siftDown(i, heap[i].level, heap[i].link);
     }
     // Flows with a finite cap, smallest first; flows without links are limited by their cap.
     auto& byCap = m_byCap;
@@ -307,8 +312,7 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
                 {
                     break;
                 }
-                heap.front() = {now, top};
-                siftDown(0);
+                siftDown(0, now, top);
             }
             if (!heap.empty())
             {
