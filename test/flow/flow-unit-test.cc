@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Flow level: max-min fairness on hand-checkable cases, byte conservation, dependencies,
 // capacity changes, determinism.
+#include "ns3/append-run.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -811,6 +812,91 @@ TEST(FlowSimulator, IncastSharesAndConservesBytes)
     EXPECT_NEAR(binned, expected, expected * 1e-9);
 }
 
+// AppendRun (the completions' run) against a std::vector model: random appends, inserts
+// anywhere (also at full capacity, and of one of its own entries), prefix erasures (also of
+// nothing and of everything), clears and reserves, the contents compared after each.
+TEST(AppendRun, MatchesAVectorUnderRandomOperations)
+{
+    struct Item
+    {
+        Item() = default;
+
+        Item(double time, uint64_t order, uint32_t tag)
+            : t(time),
+              seq(order),
+              id(tag)
+        {
+        }
+
+        double t;
+        uint64_t seq;
+        uint32_t id;
+
+        bool operator==(const Item& o) const { return t == o.t && seq == o.seq && id == o.id; }
+    };
+
+    uint64_t insertsAtCapacity = 0;
+    uint64_t selfInserts = 0;
+    for (uint32_t seed = 1; seed <= 20; ++seed)
+    {
+        std::mt19937_64 rng(seed);
+        AppendRun<Item> run;
+        std::vector<Item> model;
+        uint64_t next = 0;
+        for (int op = 0; op < 3000; ++op)
+        {
+            const uint32_t what = rng() % 20;
+            const Item fresh(double(rng() % 1000) * 1e-6, next++, uint32_t(rng()));
+            if (what < 9)
+            {
+                run.Append(fresh.t, fresh.seq, fresh.id);
+                model.push_back(fresh);
+            }
+            else if (what < 16)
+            {
+                const size_t i = rng() % (model.size() + 1);
+                insertsAtCapacity += run.Size() == run.Capacity() ? 1 : 0;
+                if (what == 15 && !model.empty())
+                {
+                    const size_t j = rng() % model.size();
+                    run.Insert(i, run[j]);
+                    model.insert(model.begin() + i, Item(model[j]));
+                    ++selfInserts;
+                }
+                else
+                {
+                    run.Insert(i, fresh);
+                    model.insert(model.begin() + i, fresh);
+                }
+            }
+            else if (what < 18)
+            {
+                const size_t n = model.empty() ? 0 : rng() % (model.size() + 1);
+                run.EraseFront(n);
+                model.erase(model.begin(), model.begin() + n);
+            }
+            else if (what == 18)
+            {
+                run.Reserve(run.Size() + rng() % 8);
+            }
+            else if (rng() % 8 == 0)
+            {
+                run.Clear();
+                model.clear();
+            }
+            ASSERT_EQ(run.Size(), model.size()) << "seed " << seed << " op " << op;
+            ASSERT_EQ(run.Empty(), model.empty());
+            ASSERT_GE(run.Capacity(), run.Size());
+            for (size_t k = 0; k < model.size(); ++k)
+            {
+                ASSERT_TRUE(run[k] == model[k]) << "seed " << seed << " op " << op << " at " << k;
+            }
+        }
+    }
+    EXPECT_GT(insertsAtCapacity, 0U) << "the premise: inserts that grow the storage";
+    EXPECT_GT(selfInserts, 0U);
+}
+
 // FluidEndQueue against a model (a std::set of (t, seq, flow)): random sets, in completion
 // order, out of it and at equal times, clears and pops; every pop is the model's earliest and
 // every invariant holds after each operation (Check). Times on a coarse grid, so that equal
@@ -871,7 +957,7 @@ TEST(FluidEndQueue, TakesEndsInKeyOrderUnderRandomUpdates)
                 ASSERT_EQ(top == nullptr, model.empty()) << "seed " << seed << " op " << op;
                 if (top)
                 {
-                    const auto& [t, sq, g] = *model.begin();
+                    const auto [t, sq, g] = *model.begin(); // (a copy: the node is erased below)
                     ASSERT_EQ(top->t, t) << "seed " << seed << " op " << op;
                     ASSERT_EQ(top->seq, sq) << "seed " << seed << " op " << op;
                     ASSERT_EQ(top->f, g) << "seed " << seed << " op " << op;
@@ -932,6 +1018,23 @@ TEST(FlowSimulator, EqualEndsInTheRunAndTheHeapKeepInsertionOrder)
     EXPECT_EQ(c.flows, (std::vector<uint32_t>{0, 2, 1}));
     EXPECT_EQ(c.sim->GetRecords()[0].finishS, c.sim->GetRecords()[2].finishS);
     EXPECT_EQ(c.sim->GetStats().endsToHeap, 1U) << "the premise: flow 2's end on the heap";
+}
+
+// Equal fluid ends set one after the other (a collective step's flows) all go to the sorted
+// run: an end equal in time to the run's last comes after it by its sequence number (the
+// case FluidEndQueue::BackBefore must order as the 128-bit key does).
+TEST(FlowSimulator, EqualEndsSetInOrderAllGoToTheRun)
+{
+    const std::vector<FlowSpec> flows{
+        Flow(0, 1, 2, 100000), Flow(1, 3, 4, 100000), Flow(2, 5, 6, 100000), Flow(3, 7, 0, 100000)};
+    const Completions c = RunRecordingCompletions(Star(8), flows);
+    ASSERT_EQ(c.flows.size(), 4U);
+    EXPECT_EQ(c.flows, (std::vector<uint32_t>{0, 1, 2, 3}));
+    for (uint32_t i = 1; i < 4; ++i)
+    {
+        EXPECT_EQ(c.sim->GetRecords()[i].finishS, c.sim->GetRecords()[0].finishS) << i;
+    }
+    EXPECT_EQ(c.sim->GetStats().endsToHeap, 0U);
 }
 
 namespace

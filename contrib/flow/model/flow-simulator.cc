@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "flow-simulator.h"
 
+#include "append-run.h"
 #include "fluid-end-queue.h"
 #include "max-min-fair.h"
 
@@ -59,25 +60,25 @@ enum class EventType : uint8_t
 };
 
 /**
- * An event of the run. Made in place from its fields where it is stored (emplace): GCC 12
- * built a braced temporary on the stack with one store per field and copied it with 16-byte
- * loads, which cannot be forwarded from narrower stores still in flight (a stall of a dozen
- * cycles per event, in the few places events are made by the thousand).
+ * An event of the run. Made in place from its members where it is stored (emplace_back,
+ * AppendRun::Append): GCC 12 built a braced temporary on the stack with one store per member
+ * and copied it with 16-byte loads, which cannot be forwarded from narrower stores still in
+ * flight (a stall of a dozen cycles per event, in the few places events are made by the
+ * thousand).
  */
 struct Event
 {
-    Event() = default;
+    Event() = default; // (members left unset: Peek writes an event before it is read)
 
-    Event(double t_, uint64_t seq_, EventType type_, uint32_t a_, uint32_t b_)
-        : t(t_),
-          seq(seq_),
-          type(type_),
-          a(a_),
-          b(b_)
+    Event(double time, uint64_t order, EventType kind, uint32_t first, uint32_t second)
+        : t(time),
+          seq(order),
+          type(kind),
+          a(first),
+          b(second)
     {
     }
 
-    // (No member initializers: EventRun's storage is left unwritten until used.)
     double t;
     uint64_t seq; //!< insertion order: ties at one instant are processed deterministically
     EventType type;
@@ -85,75 +86,6 @@ struct Event
     uint32_t b;
 
     bool operator>(const Event& o) const { return t > o.t || (t == o.t && seq > o.seq); }
-};
-
-/**
- * Events in an array of their own (the completions' sorted run): std::vector's subset, plus an
- * append that writes the event in place from its members, inline (see Event; a vector's
- * emplace_back stayed an out-of-line call there).
- */
-class EventRun
-{
-  public:
-    void reserve(size_t n)
-    {
-        if (n > m_cap)
-        {
-            Grow(n);
-        }
-    }
-
-    size_t size() const { return m_size; }
-    const Event& operator[](size_t i) const { return m_data[i]; }
-    void clear() { m_size = 0; }
-
-    /// Append the event (t, seq, type, a, b).
-    void Append(double t, uint64_t seq, EventType type, uint32_t a, uint32_t b)
-    {
-        if (m_size == m_cap)
-        {
-            Grow(2 * m_cap + 16);
-        }
-        Event& e = m_data[m_size++];
-        e.t = t;
-        e.seq = seq;
-        e.type = type;
-        e.a = a;
-        e.b = b;
-    }
-
-    /// Insert \p e before entry \p i (<= size()).
-    void Insert(size_t i, const Event& e)
-    {
-        if (m_size == m_cap)
-        {
-            Grow(2 * m_cap + 16);
-        }
-        std::move_backward(m_data.get() + i, m_data.get() + m_size, m_data.get() + m_size + 1);
-        m_data[i] = e;
-        ++m_size;
-    }
-
-    /// Drop the first \p n entries (<= size()); the others move to the front, in order.
-    void EraseFront(size_t n)
-    {
-        std::move(m_data.get() + n, m_data.get() + m_size, m_data.get());
-        m_size -= n;
-    }
-
-  private:
-    [[gnu::noinline]] void Grow(size_t n)
-    {
-        // Not value-initialized: reserved storage stays untouched until used (peak RSS).
-        std::unique_ptr<Event[]> grown(new Event[n]);
-        std::copy(m_data.get(), m_data.get() + m_size, grown.get());
-        m_data = std::move(grown);
-        m_cap = n;
-    }
-
-    std::unique_ptr<Event[]> m_data;
-    size_t m_size{0};
-    size_t m_cap{0};
 };
 
 /**
@@ -589,7 +521,7 @@ struct FlowSimulator::Impl
     /// (popping 240 completions from the heap cost 0.05 M of a 240-flow run's 0.92 M
     /// instructions). One that would move more than maxTailShift entries goes to the heap
     /// instead, so the work stays bounded.
-    EventRun tails;
+    AppendRun<Event> tails;
     size_t tailHead{0};
     size_t maxTailShift{32};     //!< set from SetMaxTailShift's limit when the run starts
     uint64_t tailsToHeap{0};     //!< FlowSimStats::tailsToHeap
@@ -610,7 +542,7 @@ struct FlowSimulator::Impl
     void PushTail(double t, uint32_t f)
     {
         const Event ev{t, seq++, EventType::COMPLETE, f, 0};
-        size_t i = tails.size();
+        size_t i = tails.Size();
         if (i == tailHead || !(tails[i - 1] > ev))
         {
             tails.Append(ev.t, ev.seq, ev.type, ev.a, ev.b); // in place (see Event)
@@ -653,7 +585,7 @@ struct FlowSimulator::Impl
             best = &queue.top();
             topSource = 1;
         }
-        if (tailHead < tails.size() && (!best || *best > tails[tailHead]))
+        if (tailHead < tails.Size() && (!best || *best > tails[tailHead]))
         {
             best = &tails[tailHead];
             topSource = 3;
@@ -686,12 +618,12 @@ struct FlowSimulator::Impl
         }
         else if (topSource == 3)
         {
-            if (++tailHead == tails.size())
+            if (++tailHead == tails.Size())
             {
-                tails.clear();
+                tails.Clear();
                 tailHead = 0;
             }
-            else if (tailHead >= 1024 && 2 * tailHead >= tails.size())
+            else if (tailHead >= 1024 && 2 * tailHead >= tails.Size())
             {
                 tails.EraseFront(tailHead);
                 tailHead = 0;
@@ -1273,7 +1205,7 @@ FlowSimulator::Run(double stopS)
     // Pending at once: a completion per sending flow (or a start, a ramp step), the link
     // events and a recomputation tick.
     s.queue.Reserve(n + s.linkEvents.size() + 1);
-    s.tails.reserve(std::min<size_t>(n, 1024)); // completions pending at once: usually few
+    s.tails.Reserve(std::min<size_t>(n, 1024)); // completions pending at once: usually few
     s.maxTailShift = g_maxTailShift;
     for (size_t f = 0; f < n; ++f)
     {
@@ -1338,14 +1270,11 @@ FlowSimulator::Run(double stopS)
                               : static_cast<double>(b + 1);
         return next * binS;
     };
-    // The bin holding time a: floor(a / binS), moved by one where the rounded quotient and
-    // the rounded limits disagree (within a unit in the last place of a limit). The moves make
-    // the bin the one the limits give whatever the first guess, so the guess multiplies by
-    // the reciprocal (a division here was on the path of every integration).
-    const double perBin = binS > 0 ? 1 / binS : 0;
-    auto binOf = [perBin, &binLimit](double a)
+    // The bin holding time a: floor(a / binS), moved by one where the rounded division and
+    // the rounded limits disagree (within a unit in the last place of a limit).
+    auto binOf = [binS, &binLimit](double a)
     {
-        const double q = a * perBin;
+        const double q = a / binS;
         size_t b
             = q < 0x1p62 ? static_cast<size_t>(static_cast<int64_t>(q)) : static_cast<size_t>(q);
         while (b > 0 && a < binLimit(b - 1))

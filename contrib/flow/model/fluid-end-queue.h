@@ -40,10 +40,10 @@ class FluidEndQueue
     {
         Entry() = default;
 
-        Entry(double t_, uint64_t seq_, uint32_t f_)
-            : t(t_),
-              seq(seq_),
-              f(f_)
+        Entry(double time, uint64_t order, uint32_t flow)
+            : t(time),
+              seq(order),
+              f(flow)
         {
         }
 
@@ -316,7 +316,10 @@ class FluidEndQueue
 
     /// The run's last entry comes before (\p t, \p seq). Its members are read one by one:
     /// the entry is often the one the previous Set just wrote, and a 16-byte load of it (as
-    /// Key's copy compiled to) stalls on those narrower stores.
+    /// Key's copy compiled to) stalls on those narrower stores. The same order as Key's for
+    /// times that are +0 or positive and not NaN, as Set's are (asserted there; a
+    /// FlowSimulator sets an end only for a positive rate and bytes left, at an instant
+    /// >= +0).
     bool BackBefore(double t, uint64_t seq) const
     {
         const Entry& b = m_run.back();

@@ -174,10 +174,10 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
     // a stale top is replaced in place (one sift-down instead of a pop and a push). Entry e
     // goes into slot i or below; it travels by value and is written member by member (a
     // braced entry just stored to the stack and copied whole stalled on its narrower stores).
-    auto siftDown = [&](size_t i, const double level, const uint32_t link)
+    auto siftDown = [&](size_t i, const double entryLevel, const uint32_t entryLink)
     {
         const size_t size = heap.size();
-        const Entry e{level, link};
+        const Entry e{entryLevel, entryLink};
         while (true)
         {
             size_t c = 2 * i + 1;
@@ -196,8 +196,8 @@ MaxMinFairSolver::SolveImpl(const std::vector<double>& capacity,
             heap[i] = heap[c];
             i = c;
         }
-        heap[i].level = level;
-        heap[i].link = link;
+        heap[i].level = entryLevel;
+        heap[i].link = entryLink;
     };
     auto pop = [&]()
     {
