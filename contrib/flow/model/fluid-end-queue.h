@@ -52,7 +52,7 @@ class FluidEndQueue
         uint32_t f{0};   //!< flow index
     };
 
-    /// Flow indices must be below this (FlowPos keeps a flag bit).
+    /// Flow indices must be below this (m_pos keeps a flag bit beside an index).
     static constexpr uint32_t MAX_FLOWS = 0x7FFFFFFFU;
 
     /// Empty, for flows 0 .. \p flows - 1 (storage for one end per flow reserved).
@@ -334,16 +334,10 @@ class FluidEndQueue
         to.f = e.f;
     }
 
-    /// Entry \p e, just made (member by member: see Entry), in the heap's slot \p i.
-    void PlaceNew(size_t i, const Entry& e)
-    {
-        Write(m_heap[i], e);
-        m_pos[e.f] = static_cast<uint32_t>(i);
-    }
-
+    /// Entry \p e in the heap's slot \p i (written member by member: see Entry).
     void Place(size_t i, const Entry& e)
     {
-        m_heap[i] = e;
+        Write(m_heap[i], e);
         m_pos[e.f] = static_cast<uint32_t>(i);
     }
 
@@ -355,7 +349,7 @@ class FluidEndQueue
             Place(i, m_heap[(i - 1) / 2]);
             i = (i - 1) / 2;
         }
-        PlaceNew(i, e);
+        Place(i, e);
     }
 
     /// The earlier of entry \p i's children in a heap of \p size entries; \p size if none.
@@ -379,7 +373,7 @@ class FluidEndQueue
             Place(i, m_heap[c]);
             i = c;
         }
-        PlaceNew(i, e);
+        Place(i, e);
     }
 
     /// Entry \p e put in the heap's slot \p i, then moved up or down to its place. The
